@@ -1,0 +1,224 @@
+// Package agent holds the agent domain: the Agent type, input validation, the
+// identity fingerprint and the hash-linked audit chain. It has no database code.
+package agent
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/money"
+)
+
+// Environment separates test agents from live ones; agents only transact within one.
+type Environment string
+
+// The environments of the contract.
+const (
+	Sandbox    Environment = "sandbox"
+	Production Environment = "production"
+)
+
+// Status is an agent's lifecycle state.
+type Status string
+
+// The agent statuses of the contract.
+const (
+	Active    Status = "active"
+	Suspended Status = "suspended"
+)
+
+// Agent is an autonomous actor registered by an organization.
+type Agent struct {
+	ID                string
+	OrgID             string
+	Name              string
+	AuthorizedActions []string
+	SpendingLimit     money.Amount
+	DailyLimit        *money.Amount
+	Currency          money.Currency
+	Environment       Environment
+	Status            Status
+	Fingerprint       string
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// Limits on agent input.
+const (
+	MaxNameLength = 200
+	MaxActions    = 100
+)
+
+var actionPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.:-]{0,63}$`)
+
+// RegisterInput is what an organization supplies to register an agent.
+type RegisterInput struct {
+	Name              string
+	AuthorizedActions []string
+	SpendingLimit     money.Amount
+	DailyLimit        *money.Amount
+	Currency          string
+	Environment       Environment
+}
+
+// Validate checks every field and returns a ValidationFailed error naming each
+// bad one by its input path (input.name, input.authorizedActions[2], ...).
+func (in RegisterInput) Validate() (money.Currency, error) {
+	var f failure.Fields
+	validateName(&f, in.Name)
+	validateActions(&f, in.AuthorizedActions)
+	cur, err := money.ParseCurrency(in.Currency)
+	if err != nil {
+		f.Add("input.currency", "%s", err.Error())
+	} else {
+		validateLimit(&f, "input.spendingLimit", in.SpendingLimit, cur)
+		if in.DailyLimit != nil {
+			validateLimit(&f, "input.dailyLimit", *in.DailyLimit, cur)
+		}
+	}
+	if in.Environment != Sandbox && in.Environment != Production {
+		f.Add("input.environment", "must be sandbox or production")
+	}
+	return cur, f.Err()
+}
+
+// UpdateInput changes an agent's mutable identity fields; nil means unchanged.
+type UpdateInput struct {
+	Name          *string
+	SpendingLimit *money.Amount
+	// DailyLimit sets the daily cap; ClearDailyLimit (an explicit null) removes it.
+	DailyLimit      *money.Amount
+	ClearDailyLimit bool
+}
+
+// Validate checks the fields present against the agent's currency.
+func (in UpdateInput) Validate(cur money.Currency) error {
+	var f failure.Fields
+	if in.Name != nil {
+		validateName(&f, *in.Name)
+	}
+	if in.SpendingLimit != nil {
+		validateLimit(&f, "input.spendingLimit", *in.SpendingLimit, cur)
+	}
+	if in.DailyLimit != nil {
+		validateLimit(&f, "input.dailyLimit", *in.DailyLimit, cur)
+	}
+	return f.Err()
+}
+
+// Apply returns a copy of a with the update applied and the names of the
+// identity fields whose values actually changed.
+func (in UpdateInput) Apply(a Agent) (Agent, []string) {
+	var changed []string
+	if in.Name != nil && *in.Name != a.Name {
+		a.Name = *in.Name
+		changed = append(changed, "name")
+	}
+	if in.SpendingLimit != nil && in.SpendingLimit.Cmp(a.SpendingLimit) != 0 {
+		a.SpendingLimit = *in.SpendingLimit
+		changed = append(changed, "spending_limit")
+	}
+	switch {
+	case in.DailyLimit != nil && (a.DailyLimit == nil || in.DailyLimit.Cmp(*a.DailyLimit) != 0):
+		d := *in.DailyLimit
+		a.DailyLimit = &d
+		changed = append(changed, "daily_limit")
+	case in.DailyLimit == nil && in.ClearDailyLimit && a.DailyLimit != nil:
+		a.DailyLimit = nil
+		changed = append(changed, "daily_limit")
+	}
+	a.Fingerprint = Fingerprint(a)
+	return a, changed
+}
+
+func validateName(f *failure.Fields, name string) {
+	n := utf8.RuneCountInString(name)
+	switch {
+	case !utf8.ValidString(name):
+		f.Add("input.name", "must be valid UTF-8")
+	case strings.TrimSpace(name) == "":
+		f.Add("input.name", "must not be blank")
+	case n > MaxNameLength:
+		f.Add("input.name", "must be at most %d characters (got %d)", MaxNameLength, n)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		f.Add("input.name", "must not contain control characters")
+	}
+}
+
+func validateActions(f *failure.Fields, actions []string) {
+	if len(actions) == 0 {
+		f.Add("input.authorizedActions", "must list at least one action")
+		return
+	}
+	if len(actions) > MaxActions {
+		f.Add("input.authorizedActions", "must list at most %d actions (got %d)", MaxActions, len(actions))
+		return
+	}
+	seen := make(map[string]bool, len(actions))
+	for i, a := range actions {
+		field := "input.authorizedActions[" + itoa(i) + "]"
+		switch {
+		case !actionPattern.MatchString(a):
+			f.Add(field, "%q is not an identifier: start with a letter, then up to 63 letters, digits, '_', '.', ':' or '-'", a)
+		case seen[a]:
+			f.Add(field, "%q is listed twice", a)
+		}
+		seen[a] = true
+	}
+}
+
+func validateLimit(f *failure.Fields, field string, a money.Amount, cur money.Currency) {
+	if err := money.ValidateAmount(a, cur); err != nil {
+		f.Add(field, "%s", err.Error())
+	}
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}
+
+// ListFilter selects a page of an organization's agents, newest first.
+type ListFilter struct {
+	Status *Status
+	Limit  int
+	After  string // opaque cursor from the previous page's EndCursor
+}
+
+// Page is one page of agents.
+type Page struct {
+	Agents      []*Agent
+	EndCursor   string
+	HasNextPage bool
+}
+
+// Verification is the outcome of re-checking an agent's stored identity.
+type Verification struct {
+	Verified        bool
+	Fingerprint     string
+	AuditChainValid bool
+}
+
+// Service manages agents. Every method acts for the principal in ctx
+// (auth.FromContext) and sees only that organization's agents: another
+// organization's agent answers NotFound. Errors are *failure.Error values.
+type Service interface {
+	Register(ctx context.Context, in RegisterInput) (*Agent, error)
+	Update(ctx context.Context, id string, in UpdateInput) (*Agent, error)
+	// Suspend moves an active agent to suspended; an already suspended one is Conflict.
+	Suspend(ctx context.Context, id string, reason *string) (*Agent, error)
+	Get(ctx context.Context, id string) (*Agent, error)
+	List(ctx context.Context, f ListFilter) (*Page, error)
+	Count(ctx context.Context, status *Status) (int, error)
+	Verify(ctx context.Context, id string) (*Verification, error)
+	// AuditChains returns the chains of the given own-organization agents in chain order.
+	AuditChains(ctx context.Context, ids []string) (map[string][]AuditEntry, error)
+}

@@ -1,0 +1,135 @@
+package agent
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Audit actions recorded on an agent's chain.
+const (
+	AuditRegistered = "agent.registered"
+	AuditUpdated    = "agent.updated"
+	AuditSuspended  = "agent.suspended"
+)
+
+// AuditEntry is one link of an agent's append-only, hash-linked audit chain.
+type AuditEntry struct {
+	AgentID      string
+	Sequence     int
+	Action       string
+	Timestamp    time.Time
+	Actor        string
+	Details      json.RawMessage // canonical JSON (sorted keys), or nil
+	Hash         string
+	PreviousHash string // "" for the first entry
+}
+
+// link is what an entry's hash covers, in this order (version 1).
+type link struct {
+	V            int             `json:"v"`
+	AgentID      string          `json:"agent_id"`
+	Sequence     int             `json:"sequence"`
+	Action       string          `json:"action"`
+	Timestamp    string          `json:"timestamp"`
+	Actor        string          `json:"actor"`
+	Details      json.RawMessage `json:"details"`
+	PreviousHash string          `json:"previous_hash"`
+}
+
+// TimestampFormat is the precision the chain hashes: microseconds, as Postgres stores.
+const TimestampFormat = "2006-01-02T15:04:05.000000Z"
+
+// ComputeHash returns the hex SHA-256 of the entry's canonical link encoding,
+// which covers the previous hash, so changing any entry breaks every later one.
+func (e AuditEntry) ComputeHash() (string, error) {
+	details, err := CanonicalJSON(e.Details)
+	if err != nil {
+		return "", fmt.Errorf("canonicalize audit details: %w", err)
+	}
+	b, err := json.Marshal(link{
+		V: 1, AgentID: e.AgentID, Sequence: e.Sequence, Action: e.Action,
+		Timestamp: e.Timestamp.UTC().Truncate(time.Microsecond).Format(TimestampFormat),
+		Actor:     e.Actor, Details: details, PreviousHash: e.PreviousHash,
+	})
+	if err != nil {
+		return "", fmt.Errorf("encode audit link: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// NextEntry builds the entry that follows prev (nil for the first) and seals it with its hash.
+func NextEntry(prev *AuditEntry, agentID, action, actor string, at time.Time, details any) (AuditEntry, error) {
+	raw, err := json.Marshal(details)
+	if err != nil {
+		return AuditEntry{}, fmt.Errorf("encode audit details: %w", err)
+	}
+	if raw, err = CanonicalJSON(raw); err != nil {
+		return AuditEntry{}, err
+	}
+	e := AuditEntry{AgentID: agentID, Sequence: 1, Action: action, Actor: actor, Details: raw,
+		Timestamp: at.UTC().Truncate(time.Microsecond)}
+	if prev != nil {
+		e.Sequence = prev.Sequence + 1
+		e.PreviousHash = prev.Hash
+	}
+	if e.Hash, err = e.ComputeHash(); err != nil {
+		return AuditEntry{}, err
+	}
+	return e, nil
+}
+
+// VerifyChain re-walks a chain in sequence order: sequences count up from 1,
+// each entry links to its predecessor's hash, and each hash matches its content.
+func VerifyChain(entries []AuditEntry) bool {
+	prev := ""
+	for i, e := range entries {
+		if e.Sequence != i+1 || e.PreviousHash != prev {
+			return false
+		}
+		h, err := e.ComputeHash()
+		if err != nil || h != e.Hash {
+			return false
+		}
+		prev = e.Hash
+	}
+	return true
+}
+
+// LastFingerprint returns the fingerprint recorded by the latest entry that records one.
+func LastFingerprint(entries []AuditEntry) string {
+	for i := len(entries) - 1; i >= 0; i-- {
+		var d struct {
+			Fingerprint string `json:"fingerprint"`
+		}
+		if json.Unmarshal(entries[i].Details, &d) == nil && d.Fingerprint != "" {
+			return d.Fingerprint
+		}
+	}
+	return ""
+}
+
+// CanonicalJSON re-encodes JSON with object keys sorted and numbers kept
+// verbatim, so the same value hashes alike however Postgres stored it.
+func CanonicalJSON(raw json.RawMessage) (json.RawMessage, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return json.RawMessage("null"), nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("decode json: %w", err)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode json: %w", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}

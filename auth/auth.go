@@ -1,0 +1,82 @@
+// Package auth holds API keys and the principal a request acts for.
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"strings"
+
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/id"
+)
+
+// Principal is the authenticated caller: an organization acting through one API key.
+type Principal struct {
+	OrgID string
+	KeyID string
+}
+
+type ctxKey struct{}
+
+// WithPrincipal returns ctx carrying p.
+func WithPrincipal(ctx context.Context, p Principal) context.Context {
+	return context.WithValue(ctx, ctxKey{}, p)
+}
+
+// FromContext returns the principal in ctx, or an Unauthenticated error.
+func FromContext(ctx context.Context) (Principal, error) {
+	p, ok := ctx.Value(ctxKey{}).(Principal)
+	if !ok || p.OrgID == "" {
+		return Principal{}, failure.Errorf(failure.Unauthenticated, "missing API key: send Authorization: Bearer <API_KEY>")
+	}
+	return p, nil
+}
+
+// KeyPrefix starts every generated API key so leaked keys are easy to scan for.
+const KeyPrefix = "att_sk_"
+
+// NewKey returns a fresh random API key (256 bits) to be shown once.
+func NewKey() string { return KeyPrefix + id.Random(32) }
+
+// Hash is the stored form of a key: SHA-256. Keys have 256 bits of entropy, so
+// a fast hash is safe; the plaintext is never stored.
+func Hash(key string) []byte {
+	s := sha256.Sum256([]byte(key))
+	return s[:]
+}
+
+// Equal compares two key hashes in constant time.
+func Equal(a, b []byte) bool { return subtle.ConstantTimeCompare(a, b) == 1 }
+
+// ParseBearer extracts the key from an Authorization header value, or returns an Unauthenticated error.
+func ParseBearer(header string) (string, error) {
+	scheme, key, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if header == "" {
+		return "", failure.Errorf(failure.Unauthenticated, "missing API key: send Authorization: Bearer <API_KEY>")
+	}
+	key = strings.TrimSpace(key)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || key == "" || len(key) > 512 {
+		return "", failure.Errorf(failure.Unauthenticated, "malformed Authorization header: expected Bearer <API_KEY>")
+	}
+	return key, nil
+}
+
+// Authenticator resolves an API key to its principal; unknown or revoked keys
+// are Unauthenticated.
+type Authenticator interface {
+	Authenticate(ctx context.Context, key string) (Principal, error)
+}
+
+// OrgService manages organizations and their API keys (the command line uses it).
+type OrgService interface {
+	Authenticator
+	// CreateOrg creates an organization with a first key; it returns the plaintext key once.
+	CreateOrg(ctx context.Context, name string) (orgID, keyID, key string, err error)
+	// CreateKey adds a key to an existing organization (NotFound if none).
+	CreateKey(ctx context.Context, orgID string) (keyID, key string, err error)
+	// RevokeKey revokes a key (NotFound if none); it is refused from the next request on.
+	RevokeKey(ctx context.Context, keyID string) error
+	// EnsureKey makes sure an organization holding key exists (idempotent); it returns its id.
+	EnsureKey(ctx context.Context, key, orgName string) (orgID string, err error)
+}

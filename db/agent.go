@@ -1,0 +1,312 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/money"
+)
+
+type agentRow struct {
+	bun.BaseModel     `bun:"table:agents"`
+	Seq               int64          `bun:"seq,nullzero"`
+	ID                string         `bun:"id,pk"`
+	OrgID             string         `bun:"org_id"`
+	Name              string         `bun:"name"`
+	AuthorizedActions []string       `bun:"authorized_actions,array"`
+	SpendingLimit     money.Amount   `bun:"spending_limit"`
+	DailyLimit        *money.Amount  `bun:"daily_limit"`
+	Currency          money.Currency `bun:"currency"`
+	Environment       string         `bun:"environment"`
+	Status            string         `bun:"status"`
+	Fingerprint       string         `bun:"fingerprint"`
+	AuditSeq          int            `bun:"audit_seq"`
+	AuditHead         string         `bun:"audit_head"`
+	CreatedAt         time.Time      `bun:"created_at"`
+	UpdatedAt         time.Time      `bun:"updated_at"`
+}
+
+func (r *agentRow) agent() *agent.Agent {
+	return &agent.Agent{ID: r.ID, OrgID: r.OrgID, Name: r.Name, AuthorizedActions: r.AuthorizedActions,
+		SpendingLimit: r.SpendingLimit, DailyLimit: r.DailyLimit, Currency: r.Currency,
+		Environment: agent.Environment(r.Environment), Status: agent.Status(r.Status),
+		Fingerprint: r.Fingerprint, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+}
+
+func (r *agentRow) set(a *agent.Agent) {
+	r.ID, r.OrgID, r.Name, r.AuthorizedActions = a.ID, a.OrgID, a.Name, a.AuthorizedActions
+	r.SpendingLimit, r.DailyLimit, r.Currency = a.SpendingLimit, a.DailyLimit, a.Currency
+	r.Environment, r.Status, r.Fingerprint = string(a.Environment), string(a.Status), a.Fingerprint
+	r.CreatedAt, r.UpdatedAt = a.CreatedAt, a.UpdatedAt
+}
+
+// AgentService implements agent.Service on Postgres.
+type AgentService struct{ db *DB }
+
+// NewAgentService returns the agent service.
+func NewAgentService(d *DB) *AgentService { return &AgentService{db: d} }
+
+var _ agent.Service = (*AgentService)(nil)
+
+func agentNotFound(agentID string) error {
+	return failure.Errorf(failure.NotFound, "agent %q not found", agentID)
+}
+
+// Register validates and stores a new agent, its first audit entry and the
+// agent.registered event in one transaction.
+func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*agent.Agent, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := in.Validate()
+	if err != nil {
+		return nil, err
+	}
+	a := &agent.Agent{ID: id.New(id.Agent), OrgID: p.OrgID, Name: in.Name,
+		AuthorizedActions: in.AuthorizedActions, SpendingLimit: in.SpendingLimit, DailyLimit: in.DailyLimit,
+		Currency: cur, Environment: in.Environment, Status: agent.Active}
+	a.Stamp(s.db.Now())
+	a.Fingerprint = agent.Fingerprint(*a)
+	var row agentRow
+	row.set(a)
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		if err := appendAudit(ctx, tx, &row, agent.AuditRegistered, p.KeyID, a.CreatedAt, a.ToData()); err != nil {
+			return err
+		}
+		if _, err := tx.NewInsert().Model(&row).Returning("seq").Exec(ctx); err != nil {
+			return fmt.Errorf("insert agent: %w", err)
+		}
+		_, err := appendEvent(ctx, tx, event.AgentRegistered, a.CreatedAt, a.ToData(), a.OrgID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// lockOwn reads an agent of orgID and locks its row until tx ends.
+func lockOwn(ctx context.Context, tx bun.Tx, orgID, agentID string) (*agentRow, error) {
+	var row agentRow
+	err := tx.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", orgID).For("UPDATE").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, agentNotFound(agentID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock agent: %w", err)
+	}
+	return &row, nil
+}
+
+// Update changes identity fields, recomputes the fingerprint, and records the
+// change on the chain and in the event log; an update that changes nothing writes nothing.
+func (s *AgentService) Update(ctx context.Context, agentID string, in agent.UpdateInput) (*agent.Agent, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out *agent.Agent
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		row, err := lockOwn(ctx, tx, p.OrgID, agentID)
+		if err != nil {
+			return err
+		}
+		before := row.agent()
+		if err := in.Validate(before.Currency); err != nil {
+			return err
+		}
+		after, changed := in.Apply(*before)
+		if len(changed) == 0 {
+			out = before
+			return nil
+		}
+		after.Stamp(s.db.Now())
+		row.set(&after)
+		details := map[string]any{"changes": agent.Changes(*before, after, changed), "fingerprint": after.Fingerprint}
+		if err := appendAudit(ctx, tx, row, agent.AuditUpdated, p.KeyID, after.UpdatedAt, details); err != nil {
+			return err
+		}
+		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("update agent: %w", err)
+		}
+		data := after.ToData()
+		data.ChangedFields = changed
+		if _, err := appendEvent(ctx, tx, event.AgentUpdated, after.UpdatedAt, data, after.OrgID); err != nil {
+			return err
+		}
+		out = &after
+		return nil
+	})
+	return out, err
+}
+
+// Suspend moves an active agent to suspended (Conflict if it already is).
+func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *string) (*agent.Agent, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if reason != nil && len(*reason) > 2000 {
+		return nil, failure.Invalid("reason", "must be at most 2000 characters")
+	}
+	var out *agent.Agent
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		row, err := lockOwn(ctx, tx, p.OrgID, agentID)
+		if err != nil {
+			return err
+		}
+		if row.Status == string(agent.Suspended) {
+			return failure.Errorf(failure.Conflict, "agent %q is already suspended", agentID)
+		}
+		a := row.agent()
+		a.Status = agent.Suspended
+		a.Stamp(s.db.Now())
+		row.set(a)
+		details := map[string]any{"reason": reason, "fingerprint": a.Fingerprint}
+		if err := appendAudit(ctx, tx, row, agent.AuditSuspended, p.KeyID, a.UpdatedAt, details); err != nil {
+			return err
+		}
+		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("suspend agent: %w", err)
+		}
+		data := a.ToData()
+		data.Reason = reason
+		if _, err := appendEvent(ctx, tx, event.AgentSuspended, a.UpdatedAt, data, a.OrgID); err != nil {
+			return err
+		}
+		out = a
+		return nil
+	})
+	return out, err
+}
+
+// Get returns one of the caller's agents.
+func (s *AgentService) Get(ctx context.Context, agentID string) (*agent.Agent, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var row agentRow
+	err = s.db.bun.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", p.OrgID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, agentNotFound(agentID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get agent: %w", err)
+	}
+	return row.agent(), nil
+}
+
+// List returns a page of the caller's agents, newest first, by keyset on seq.
+func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Page, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if f.Limit < 1 || f.Limit > 200 {
+		return nil, failure.Invalid("limit", "must be between 1 and 200 (got %d)", f.Limit)
+	}
+	q := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("org_id = ?", p.OrgID)
+	if f.Status != nil {
+		q = q.Where("status = ?", string(*f.Status))
+	}
+	if f.After != "" {
+		seq, err := decodeCursor(f.After)
+		if err != nil {
+			return nil, err
+		}
+		q = q.Where("seq < ?", seq)
+	}
+	var rows []agentRow
+	if err := q.Order("seq DESC").Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("list agents: %w", err)
+	}
+	page := &agent.Page{HasNextPage: len(rows) > f.Limit}
+	if page.HasNextPage {
+		rows = rows[:f.Limit]
+	}
+	page.Agents = make([]*agent.Agent, len(rows))
+	for i := range rows {
+		page.Agents[i] = rows[i].agent()
+	}
+	if len(rows) > 0 {
+		page.EndCursor = encodeCursor(rows[len(rows)-1].Seq)
+	}
+	return page, nil
+}
+
+// Count counts the caller's agents, optionally of one status.
+func (s *AgentService) Count(ctx context.Context, status *agent.Status) (int, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return 0, err
+	}
+	q := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("org_id = ?", p.OrgID)
+	if status != nil {
+		q = q.Where("status = ?", string(*status))
+	}
+	n, err := q.Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("count agents: %w", err)
+	}
+	return n, nil
+}
+
+// Verify recomputes the fingerprint from the stored row and re-walks the chain.
+// Verified means the stored fingerprint matches the row and the latest
+// fingerprint the chain recorded; AuditChainValid means every link holds.
+func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verification, error) {
+	a, err := s.Get(ctx, agentID)
+	if err != nil {
+		return nil, err
+	}
+	chains, err := s.AuditChains(ctx, []string{agentID})
+	if err != nil {
+		return nil, err
+	}
+	chain := chains[agentID]
+	fp := agent.Fingerprint(*a)
+	return &agent.Verification{
+		Verified:        fp == a.Fingerprint && fp == agent.LastFingerprint(chain),
+		Fingerprint:     fp,
+		AuditChainValid: agent.VerifyChain(chain),
+	}, nil
+}
+
+// AuditChains loads the chains of the caller's agents among ids.
+func (s *AgentService) AuditChains(ctx context.Context, ids []string) (map[string][]agent.AuditEntry, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.db.auditChains(ctx, p.OrgID, ids)
+}
+
+const cursorPrefix = "c1:"
+
+func encodeCursor(seq int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.FormatInt(seq, 10)))
+}
+
+func decodeCursor(c string) (int64, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err == nil && len(b) > len(cursorPrefix) && string(b[:len(cursorPrefix)]) == cursorPrefix {
+		if seq, err := strconv.ParseInt(string(b[len(cursorPrefix):]), 10, 64); err == nil && seq > 0 {
+			return seq, nil
+		}
+	}
+	return 0, failure.Invalid("after", "is not a cursor returned by this list: pass pageInfo.endCursor unchanged")
+}

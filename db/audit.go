@@ -1,0 +1,77 @@
+package db
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/agenttrust/service/agent"
+)
+
+type auditRow struct {
+	bun.BaseModel `bun:"table:audit_entries"`
+	AgentID       string          `bun:"agent_id,pk"`
+	Sequence      int             `bun:"sequence,pk"`
+	Action        string          `bun:"action"`
+	At            time.Time       `bun:"at"`
+	Actor         string          `bun:"actor"`
+	Details       json.RawMessage `bun:"details,type:jsonb"`
+	Hash          string          `bun:"hash"`
+	PreviousHash  string          `bun:"previous_hash"`
+}
+
+func (r auditRow) entry() agent.AuditEntry {
+	return agent.AuditEntry{AgentID: r.AgentID, Sequence: r.Sequence, Action: r.Action, Timestamp: r.At.UTC(),
+		Actor: r.Actor, Details: r.Details, Hash: r.Hash, PreviousHash: r.PreviousHash}
+}
+
+// appendAudit seals the next entry of a's chain and stores it inside tx. The
+// caller must hold a's row lock (FOR UPDATE) so sequences never collide; a's
+// chain head is advanced in memory and must be written back by the caller's
+// row update, or by saveAuditHead.
+func appendAudit(ctx context.Context, tx bun.Tx, a *agentRow, action, actor string, at time.Time, details any) error {
+	var prev *agent.AuditEntry
+	if a.AuditSeq > 0 {
+		prev = &agent.AuditEntry{Sequence: a.AuditSeq, Hash: a.AuditHead}
+	}
+	e, err := agent.NextEntry(prev, a.ID, action, actor, at, details)
+	if err != nil {
+		return err
+	}
+	row := auditRow{AgentID: e.AgentID, Sequence: e.Sequence, Action: e.Action, At: e.Timestamp,
+		Actor: e.Actor, Details: e.Details, Hash: e.Hash, PreviousHash: e.PreviousHash}
+	if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+		return fmt.Errorf("append audit entry: %w", err)
+	}
+	a.AuditSeq, a.AuditHead = e.Sequence, e.Hash
+	return nil
+}
+
+// saveAuditHead writes a's chain head back to its row.
+func saveAuditHead(ctx context.Context, tx bun.Tx, a *agentRow) error {
+	_, err := tx.NewUpdate().Model(a).Column("audit_seq", "audit_head").WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("advance audit head: %w", err)
+	}
+	return nil
+}
+
+// auditChains loads the chains of agents owned by orgID in chain order, in one statement.
+func (d *DB) auditChains(ctx context.Context, orgID string, ids []string) (map[string][]agent.AuditEntry, error) {
+	var rows []auditRow
+	err := d.bun.NewSelect().Model(&rows).
+		Where("agent_id IN (?)", bun.In(ids)).
+		Where("agent_id IN (SELECT id FROM agents WHERE org_id = ? AND id IN (?))", orgID, bun.In(ids)).
+		Order("agent_id", "sequence").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load audit chains: %w", err)
+	}
+	out := make(map[string][]agent.AuditEntry, len(ids))
+	for _, r := range rows {
+		out[r.AgentID] = append(out[r.AgentID], r.entry())
+	}
+	return out, nil
+}

@@ -1,0 +1,68 @@
+// Package db is the only package that talks to Postgres (through bun): row
+// models, embedded migrations, and the services that own every database
+// transaction boundary.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+)
+
+// DB is a connection pool to the service's database.
+type DB struct {
+	bun        *bun.DB
+	statements atomic.Int64
+	migrated   atomic.Bool
+	// Now is the clock; tests may replace it before use.
+	Now func() time.Time
+}
+
+// Open connects to the Postgres at url and checks it answers.
+func Open(ctx context.Context, url string) (*DB, error) {
+	connector := pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithTimeout(5*time.Second))
+	sqldb := sql.OpenDB(connector)
+	sqldb.SetMaxOpenConns(32)
+	sqldb.SetMaxIdleConns(32)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() }}
+	d.bun.AddQueryHook(counter{d})
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := sqldb.PingContext(pctx); err != nil {
+		sqldb.Close()
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	return d, nil
+}
+
+// Close closes the pool.
+func (d *DB) Close() error { return d.bun.Close() }
+
+// Stats reports connection pool figures for metrics.
+func (d *DB) Stats() sql.DBStats { return d.bun.DB.Stats() }
+
+// Statements counts SQL statements run since Open; tests use it to prove
+// that a request runs a constant number of them.
+func (d *DB) Statements() int64 { return d.statements.Load() }
+
+// Ping checks the database answers within ctx.
+func (d *DB) Ping(ctx context.Context) error { return d.bun.PingContext(ctx) }
+
+// counter is a bun query hook that counts statements.
+type counter struct{ d *DB }
+
+func (c counter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+func (c counter) AfterQuery(_ context.Context, _ *bun.QueryEvent)                   { c.d.statements.Add(1) }
+
+// inTx runs fn in one database transaction: everything fn writes, including
+// the events that announce it, commits together or not at all.
+func (d *DB) inTx(ctx context.Context, fn func(tx bun.Tx) error) error {
+	return d.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fn(tx) })
+}

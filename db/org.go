@@ -1,0 +1,142 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/id"
+)
+
+type orgRow struct {
+	bun.BaseModel `bun:"table:orgs"`
+	ID            string    `bun:"id,pk"`
+	Name          string    `bun:"name"`
+	CreatedAt     time.Time `bun:"created_at"`
+}
+
+type apiKeyRow struct {
+	bun.BaseModel `bun:"table:api_keys"`
+	ID            string     `bun:"id,pk"`
+	OrgID         string     `bun:"org_id"`
+	Hash          []byte     `bun:"hash"`
+	CreatedAt     time.Time  `bun:"created_at"`
+	RevokedAt     *time.Time `bun:"revoked_at"`
+}
+
+// OrgService implements auth.OrgService on Postgres.
+type OrgService struct{ db *DB }
+
+// NewOrgService returns the organization and API key service.
+func NewOrgService(d *DB) *OrgService { return &OrgService{db: d} }
+
+var _ auth.OrgService = (*OrgService)(nil)
+
+// Authenticate finds the live key whose hash matches key.
+func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Principal, error) {
+	h := auth.Hash(key)
+	var row apiKeyRow
+	err := s.db.bun.NewSelect().Model(&row).Column("id", "org_id", "hash").
+		Where("hash = ?", h).Where("revoked_at IS NULL").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !auth.Equal(row.Hash, h)) {
+		return auth.Principal{}, failure.Errorf(failure.Unauthenticated, "unknown or revoked API key")
+	}
+	if err != nil {
+		return auth.Principal{}, fmt.Errorf("look up api key: %w", err)
+	}
+	return auth.Principal{OrgID: row.OrgID, KeyID: row.ID}, nil
+}
+
+// CreateOrg creates an organization and its first API key in one transaction.
+func (s *OrgService) CreateOrg(ctx context.Context, name string) (orgID, keyID, key string, err error) {
+	if name == "" || len(name) > 200 {
+		return "", "", "", failure.Invalid("name", "must be 1 to 200 characters")
+	}
+	org := orgRow{ID: id.New(id.Org), Name: name, CreatedAt: s.db.Now()}
+	key = auth.NewKey()
+	k := apiKeyRow{ID: id.New(id.Key), OrgID: org.ID, Hash: auth.Hash(key), CreatedAt: org.CreatedAt}
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(&org).Exec(ctx); err != nil {
+			return fmt.Errorf("insert org: %w", err)
+		}
+		if _, err := tx.NewInsert().Model(&k).Exec(ctx); err != nil {
+			return fmt.Errorf("insert api key: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", "", "", err
+	}
+	return org.ID, k.ID, key, nil
+}
+
+// CreateKey adds a new API key to an organization.
+func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key string, err error) {
+	exists, err := s.db.bun.NewSelect().Model((*orgRow)(nil)).Where("id = ?", orgID).Exists(ctx)
+	if err != nil {
+		return "", "", fmt.Errorf("look up org: %w", err)
+	}
+	if !exists {
+		return "", "", failure.Errorf(failure.NotFound, "organization %q not found", orgID)
+	}
+	key = auth.NewKey()
+	k := apiKeyRow{ID: id.New(id.Key), OrgID: orgID, Hash: auth.Hash(key), CreatedAt: s.db.Now()}
+	if _, err := s.db.bun.NewInsert().Model(&k).Exec(ctx); err != nil {
+		return "", "", fmt.Errorf("insert api key: %w", err)
+	}
+	return k.ID, key, nil
+}
+
+// RevokeKey marks a key revoked; revoking twice is harmless.
+func (s *OrgService) RevokeKey(ctx context.Context, keyID string) error {
+	res, err := s.db.bun.NewUpdate().Model((*apiKeyRow)(nil)).
+		Set("revoked_at = coalesce(revoked_at, ?)", s.db.Now()).Where("id = ?", keyID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("revoke api key: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return failure.Errorf(failure.NotFound, "API key %q not found", keyID)
+	}
+	return nil
+}
+
+// EnsureKey makes an organization holding key exist. Concurrent replicas race
+// safely: the key hash is unique, and the loser reads the winner's row.
+func (s *OrgService) EnsureKey(ctx context.Context, key, orgName string) (string, error) {
+	if p, err := s.Authenticate(ctx, key); err == nil {
+		return p.OrgID, nil
+	}
+	var revoked bool
+	if err := s.db.bun.NewSelect().Model((*apiKeyRow)(nil)).ColumnExpr("revoked_at IS NOT NULL").
+		Where("hash = ?", auth.Hash(key)).Scan(ctx, &revoked); err == nil && revoked {
+		return "", failure.Errorf(failure.Conflict, "the bootstrap API key was revoked; choose another")
+	}
+	org := orgRow{ID: id.New(id.Org), Name: orgName, CreatedAt: s.db.Now()}
+	k := apiKeyRow{ID: id.New(id.Key), OrgID: org.ID, Hash: auth.Hash(key), CreatedAt: org.CreatedAt}
+	err := s.db.inTx(ctx, func(tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(&org).Exec(ctx); err != nil {
+			return fmt.Errorf("insert org: %w", err)
+		}
+		res, err := tx.NewInsert().Model(&k).On("CONFLICT (hash) DO NOTHING").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("insert api key: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return errLostRace
+		}
+		return nil
+	})
+	if errors.Is(err, errLostRace) {
+		p, err := s.Authenticate(ctx, key)
+		return p.OrgID, err
+	}
+	return org.ID, err
+}
+
+var errLostRace = errors.New("lost race")

@@ -1,0 +1,127 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/agenttrust/service/id"
+)
+
+type requestInfoKey struct{}
+
+// requestInfo is filled in as a request passes through the edge and logged at the end.
+type requestInfo struct {
+	id    string
+	orgID string
+}
+
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+// RequestID returns the id of the request ctx belongs to ("" outside one).
+func RequestID(ctx context.Context) string {
+	if ri, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+		return ri.id
+	}
+	return ""
+}
+
+func setOrg(ctx context.Context, orgID string) {
+	if ri, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+		ri.orgID = orgID
+	}
+}
+
+// requestLog gives each request an id (X-Request-Id, echoed back), recovers
+// panics as 500, counts it and logs one structured line.
+func requestLog(log *slog.Logger, m *metrics, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ri := &requestInfo{id: r.Header.Get("X-Request-Id")}
+		if !requestIDPattern.MatchString(ri.id) {
+			ri.id = "req_" + id.Random(10)
+		}
+		w.Header().Set("X-Request-Id", ri.id)
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				log.ErrorContext(r.Context(), "panic", "panic", p, "request_id", ri.id)
+				if !sw.wrote {
+					writeGraphQLError(sw, http.StatusInternalServerError, internalError())
+				}
+			}
+			route := r.URL.Path
+			if r.Pattern == "" && route != "/graphql" {
+				route = "other"
+			}
+			m.httpRequests.WithLabelValues(route, strconv.Itoa(sw.status())).Inc()
+			log.InfoContext(r.Context(), "request", "request_id", ri.id, "method", r.Method, "path", r.URL.Path,
+				"status", sw.status(), "duration_ms", time.Since(start).Milliseconds(), "org_id", ri.orgID)
+		}()
+		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, ri)))
+	})
+}
+
+// statusWriter records the status; before the first write it lets the edge
+// still change it (rewrite).
+type statusWriter struct {
+	http.ResponseWriter
+	code    int
+	wrote   bool
+	rewrite func(code int) int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.wrote {
+		return
+	}
+	if w.rewrite != nil {
+		code = w.rewrite(code)
+	}
+	w.code, w.wrote = code, true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) status() int {
+	if w.code == 0 {
+		return http.StatusOK
+	}
+	return w.code
+}
+
+// Flush supports streaming transports.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Hijack supports websocket upgrades.
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("hijack not supported")
+	}
+	w.wrote = true
+	w.code = http.StatusSwitchingProtocols
+	return h.Hijack()
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

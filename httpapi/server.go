@@ -1,0 +1,104 @@
+// Package httpapi is the HTTP edge: routing, authentication, rate limiting,
+// metrics, logging and the GraphQL handler over the resolvers.
+package httpapi
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/resolvers"
+)
+
+// Config tunes the edge; zero fields take the documented defaults.
+type Config struct {
+	RateLimitRPS    float64 // per API key; default 50
+	RateLimitBurst  int     // per API key; default 100
+	MaxBodyBytes    int64   // request body limit; default 1 MiB
+	ComplexityLimit int     // GraphQL query complexity limit; default 5000
+	DepthLimit      int     // GraphQL selection depth limit; default 12
+}
+
+func (c *Config) defaults() {
+	if c.RateLimitRPS <= 0 {
+		c.RateLimitRPS = 50
+	}
+	if c.RateLimitBurst <= 0 {
+		c.RateLimitBurst = 100
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = 1 << 20
+	}
+	if c.ComplexityLimit <= 0 {
+		c.ComplexityLimit = 5000
+	}
+	if c.DepthLimit <= 0 {
+		c.DepthLimit = 12
+	}
+}
+
+// Deps are what the edge calls into.
+type Deps struct {
+	Auth     auth.Authenticator
+	Services resolvers.Services
+	// Ready reports whether the database answers and migrations are applied.
+	Ready func(context.Context) error
+	// Unavailable reports whether an error means the database is unreachable.
+	Unavailable func(error) bool
+	// DBStats feeds the pool gauges; may be nil.
+	DBStats func() sql.DBStats
+	Logger  *slog.Logger
+	// Registry receives the metrics; nil makes a private one.
+	Registry *prometheus.Registry
+}
+
+// New returns the service's whole HTTP handler.
+func New(cfg Config, d Deps) http.Handler {
+	cfg.defaults()
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Registry == nil {
+		d.Registry = prometheus.NewRegistry()
+	}
+	m := newMetrics(d.Registry, d.DBStats)
+	limiter := newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst)
+	gql := newGraphQL(cfg, d, m)
+
+	mux := http.NewServeMux()
+	mux.Handle("/graphql", authenticate(d, limiter, gql))
+	mux.Handle("GET /{$}", playgroundHandler())
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		w.Header().Set("Content-Type", "text/plain")
+		if err := d.Ready(ctx); err != nil {
+			d.Logger.WarnContext(ctx, "not ready", "err", err)
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte("not ready\n"))
+			return
+		}
+		_, _ = w.Write([]byte("ready\n"))
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))
+	return requestLog(d.Logger, m, limitBody(cfg.MaxBodyBytes, mux))
+}
+
+func limitBody(n int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, n)
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,38 @@
+package localpg
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestVersionDirsNewestFirst(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, v := range []string{"9.6", "15", "10", "16", "devel"} {
+		if err := os.MkdirAll(filepath.Join(root, v, "bin"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, d := range versionDirs(filepath.Join(root, "*", "bin")) {
+		got = append(got, filepath.Base(filepath.Dir(d)))
+	}
+	if want := []string{"16", "15", "10", "9.6", "devel"}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestQuoting(t *testing.T) {
+	t.Parallel()
+	if got := quoteIdent(`a"b`); got != `"a""b"` {
+		t.Errorf("quoteIdent = %s", got)
+	}
+	if got := shellQuote(`/x/it's`); got != `'/x/it'\''s'` {
+		t.Errorf("shellQuote = %s", got)
+	}
+	if got := makeDSN("postgres", "127.0.0.1:5", `a b`); got != "postgres://postgres@127.0.0.1:5/a%20b?sslmode=disable" {
+		t.Errorf("makeDSN = %s", got)
+	}
+}

@@ -1,0 +1,49 @@
+package money
+
+import "strconv"
+
+// ValidatePositive checks the currency-independent rules (greater than zero, magnitude <= MaxAmount, at most MaxPlaces places and MaxDigits significant digits) and returns a *ValidationError unwrapping to ErrNotPositive, ErrOutOfRange or ErrTooPrecise.
+func ValidatePositive(a Amount) error {
+	if !a.IsPositive() {
+		return &ValidationError{Amount: a, Reason: ErrNotPositive.Error(), Err: ErrNotPositive}
+	}
+	if a.d.Cmp(maxAmount) > 0 {
+		return &ValidationError{Amount: a, Reason: ErrOutOfRange.Error(), Err: ErrOutOfRange}
+	}
+	// Now 0 < a <= MaxAmount, so String is short; re-apply the parser's precision limits
+	// (AmountFromInt/Add/Sub results never went through ParseAmount).
+	if _, err := ParseAmount(a.String()); err != nil {
+		pe := err.(*ParseError)
+		return &ValidationError{Amount: a, Reason: pe.Reason, Err: pe.Err}
+	}
+	return nil
+}
+
+// ValidateAmount checks a for use in currency c: c active (else *CurrencyError), ValidatePositive's rules, and at most c.MinorUnits() decimal places by value ("1.0" JPY is fine, "1.5" JPY is a *ValidationError unwrapping to ErrTooManyPlaces).
+func ValidateAmount(a Amount, c Currency) error {
+	minor := c.MinorUnits()
+	if minor < 0 {
+		if _, err := ParseCurrency(string(c)); err != nil {
+			return err
+		}
+		return currencyErr(string(c), ErrCurrencyInactive, "") // unreachable: same set
+	}
+	if err := ValidatePositive(a); err != nil {
+		ve := err.(*ValidationError)
+		ve.Currency = c
+		return ve
+	}
+	if a.Places() > minor {
+		unit := " decimal places"
+		if minor == 1 {
+			unit = " decimal place"
+		}
+		return &ValidationError{
+			Amount:   a,
+			Currency: c,
+			Reason:   string(c) + " allows at most " + strconv.Itoa(int(minor)) + unit,
+			Err:      ErrTooManyPlaces,
+		}
+	}
+	return nil
+}

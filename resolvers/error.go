@@ -1,0 +1,106 @@
+package resolvers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/agenttrust/service/failure"
+)
+
+// extensionKeys is the one table from a domain error to the contract's
+// GraphQL error extensions; the HTTP edge maps codes to statuses alike.
+var extensionKeys = map[failure.Code][]string{
+	failure.ValidationFailed: {"fieldErrors"},
+	failure.PolicyDenied:     {"reasonCode", "reason"},
+	failure.RateLimited:      {"retryAfter"},
+}
+
+// Outage is set on a request's context when an error came from the database
+// being unreachable, so the HTTP edge can answer 503.
+type Outage struct{ Seen bool }
+
+type outageKey struct{}
+
+// WithOutage returns ctx carrying o for the error presenter to mark.
+func WithOutage(ctx context.Context, o *Outage) context.Context {
+	return context.WithValue(ctx, outageKey{}, o)
+}
+
+// ErrorPresenter maps every resolver error to the contract: failure errors
+// keep their code, message and extensions; gqlgen's own document errors keep
+// theirs; anything else is logged and shown only as INTERNAL.
+func ErrorPresenter(log *slog.Logger, unavailable func(error) bool) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
+		if fe := failure.As(err); fe != nil {
+			gqlErr.Message = fe.Message
+			gqlErr.Extensions = extensions(fe, gqlErr.Path)
+			return gqlErr
+		}
+		var ge *gqlerror.Error
+		if errors.As(err, &ge) && ge.Err == nil && ge.Extensions["code"] != nil {
+			return gqlErr // parse/validation errors from gqlgen itself
+		}
+		if unavailable != nil && unavailable(err) {
+			if o, ok := ctx.Value(outageKey{}).(*Outage); ok {
+				o.Seen = true
+			}
+		}
+		log.ErrorContext(ctx, "internal error", "err", err.Error(), "path", gqlErr.Path.String())
+		gqlErr.Message = "internal error"
+		gqlErr.Extensions = map[string]any{"code": string(failure.Internal)}
+		return gqlErr
+	}
+}
+
+func extensions(fe *failure.Error, path ast.Path) map[string]any {
+	ext := map[string]any{"code": string(fe.Code)}
+	if fe.Code == failure.ValidationFailed {
+		fields := fe.FieldErrors
+		if len(fields) == 0 { // a scalar's own error: name the input path
+			fields = []failure.FieldError{{Field: inputPath(path), Message: fe.Message}}
+			fe.Message = "invalid input: " + fields[0].Field + ": " + fe.Message
+		}
+		ext["fieldErrors"] = fields
+	}
+	for _, k := range extensionKeys[fe.Code] {
+		if v, ok := fe.Extensions[k]; ok {
+			ext[k] = v
+		}
+	}
+	return ext
+}
+
+// inputPath renders an argument path such as input.authorizedActions[2].
+func inputPath(path ast.Path) string {
+	var b strings.Builder
+	for _, el := range path {
+		switch el := el.(type) {
+		case ast.PathName:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(string(el))
+		case ast.PathIndex:
+			b.WriteString("[" + strconv.Itoa(int(el)) + "]")
+		}
+	}
+	return b.String()
+}
+
+// Recover turns a resolver panic into INTERNAL and logs it with its stack.
+func Recover(log *slog.Logger) graphql.RecoverFunc {
+	return func(ctx context.Context, p any) error {
+		log.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		return failure.Errorf(failure.Internal, "internal error")
+	}
+}

@@ -1,0 +1,94 @@
+// Package scalar marshals the contract's custom GraphQL scalars (Decimal,
+// Time, JSON) for gqlgen, mapping them onto domain types.
+package scalar
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/money"
+)
+
+// MarshalDecimal writes an amount as an exact JSON number.
+func MarshalDecimal(a money.Amount) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) { _, _ = io.WriteString(w, a.String()) })
+}
+
+// UnmarshalDecimal reads an amount from a JSON number (exact when sent as a
+// variable) or a string; it must be positive and within money.MaxAmount.
+// Errors are ValidationFailed; the presenter adds the field path.
+func UnmarshalDecimal(v any) (money.Amount, error) {
+	var (
+		a   money.Amount
+		err error
+	)
+	switch v := v.(type) {
+	case string:
+		a, err = money.ParseAmount(v)
+	case json.Number:
+		a, err = money.ParseAmount(v.String())
+	case int64:
+		a = money.AmountFromInt(v)
+	case int:
+		a = money.AmountFromInt(int64(v))
+	case float64:
+		a, err = money.AmountFromFloat(v)
+	default:
+		return a, failure.Errorf(failure.ValidationFailed, "must be a decimal number or a string such as \"100.50\"")
+	}
+	if err == nil {
+		err = money.ValidatePositive(a)
+	}
+	if err != nil {
+		return a, failure.Errorf(failure.ValidationFailed, "%s", err.Error())
+	}
+	return a, nil
+}
+
+// TimeFormat is the contract's Time output: RFC 3339, UTC, milliseconds.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// MarshalTime writes t in UTC with milliseconds.
+func MarshalTime(t time.Time) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) {
+		_, _ = io.WriteString(w, strconv.Quote(t.UTC().Format(TimeFormat)))
+	})
+}
+
+// UnmarshalTime reads an RFC 3339 time; errors are ValidationFailed.
+func UnmarshalTime(v any) (time.Time, error) {
+	s, ok := v.(string)
+	if !ok {
+		return time.Time{}, failure.Errorf(failure.ValidationFailed, "must be an RFC 3339 time string")
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, failure.Errorf(failure.ValidationFailed, "must be an RFC 3339 time such as 2026-11-21T19:51:27Z")
+	}
+	return t.UTC(), nil
+}
+
+// MarshalJSON writes stored JSON verbatim (null when empty).
+func MarshalJSON(raw json.RawMessage) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) {
+		if len(raw) == 0 {
+			raw = json.RawMessage("null")
+		}
+		_, _ = w.Write(raw)
+	})
+}
+
+// UnmarshalJSON accepts any JSON value.
+func UnmarshalJSON(v any) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode JSON input: %w", err)
+	}
+	return b, nil
+}

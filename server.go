@@ -1,0 +1,218 @@
+// Command agenttrust runs the Agent Trust and Transaction Service: a GraphQL
+// API over Postgres for registering agents, scoring trust and moving money.
+//
+// Usage:
+//
+//	agenttrust [serve]                 run the server (default)
+//	agenttrust migrate                 apply database migrations and exit
+//	agenttrust org create --name NAME  create an organization and its first API key
+//	agenttrust apikey create --org ID  add an API key to an organization
+//	agenttrust apikey revoke --key ID  revoke an API key
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/localpg"
+	"github.com/agenttrust/service/resolvers"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "agenttrust:", err)
+		os.Exit(1)
+	}
+}
+
+// run dispatches a command line; it is main without the process around it.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	if cmd == "org" || cmd == "apikey" {
+		if len(args) == 0 {
+			return fmt.Errorf("usage: %s create|revoke ...", cmd)
+		}
+		cmd, args = cmd+" "+args[0], args[1:]
+	}
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg Config
+	cfg.RegisterFlags(fs, getenv)
+	name := fs.String("name", "", "organization name (org create)")
+	org := fs.String("org", "", "organization id (apikey create)")
+	key := fs.String("key", "", "API key id (apikey revoke)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	m := &Main{Config: cfg, Logger: cfg.Logger(stderr)}
+	switch cmd {
+	case "serve":
+		return m.Serve(ctx)
+	case "migrate":
+		defer m.Close()
+		return m.Open(ctx)
+	case "org create":
+		if *name == "" {
+			return errors.New("org create: --name is required")
+		}
+		return m.withOrgs(ctx, func(s *db.OrgService) error {
+			orgID, keyID, apiKey, err := s.CreateOrg(ctx, *name)
+			return printJSON(stdout, err, map[string]string{"org_id": orgID, "key_id": keyID, "api_key": apiKey})
+		})
+	case "apikey create":
+		if *org == "" {
+			return errors.New("apikey create: --org is required")
+		}
+		return m.withOrgs(ctx, func(s *db.OrgService) error {
+			keyID, apiKey, err := s.CreateKey(ctx, *org)
+			return printJSON(stdout, err, map[string]string{"key_id": keyID, "api_key": apiKey})
+		})
+	case "apikey revoke":
+		if *key == "" {
+			return errors.New("apikey revoke: --key is required")
+		}
+		return m.withOrgs(ctx, func(s *db.OrgService) error {
+			err := s.RevokeKey(ctx, *key)
+			return printJSON(stdout, err, map[string]any{"key_id": *key, "revoked": true})
+		})
+	}
+	return fmt.Errorf("unknown command %q: want serve, migrate, org create, apikey create or apikey revoke", cmd)
+}
+
+func printJSON(w io.Writer, err error, v any) error {
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Main is the running service; end-to-end tests drive it like the binary does.
+type Main struct {
+	Config Config
+	Logger *slog.Logger
+	DB     *db.DB
+	stopPG func(context.Context) error
+}
+
+// Open connects to the database (finding or starting a local one when
+// DATABASE_URL is unset) and applies pending migrations.
+func (m *Main) Open(ctx context.Context) error {
+	url := m.Config.DatabaseURL
+	if url == "" {
+		res, err := localpg.Resolve(ctx, localpg.Options{Logger: m.Logger})
+		if err != nil {
+			return err
+		}
+		url, m.stopPG = res.URL, res.Stop
+		m.Logger.Info("DATABASE_URL unset: using local Postgres", "source", res.Source)
+	}
+	d, err := db.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	m.DB = d
+	applied, err := d.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	m.Logger.Info("migrations applied", "new", applied)
+	if m.Config.BootstrapAPIKey != "" {
+		orgID, err := db.NewOrgService(d).EnsureKey(ctx, m.Config.BootstrapAPIKey, "bootstrap")
+		if err != nil {
+			return fmt.Errorf("bootstrap api key: %w", err)
+		}
+		m.Logger.Info("bootstrap API key ready", "org_id", orgID)
+	}
+	return nil
+}
+
+// Close releases the database and stops a private Postgres we started.
+func (m *Main) Close() error {
+	var err error
+	if m.DB != nil {
+		err = m.DB.Close()
+	}
+	if m.stopPG != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		err = errors.Join(err, m.stopPG(ctx))
+	}
+	return err
+}
+
+func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) error {
+	defer m.Close()
+	if err := m.Open(ctx); err != nil {
+		return err
+	}
+	return fn(db.NewOrgService(m.DB))
+}
+
+// Handler builds the HTTP handler over an open database.
+func (m *Main) Handler() http.Handler {
+	return httpapi.New(m.Config.HTTP, httpapi.Deps{
+		Auth:        db.NewOrgService(m.DB),
+		Services:    resolvers.Services{Agents: db.NewAgentService(m.DB)},
+		Ready:       m.DB.Ready,
+		Unavailable: db.Unavailable,
+		DBStats:     m.DB.Stats,
+		Logger:      m.Logger,
+	})
+}
+
+// Serve runs the server until ctx ends, then drains in-flight requests.
+func (m *Main) Serve(ctx context.Context) error {
+	defer m.Close()
+	if err := m.Open(ctx); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", m.Config.ListenAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", m.Config.ListenAddr, err)
+	}
+	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	m.Logger.Info("listening", "addr", ln.Addr().String(),
+		"playground", "http://"+displayAddr(ln.Addr())+"/", "graphql", "http://"+displayAddr(ln.Addr())+"/graphql")
+	fmt.Fprintf(os.Stderr, "Agent Trust service: playground at http://%s/  (GraphQL at /graphql)\n", displayAddr(ln.Addr()))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	m.Logger.Info("shutting down: draining in-flight requests")
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}
+
+func displayAddr(a net.Addr) string {
+	if t, ok := a.(*net.TCPAddr); ok && (t.IP == nil || t.IP.IsUnspecified()) {
+		return fmt.Sprintf("localhost:%d", t.Port)
+	}
+	return a.String()
+}
