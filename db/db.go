@@ -59,7 +59,7 @@ func (d *DB) Ping(ctx context.Context) error { return d.bun.PingContext(ctx) }
 type counter struct{ d *DB }
 
 func (c counter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
-func (c counter) AfterQuery(_ context.Context, _ *bun.QueryEvent)                   { c.d.statements.Add(1) }
+func (c counter) AfterQuery(_ context.Context, _ *bun.QueryEvent)                    { c.d.statements.Add(1) }
 
 // inTx runs fn in one database transaction: everything fn writes, including
 // the events that announce it, commits together or not at all.

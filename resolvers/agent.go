@@ -88,7 +88,9 @@ func (r *mutationResolver) SuspendAgent(ctx context.Context, id string, reason *
 }
 
 // AgentConnection returns the AgentConnection field resolver.
-func (r *Resolver) AgentConnection() graph.AgentConnectionResolver { return &agentConnectionResolver{r} }
+func (r *Resolver) AgentConnection() graph.AgentConnectionResolver {
+	return &agentConnectionResolver{r}
+}
 
 type agentConnectionResolver struct{ *Resolver }
 

@@ -29,4 +29,3 @@ func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{
 
 type queryResolver struct{ *Resolver }
 type mutationResolver struct{ *Resolver }
-
