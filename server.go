@@ -175,7 +175,7 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 func (m *Main) Handler() http.Handler {
 	return httpapi.New(m.Config.HTTP, httpapi.Deps{
 		Auth:        db.NewOrgService(m.DB),
-		Services:    resolvers.Services{Agents: db.NewAgentService(m.DB)},
+		Services:    resolvers.Services{Agents: db.NewAgentService(m.DB), Transactions: db.NewTransactionService(m.DB)},
 		Ready:       m.DB.Ready,
 		Unavailable: db.Unavailable,
 		DBStats:     m.DB.Stats,

@@ -89,8 +89,10 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 		if _, err := tx.NewInsert().Model(&row).Returning("seq").Exec(ctx); err != nil {
 			return fmt.Errorf("insert agent: %w", err)
 		}
-		_, err := appendEvent(ctx, tx, event.AgentRegistered, a.CreatedAt, a.ToData(), a.OrgID)
-		return err
+		if _, err := appendEvent(ctx, tx, event.AgentRegistered, a.CreatedAt, a.ToData(), a.OrgID); err != nil {
+			return err
+		}
+		return initTrust(ctx, tx, &row, a.CreatedAt)
 	})
 	if err != nil {
 		return nil, err
@@ -188,7 +190,7 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 			return err
 		}
 		out = a
-		return nil
+		return applyTrust(ctx, tx, row, trustDelta{}, "suspension:"+a.ID, a.UpdatedAt)
 	})
 	return out, err
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/resolvers"
+	"github.com/agenttrust/service/transaction"
 )
 
 // newGraphQL builds the gqlgen handler: transports, limits, persisted
@@ -27,6 +28,9 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 	c := graph.Config{Resolvers: resolvers.New(d.Services)}
 	// A list costs its page size times its element.
 	c.Complexity.Query.Agents = func(child int, _ *agent.Status, limit *int, _ *string) int {
+		return 1 + child*pageSize(limit)
+	}
+	c.Complexity.Query.Transactions = func(child int, _ *string, _ *transaction.Status, limit *int, _ *string) int {
 		return 1 + child*pageSize(limit)
 	}
 	srv := handler.New(graph.NewExecutableSchema(c))

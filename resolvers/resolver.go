@@ -6,11 +6,13 @@ package resolvers
 import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/transaction"
 )
 
 // Services are the domain services the resolvers call.
 type Services struct {
-	Agents agent.Service
+	Agents       agent.Service
+	Transactions transaction.Service
 }
 
 // Resolver is the root resolver.

@@ -3,15 +3,20 @@ package resolvers_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
+	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/resolvers"
 )
@@ -25,6 +30,7 @@ type bundle struct {
 	orgs    *db.OrgService
 	handler http.Handler
 	orgID   string
+	keyID   string
 	key     string
 }
 
@@ -38,23 +44,33 @@ func setup(t *testing.T, cfgs ...func(*httpapi.Config)) *bundle {
 	b := &bundle{t: t, db: d, dbURL: u, orgs: db.NewOrgService(d)}
 	b.handler = httpapi.New(cfg, httpapi.Deps{
 		Auth:        b.orgs,
-		Services:    resolvers.Services{Agents: db.NewAgentService(d)},
+		Services:    resolvers.Services{Agents: db.NewAgentService(d), Transactions: db.NewTransactionService(d)},
 		Ready:       d.Ready,
 		Unavailable: db.Unavailable,
 		DBStats:     d.Stats,
-		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:      slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
-	b.orgID, b.key = b.newOrg("acme")
+	o := b.newOrgWithKey("acme")
+	b.orgID, b.keyID, b.key = o.id, o.keyID, o.key
 	return b
+}
+
+// org is an organization and its first API key.
+type org struct{ id, keyID, key string }
+
+func (b *bundle) newOrgWithKey(name string) org {
+	b.t.Helper()
+	orgID, keyID, key, err := b.orgs.CreateOrg(context.Background(), name)
+	if err != nil {
+		b.t.Fatalf("create org: %v", err)
+	}
+	return org{orgID, keyID, key}
 }
 
 func (b *bundle) newOrg(name string) (orgID, key string) {
 	b.t.Helper()
-	orgID, _, key, err := b.orgs.CreateOrg(context.Background(), name)
-	if err != nil {
-		b.t.Fatalf("create org: %v", err)
-	}
-	return orgID, key
+	o := b.newOrgWithKey(name)
+	return o.id, o.key
 }
 
 type gqlError struct {
@@ -90,6 +106,48 @@ func (r *response) into(t *testing.T, field string, v any) {
 	}
 }
 
+// refused fails unless r is exactly one error with code and no data.
+func (r *response) refused(t *testing.T, code string) {
+	t.Helper()
+	if len(r.Errors) != 1 || r.code() != code {
+		t.Fatalf("want one %s error, got %d: %+v", code, len(r.Errors), r.Errors)
+	}
+	if r.Errors[0].Message == "" {
+		t.Fatalf("%s error without a message", code)
+	}
+	for k, v := range r.Data {
+		if string(v) != "null" {
+			t.Fatalf("refused request returned data %s: %s", k, v)
+		}
+	}
+}
+
+type fieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// fields fails unless r is one VALIDATION_FAILED error, and returns the
+// sorted paths its fieldErrors name (each with a message).
+func (r *response) fields(t *testing.T) []string {
+	t.Helper()
+	r.refused(t, "VALIDATION_FAILED")
+	raw, _ := json.Marshal(r.Errors[0].Extensions["fieldErrors"])
+	var fes []fieldError
+	if err := json.Unmarshal(raw, &fes); err != nil || len(fes) == 0 {
+		t.Fatalf("fieldErrors missing or malformed (%v): %s", err, raw)
+	}
+	out := make([]string, len(fes))
+	for i, fe := range fes {
+		if fe.Message == "" {
+			t.Fatalf("fieldError %q has no message", fe.Field)
+		}
+		out[i] = fe.Field
+	}
+	slices.Sort(out)
+	return out
+}
+
 // do posts a GraphQL request with the given API key ("" sends none).
 func (b *bundle) do(key, query string, vars map[string]any) *response {
 	b.t.Helper()
@@ -121,4 +179,50 @@ func (b *bundle) q(query string, vars map[string]any) *response {
 		b.t.Fatalf("query failed: %+v", r.Errors)
 	}
 	return r
+}
+
+// exec runs SQL straight against the test database, behind the service's back.
+func (b *bundle) exec(query string, args ...any) {
+	b.t.Helper()
+	conn := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(b.dbURL)))
+	defer conn.Close()
+	res, err := conn.ExecContext(context.Background(), query, args...)
+	if err != nil {
+		b.t.Fatalf("exec %q: %v", query, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		b.t.Fatalf("exec %q changed no row", query)
+	}
+}
+
+// events returns an organization's durable event log, oldest first.
+func (b *bundle) events(orgID string) []event.Event {
+	b.t.Helper()
+	evs, err := b.db.Events(context.Background(), orgID, 0, 1000)
+	if err != nil {
+		b.t.Fatalf("read events: %v", err)
+	}
+	return evs
+}
+
+// agentEvents lists the types of an organization's agent.* events, oldest
+// first (other capabilities, such as trust, add their own events alongside).
+func (b *bundle) agentEvents(orgID string) []string {
+	b.t.Helper()
+	var out []string
+	for _, e := range b.events(orgID) {
+		if strings.HasPrefix(e.Type, "agent.") {
+			out = append(out, e.Type)
+		}
+	}
+	return out
+}
+
+// testWriter sends the service's warnings and errors to the test log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
 }

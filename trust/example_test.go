@@ -25,7 +25,7 @@ func ExampleCompute() {
 	fmt.Printf("completion %.4f, disputes %.4f, reversals %.4f\n", f.CompletionRate, f.DisputeRatio, f.ReversalRate)
 	fmt.Printf("tenure %.0f days, volume %.0f, confidence %.4f\n", f.TenureDays, f.Volume, f.Confidence)
 	// Output:
-	// 733 Verified
+	// 668 Moderate
 	// completion 0.9038, disputes 0.0167, reversals 0.0167
 	// tenure 45 days, volume 60, confidence 0.8649
 }

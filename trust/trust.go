@@ -3,42 +3,23 @@
 //
 // # Model
 //
-// Every factor is turned into a quality q in [0, 1], where 0.5 means
-// "no evidence either way" and 1 means "as good as it gets":
+// Tenure and volume make a base in 0..1 where 0.5 means "no evidence either
+// way"; failed attempts, disputes and reversals multiply it by penalties:
 //
-//   - completion: the failure rate f = 1 − completed-and-not-reversed/attempts
-//     (refused attempts count as failures);
-//   - disputes: the dispute ratio disputes/transactions;
-//   - reversals: the reversal rate reversed/transactions.
+//	base        = 0.25·(0.5 + 0.5·days/(days + 30)) + 0.75·(0.5 + 0.5·transactions/(transactions + 50))
+//	p_failures  = max(0.05, 1 − (failures/(attempts + 20)) / 1.00)
+//	p_disputes  = max(0.05, 1 − (disputes/(transactions + 20)) / 0.25)
+//	p_reversals = max(0.05, 1 − (reversed/(transactions + 20)) / 0.40)
+//	score       = round(1000 · base · p_failures · p_disputes · p_reversals · (suspended ? 0.2 : 1))
 //
-// Each of these "bad-event" rates is smoothed with a Bayesian average whose
-// prior mean is half of the factor's tolerance (the rate at which the
-// quality reaches 0) and whose prior strength is [Weights].PriorStrength
-// pseudo-observations:
-//
-//	smoothed = (bad + m·tol/2) / (n + m)
-//	q        = 1 − min(1, smoothed/tol)
-//
-// so an agent without history has q = 0.5 and a handful of perfect
-// transactions cannot produce an extreme score. The experience factors rise
-// from 0.5 towards 1 with a saturating curve:
-//
-//	q_tenure = 0.5 + 0.5·days/(days + TenureHalfDays)
-//	q_volume = 0.5 + 0.5·transactions/(transactions + VolumeHalf)
-//
-// The score is the weighted geometric mean of the qualities (weights sum to
-// 1), scaled to 0..1000, multiplied by SuspendedMultiplier for a suspended
-// agent, rounded and clamped:
-//
-//	score = round(1000 · Π q_i^w_i · (suspended ? SuspendedMultiplier : 1))
-//
-// A geometric mean lets one very bad factor (say 10% disputes, q = 0) pull
-// the score down to High Risk no matter how good the others are, while all
-// qualities equal to q give exactly 1000·q (a new agent scores 500).
-//
-// Confidence = n/(n + PriorStrength) with n = transactions + refused
-// attempts: the share of a Bayesian average that comes from observed data
-// rather than from the prior.
+// failures = attempts − completed-and-not-reversed (refused attempts fail).
+// The 20 pseudo-events without a bad outcome in each denominator are the
+// prior: a new agent scores exactly 500, five clean transactions about 530,
+// and one dispute or reversal on a one-transaction history costs about 10 to
+// 20%, not everything; a sustained failure, dispute or reversal ratio drives
+// the score to High Risk whatever the rest of the record. Confidence =
+// n/(n + 10) with n = transactions + refused attempts. Every parameter lives
+// in [Weights].
 package trust
 
 import (
@@ -68,51 +49,44 @@ const (
 	ModerateMin = 400
 )
 
-// Model holds every tunable parameter of the scoring model.
+// Model holds every weight and parameter of the score.
 type Model struct {
-	// Completion is the weight of the completion quality.
-	Completion float64
-	// Disputes is the weight of the dispute quality.
-	Disputes float64
-	// Reversals is the weight of the reversal quality.
-	Reversals float64
-	// Tenure is the weight of the tenure quality.
+	// Tenure and Volume weight the base; they sum to 1.
 	Tenure float64
-	// Volume is the weight of the volume quality.
 	Volume float64
-
-	// PriorStrength is the number of pseudo-observations of the prior in
-	// every Bayesian average, and the k of Confidence = n/(n+k).
-	PriorStrength float64
-	// FailureTolerance is the failure rate (1 − completion rate) at which the completion quality reaches 0.
-	FailureTolerance float64
-	// DisputeTolerance is the dispute ratio at which the dispute quality reaches 0.
-	DisputeTolerance float64
-	// ReversalTolerance is the reversal rate at which the reversal quality reaches 0.
+	// Prior is the number of pseudo-observations without a bad outcome added
+	// to every penalty's denominator, so small samples cannot be extreme.
+	Prior float64
+	// FailureTolerance, DisputeTolerance and ReversalTolerance are the
+	// smoothed ratios at which each penalty multiplier reaches PenaltyFloor.
+	FailureTolerance  float64
+	DisputeTolerance  float64
 	ReversalTolerance float64
-	// TenureHalfDays is the tenure in days at which the tenure quality is 0.75.
+	// PenaltyFloor is the smallest penalty multiplier.
+	PenaltyFloor float64
+	// TenureHalfDays is the tenure at which the tenure quality is 0.75.
 	TenureHalfDays float64
 	// VolumeHalf is the transaction count at which the volume quality is 0.75.
 	VolumeHalf float64
+	// ConfidenceHalf is the evidence count at which confidence is 0.5.
+	ConfidenceHalf float64
 	// SuspendedMultiplier scales the score of a suspended agent.
 	SuspendedMultiplier float64
 }
 
 // Weights is the one place the factor weights and model parameters live.
-// The five factor weights sum to 1.
 var Weights = Model{
-	Completion: 0.25,
-	Disputes:   0.30,
-	Reversals:  0.20,
-	Tenure:     0.10,
-	Volume:     0.15,
+	Tenure: 0.25,
+	Volume: 0.75,
 
-	PriorStrength:       10,
-	FailureTolerance:    0.50,
-	DisputeTolerance:    0.05,
-	ReversalTolerance:   0.10,
+	Prior:               20,
+	FailureTolerance:    1.00,
+	DisputeTolerance:    0.25,
+	ReversalTolerance:   0.40,
+	PenaltyFloor:        0.05,
 	TenureHalfDays:      30,
 	VolumeHalf:          50,
+	ConfidenceHalf:      10,
 	SuspendedMultiplier: 0.2,
 }
 
@@ -152,20 +126,17 @@ type Result struct {
 	Factors    Factors // the observed inputs, for explanation
 }
 
-// qualities are the per-factor qualities in 0..1 that enter the score.
+// qualities are the smoothed inputs that enter the score.
 type qualities struct {
-	Completion, Disputes, Reversals, Tenure, Volume float64
+	Tenure, Volume                                  float64 // 0.5..1, 0.5 = no evidence
+	FailurePenalty, DisputePenalty, ReversalPenalty float64 // PenaltyFloor..1, 1 = no penalty
 }
 
-// Compute returns the deterministic trust score of an agent at time now.
+// Compute returns the deterministic trust score of an agent at time now (see the package doc).
 func Compute(c Counters, now time.Time) Result {
 	f, q := evaluate(c, now)
 	w := Weights
-	p := math.Pow(q.Completion, w.Completion) *
-		math.Pow(q.Disputes, w.Disputes) *
-		math.Pow(q.Reversals, w.Reversals) *
-		math.Pow(q.Tenure, w.Tenure) *
-		math.Pow(q.Volume, w.Volume)
+	p := (w.Tenure*q.Tenure + w.Volume*q.Volume) * q.FailurePenalty * q.DisputePenalty * q.ReversalPenalty
 	if c.Suspended {
 		p *= w.SuspendedMultiplier
 	}
@@ -202,23 +173,23 @@ func evaluate(c Counters, now time.Time) (Factors, qualities) {
 		ReversalRate:   ratio(reversed, txs),
 		TenureDays:     days,
 		Volume:         txs,
-		Confidence:     saturate(evidence, w.PriorStrength),
+		Confidence:     saturate(evidence, w.ConfidenceHalf),
 	}
 	q := qualities{
-		Completion: badRateQuality(attempts-good, attempts, w.FailureTolerance),
-		Disputes:   badRateQuality(disputes, txs, w.DisputeTolerance),
-		Reversals:  badRateQuality(reversed, txs, w.ReversalTolerance),
-		Tenure:     0.5 + 0.5*saturate(days, w.TenureHalfDays),
-		Volume:     0.5 + 0.5*saturate(txs, w.VolumeHalf),
+		Tenure:          0.5 + 0.5*saturate(days, w.TenureHalfDays),
+		Volume:          0.5 + 0.5*saturate(txs, w.VolumeHalf),
+		FailurePenalty:  penalty(attempts-good, attempts, w.FailureTolerance),
+		DisputePenalty:  penalty(disputes, txs, w.DisputeTolerance),
+		ReversalPenalty: penalty(reversed, txs, w.ReversalTolerance),
 	}
 	return f, q
 }
 
-// badRateQuality smooths bad/n with a prior of mean tol/2 and maps it to 1..0.
-func badRateQuality(bad, n, tol float64) float64 {
-	m := Weights.PriorStrength
-	smoothed := (bad + m*tol/2) / (n + m)
-	return clamp(1-smoothed/tol, 0, 1)
+// penalty smooths bad/n towards 0 with Prior pseudo-observations and maps
+// the smoothed ratio linearly from 1 (none) down to PenaltyFloor (at tol).
+func penalty(bad, n, tol float64) float64 {
+	smoothed := bad / (n + Weights.Prior)
+	return clamp(1-smoothed/tol, Weights.PenaltyFloor, 1)
 }
 
 // saturate returns x/(x+half) in 0..1 (0 for x <= 0).

@@ -6,6 +6,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/transaction"
 )
 
 // A page of agents, newest first.
@@ -18,6 +19,24 @@ type AgentConnection struct {
 	TotalCount int `json:"totalCount"`
 	// the filter totalCount counts under
 	Status *agent.Status `json:"-"`
+}
+
+// Input of `executeTransaction`.
+type ExecuteTransactionInput struct {
+	// The paying agent: one of your organization's.
+	FromAgent string `json:"fromAgent"`
+	// The receiving agent: any organization's.
+	ToAgent string `json:"toAgent"`
+	// One of the sender's authorized actions.
+	Action string `json:"action"`
+	// Positive, within the currency's minor units, at most the sender's spending limit.
+	Amount money.Amount `json:"amount"`
+	// Must be the agents' currency.
+	Currency string `json:"currency"`
+	// Free text up to 1000 characters, returned unchanged.
+	Memo *string `json:"memo,omitempty"`
+	// Makes retries safe for 24 hours: the same key and input return the original transaction; the same key with other input is CONFLICT.
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
 // Write operations.
@@ -50,6 +69,18 @@ type RegisterAgentInput struct {
 	Environment agent.Environment `json:"environment"`
 	// Optional cap on outflow over the trailing 24 hours: positive, within the currency's minor units.
 	DailyLimit *money.Amount `json:"dailyLimit,omitempty"`
+}
+
+// A page of transactions, newest first.
+type TransactionConnection struct {
+	// The transactions of this page.
+	Nodes []*transaction.Transaction `json:"nodes"`
+	// Where the next page starts.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// How many transactions match the filter in all pages.
+	TotalCount int `json:"totalCount"`
+	// the filter totalCount counts under
+	Filter transaction.ListFilter `json:"-"`
 }
 
 // Input of `updateAgent`: absent fields stay unchanged.

@@ -1,0 +1,352 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/policy"
+	"github.com/agenttrust/service/transaction"
+)
+
+type transactionRow struct {
+	bun.BaseModel `bun:"table:transactions"`
+	ID            string         `bun:"id,pk"`
+	FromAgent     string         `bun:"from_agent"`
+	ToAgent       string         `bun:"to_agent"`
+	FromOrg       string         `bun:"from_org"`
+	ToOrg         string         `bun:"to_org"`
+	Action        string         `bun:"action"`
+	Amount        money.Amount   `bun:"amount"`
+	Currency      money.Currency `bun:"currency"`
+	Memo          *string        `bun:"memo"`
+	Status        string         `bun:"status"`
+	ReversalOf    *string        `bun:"reversal_of"`
+	ReversedBy    *string        `bun:"reversed_by"`
+	Reason        *string        `bun:"reason"`
+	CreatedAt     time.Time      `bun:"created_at"`
+}
+
+func (r *transactionRow) transaction() *transaction.Transaction {
+	return &transaction.Transaction{ID: r.ID, FromAgent: r.FromAgent, ToAgent: r.ToAgent, FromOrg: r.FromOrg,
+		ToOrg: r.ToOrg, Action: r.Action, Amount: r.Amount, Currency: r.Currency, Memo: r.Memo,
+		Status: transaction.Status(r.Status), ReversalOf: r.ReversalOf, ReversedBy: r.ReversedBy,
+		Reason: r.Reason, CreatedAt: r.CreatedAt.UTC()}
+}
+
+type idempotencyRow struct {
+	bun.BaseModel `bun:"table:idempotency_keys"`
+	OrgID         string    `bun:"org_id,pk"`
+	Key           string    `bun:"key,pk"`
+	RequestHash   string    `bun:"request_hash"`
+	TransactionID string    `bun:"transaction_id"`
+	CreatedAt     time.Time `bun:"created_at"`
+}
+
+// IdempotencyTTL is how long an idempotency key is honoured at least.
+const IdempotencyTTL = 24 * time.Hour
+
+// TransactionService implements transaction.Service on Postgres.
+type TransactionService struct{ db *DB }
+
+// NewTransactionService returns the transaction service.
+func NewTransactionService(d *DB) *TransactionService { return &TransactionService{db: d} }
+
+var _ transaction.Service = (*TransactionService)(nil)
+
+func txNotFound(txID string) error {
+	return failure.Errorf(failure.NotFound, "transaction %q not found", txID)
+}
+
+// Execute checks the policy and moves the money in one database transaction.
+// The sender's and receiver's rows are locked in id order, so concurrent
+// executes from one agent serialize (no overspend, no lost update) while
+// executes from different agents proceed in parallel. A refusal is recorded
+// on the sender's audit chain and committed, then answered POLICY_DENIED.
+func (s *TransactionService) Execute(ctx context.Context, in transaction.ExecuteInput) (*transaction.Transaction, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := in.Validate()
+	if err != nil {
+		return nil, err
+	}
+	var out *transaction.Transaction
+	var denied error
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		out, denied = nil, nil
+		if in.IdempotencyKey != nil {
+			prior, err := s.claimKey(ctx, tx, p.OrgID, *in.IdempotencyKey, in.RequestHash())
+			if err != nil || prior != nil {
+				out = prior
+				return err
+			}
+		}
+		parties, err := lockAgents(ctx, tx, in.FromAgent, in.ToAgent)
+		if err != nil {
+			return err
+		}
+		sender, receiver := parties[in.FromAgent], parties[in.ToAgent]
+		if sender == nil || sender.OrgID != p.OrgID {
+			return agentNotFound(in.FromAgent)
+		}
+		if receiver == nil {
+			return agentNotFound(in.ToAgent)
+		}
+		now := s.db.Now()
+		decision, err := s.evaluate(ctx, tx, sender, receiver, in.Action, in.Amount, cur, now)
+		if err != nil {
+			return err
+		}
+		if !decision.Allowed {
+			denied = policyDenied(decision)
+			return s.recordRefusal(ctx, tx, sender, in, cur, decision, p.KeyID, now)
+		}
+		out, err = s.complete(ctx, tx, sender, receiver, in, cur, p.KeyID, now)
+		if err != nil {
+			return err
+		}
+		if in.IdempotencyKey != nil {
+			k := idempotencyRow{OrgID: p.OrgID, Key: *in.IdempotencyKey, RequestHash: in.RequestHash(), TransactionID: out.ID, CreatedAt: now}
+			if _, err := tx.NewInsert().Model(&k).Exec(ctx); err != nil {
+				return fmt.Errorf("store idempotency key: %w", err)
+			}
+		}
+		cause := "transaction:" + out.ID
+		if err := applyTrust(ctx, tx, sender, trustDelta{Attempts: 1, Completed: 1, Transactions: 1}, cause, now); err != nil {
+			return err
+		}
+		return applyTrust(ctx, tx, receiver, trustDelta{Transactions: 1}, cause, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if denied != nil {
+		return nil, denied
+	}
+	return out, nil
+}
+
+// claimKey serializes requests with one idempotency key: the second waits on
+// the advisory lock until the first commits, then finds its transaction.
+func (s *TransactionService) claimKey(ctx context.Context, tx bun.Tx, orgID, key, hash string) (*transaction.Transaction, error) {
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))", orgID+"\x00"+key); err != nil {
+		return nil, fmt.Errorf("lock idempotency key: %w", err)
+	}
+	var k idempotencyRow
+	err := tx.NewSelect().Model(&k).Where("org_id = ? AND key = ?", orgID, key).
+		Where("created_at > ?", s.db.Now().Add(-IdempotencyTTL)).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		_, err = tx.NewDelete().Model((*idempotencyRow)(nil)).Where("org_id = ? AND key = ?", orgID, key).Exec(ctx)
+		return nil, err // an expired key is free again
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up idempotency key: %w", err)
+	}
+	if k.RequestHash != hash {
+		return nil, failure.Errorf(failure.Conflict, "idempotency key %q was already used with different parameters", key)
+	}
+	var row transactionRow
+	if err := tx.NewSelect().Model(&row).Where("id = ?", k.TransactionID).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("load idempotent transaction: %w", err)
+	}
+	return row.transaction(), nil
+}
+
+// lockAgents locks the given agents' rows in id order (so two executes in
+// opposite directions cannot deadlock) and returns them by id.
+func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agentRow, error) {
+	var rows []agentRow
+	if err := tx.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Order("id").For("UPDATE").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("lock agents: %w", err)
+	}
+	out := make(map[string]*agentRow, len(rows))
+	for i := range rows {
+		out[rows[i].ID] = &rows[i]
+	}
+	return out, nil
+}
+
+// evaluate gathers the policy's input from the locked rows and runs it.
+func (s *TransactionService) evaluate(ctx context.Context, tx bun.IDB, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time) (policy.Decision, error) {
+	in := policy.Input{Sender: party(sender), Action: action, Amount: amount, Currency: cur, Now: now}
+	if receiver != nil {
+		r := party(receiver)
+		in.Receiver = &r
+	}
+	if sender.DailyLimit != nil {
+		var err error
+		if in.Outflow, err = outflow(ctx, tx, sender.ID, now); err != nil {
+			return policy.Decision{}, err
+		}
+	}
+	a, err := senderAssessment(ctx, tx, sender.ID)
+	if err != nil {
+		return policy.Decision{}, err
+	}
+	in.SenderAssessment = a
+	return policy.Evaluate(in), nil
+}
+
+func party(a *agentRow) policy.Party {
+	return policy.Party{ID: a.ID, Status: a.Status, Environment: a.Environment, Currency: a.Currency,
+		AuthorizedActions: a.AuthorizedActions, SpendingLimit: a.SpendingLimit, DailyLimit: a.DailyLimit}
+}
+
+// outflow reads the sender's completed outgoing transactions of the trailing window.
+func outflow(ctx context.Context, q bun.IDB, agentID string, now time.Time) ([]policy.Outflow, error) {
+	var rows []struct {
+		Amount    money.Amount `bun:"amount"`
+		CreatedAt time.Time    `bun:"created_at"`
+	}
+	err := q.NewSelect().Table("transactions").Column("amount", "created_at").
+		Where("from_agent = ?", agentID).Where("status = 'completed'").
+		Where("created_at > ?", now.Add(-policy.Window)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("read daily outflow: %w", err)
+	}
+	out := make([]policy.Outflow, len(rows))
+	for i, r := range rows {
+		out[i] = policy.Outflow{Amount: r.Amount, At: r.CreatedAt}
+	}
+	return out, nil
+}
+
+func policyDenied(d policy.Decision) error {
+	fe := failure.Errorf(failure.PolicyDenied, "transaction refused: %s", d.Reason)
+	fe.Extensions = map[string]any{"reasonCode": d.ReasonCode, "reason": d.Reason}
+	return fe
+}
+
+func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sender *agentRow, in transaction.ExecuteInput, cur money.Currency, d policy.Decision, actor string, now time.Time) error {
+	details := map[string]any{"reason_code": d.ReasonCode, "reason": d.Reason, "to_agent": in.ToAgent,
+		"action": in.Action, "amount": in.Amount.String(), "currency": string(cur)}
+	if err := appendAudit(ctx, tx, sender, "transaction.refused", actor, now, details); err != nil {
+		return err
+	}
+	if err := saveAuditHead(ctx, tx, sender); err != nil {
+		return err
+	}
+	return applyTrust(ctx, tx, sender, trustDelta{Attempts: 1, Refused: 1}, "refusal:"+sender.ID, now)
+}
+
+// complete stores an allowed transaction, its audit entries and its event.
+func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, actor string, now time.Time) (*transaction.Transaction, error) {
+	row := transactionRow{ID: id.New(id.Transaction), FromAgent: sender.ID, ToAgent: receiver.ID,
+		FromOrg: sender.OrgID, ToOrg: receiver.OrgID, Action: in.Action, Amount: in.Amount, Currency: cur,
+		Memo: in.Memo, Status: string(transaction.Completed), CreatedAt: now}
+	if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("insert transaction: %w", err)
+	}
+	t := row.transaction()
+	if err := auditBoth(ctx, tx, "transaction.completed", actor, now, t, sender, receiver, nil); err != nil {
+		return nil, err
+	}
+	if _, err := appendEvent(ctx, tx, event.TransactionCompleted, now, t.ToData(), t.FromOrg, t.ToOrg); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// auditBoth appends an entry about t to the sender's and the receiver's chains.
+func auditBoth(ctx context.Context, tx bun.Tx, action, actor string, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {
+	for _, side := range []struct {
+		row          *agentRow
+		direction    string
+		counterparty string
+	}{{from, "outgoing", to.ID}, {to, "incoming", from.ID}} {
+		details := map[string]any{"transaction_id": t.ID, "direction": side.direction, "counterparty": side.counterparty,
+			"action": t.Action, "amount": t.Amount.String(), "currency": string(t.Currency)}
+		for k, v := range extra {
+			details[k] = v
+		}
+		if err := appendAudit(ctx, tx, side.row, action, actor, now, details); err != nil {
+			return err
+		}
+		if err := saveAuditHead(ctx, tx, side.row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Reverse marks a completed transaction reversed and creates its reversal
+// record (parties swapped, same amount) in one database transaction.
+func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (*transaction.Transaction, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := transaction.ValidateReason(reason); err != nil {
+		return nil, err
+	}
+	var out *transaction.Transaction
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		var row transactionRow
+		err := tx.NewSelect().Model(&row).Where("id = ?", txID).
+			Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("UPDATE").Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return txNotFound(txID)
+		}
+		if err != nil {
+			return fmt.Errorf("lock transaction: %w", err)
+		}
+		switch {
+		case row.FromOrg != p.OrgID:
+			return failure.Errorf(failure.Forbidden, "only the sending organization may reverse transaction %q", txID)
+		case row.ReversalOf != nil:
+			return failure.Errorf(failure.Conflict, "transaction %q is a reversal record and cannot be reversed", txID)
+		case row.Status != string(transaction.Completed):
+			return failure.Errorf(failure.Conflict, "transaction %q is already reversed (by %s)", txID, deref(row.ReversedBy))
+		}
+		parties, err := lockAgents(ctx, tx, row.FromAgent, row.ToAgent)
+		if err != nil {
+			return err
+		}
+		now := s.db.Now()
+		rev := transactionRow{ID: id.New(id.Transaction), FromAgent: row.ToAgent, ToAgent: row.FromAgent,
+			FromOrg: row.ToOrg, ToOrg: row.FromOrg, Action: row.Action, Amount: row.Amount, Currency: row.Currency,
+			Status: string(transaction.Reversed), ReversalOf: &row.ID, Reason: &reason, CreatedAt: now}
+		if _, err := tx.NewInsert().Model(&rev).Exec(ctx); err != nil {
+			return fmt.Errorf("insert reversal: %w", err)
+		}
+		row.Status, row.ReversedBy, row.Reason = string(transaction.Reversed), &rev.ID, &reason
+		if _, err := tx.NewUpdate().Model(&row).Column("status", "reversed_by", "reason").WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("mark transaction reversed: %w", err)
+		}
+		original, reversal := row.transaction(), rev.transaction()
+		extra := map[string]any{"reversal_id": rev.ID, "reason": reason}
+		if err := auditBoth(ctx, tx, "transaction.reversed", p.KeyID, now, original, parties[row.FromAgent], parties[row.ToAgent], extra); err != nil {
+			return err
+		}
+		if _, err := appendEvent(ctx, tx, event.TransactionReversed, now, reversal.ToData(), row.FromOrg, row.ToOrg); err != nil {
+			return err
+		}
+		out = reversal
+		cause := "transaction:" + reversal.ID
+		for _, agentID := range []string{row.FromAgent, row.ToAgent} {
+			if err := applyTrust(ctx, tx, parties[agentID], trustDelta{Reversed: 1}, cause, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,59 @@
+package resolvers
+
+import (
+	"context"
+	"time"
+
+	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/transaction"
+)
+
+// Transaction returns the Transaction field resolver.
+func (r *Resolver) Transaction() graph.TransactionResolver { return &transactionResolver{r} }
+
+type transactionResolver struct{ *Resolver }
+
+func (r *transactionResolver) Currency(_ context.Context, t *transaction.Transaction) (string, error) {
+	return string(t.Currency), nil
+}
+
+func (r *queryResolver) Transaction(ctx context.Context, id string) (*transaction.Transaction, error) {
+	return r.svc.Transactions.Get(ctx, id)
+}
+
+func (r *queryResolver) Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string) (*model.TransactionConnection, error) {
+	f := transaction.ListFilter{AgentID: agentID, Status: status, Limit: deref(limit, 50), After: deref(after, "")}
+	page, err := r.svc.Transactions.List(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return &model.TransactionConnection{Nodes: page.Transactions, PageInfo: pageInfo(page.EndCursor, page.HasNextPage), Filter: f}, nil
+}
+
+func (r *queryResolver) ExportTransactions(ctx context.Context, format transaction.Format, since, until *time.Time) (*transaction.Export, error) {
+	return r.svc.Transactions.Export(ctx, format, since, until)
+}
+
+func (r *mutationResolver) ExecuteTransaction(ctx context.Context, in model.ExecuteTransactionInput) (*transaction.Transaction, error) {
+	return r.svc.Transactions.Execute(ctx, transaction.ExecuteInput{
+		FromAgent: in.FromAgent, ToAgent: in.ToAgent, Action: in.Action, Amount: in.Amount,
+		Currency: in.Currency, Memo: in.Memo, IdempotencyKey: in.IdempotencyKey,
+	})
+}
+
+func (r *mutationResolver) ReverseTransaction(ctx context.Context, id, reason string) (*transaction.Transaction, error) {
+	return r.svc.Transactions.Reverse(ctx, id, reason)
+}
+
+// TransactionConnection returns the TransactionConnection field resolver.
+func (r *Resolver) TransactionConnection() graph.TransactionConnectionResolver {
+	return &transactionConnectionResolver{r}
+}
+
+type transactionConnectionResolver struct{ *Resolver }
+
+// TotalCount runs only when asked for, under the page's filter.
+func (r *transactionConnectionResolver) TotalCount(ctx context.Context, c *model.TransactionConnection) (int, error) {
+	return r.svc.Transactions.Count(ctx, c.Filter)
+}

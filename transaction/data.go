@@ -1,0 +1,31 @@
+package transaction
+
+import (
+	"github.com/agenttrust/service/money"
+)
+
+// TimeFormat is the contract's Time: RFC 3339 in UTC with milliseconds.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// Data is a transaction as it appears in event payloads and JSON exports (snake_case).
+type Data struct {
+	ID         string       `json:"id"`
+	FromAgent  string       `json:"from_agent"`
+	ToAgent    string       `json:"to_agent"`
+	Action     string       `json:"action"`
+	Amount     money.Amount `json:"amount"`
+	Currency   string       `json:"currency"`
+	Memo       *string      `json:"memo"`
+	Status     string       `json:"status"`
+	ReversalOf *string      `json:"reversal_of"`
+	ReversedBy *string      `json:"reversed_by"`
+	Reason     *string      `json:"reason"`
+	CreatedAt  string       `json:"created_at"`
+}
+
+// ToData converts a transaction for an event payload or export row.
+func (t *Transaction) ToData() Data {
+	return Data{ID: t.ID, FromAgent: t.FromAgent, ToAgent: t.ToAgent, Action: t.Action, Amount: t.Amount,
+		Currency: string(t.Currency), Memo: t.Memo, Status: string(t.Status), ReversalOf: t.ReversalOf,
+		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: t.CreatedAt.UTC().Format(TimeFormat)}
+}

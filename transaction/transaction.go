@@ -1,0 +1,159 @@
+// Package transaction holds the transaction domain: types, input validation,
+// the idempotency fingerprint of a request, and export encodings. The policy
+// that decides whether an execute may happen lives in package policy.
+package transaction
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/money"
+)
+
+// Status is a transaction's state.
+type Status string
+
+// The transaction statuses of the contract.
+const (
+	Completed Status = "completed"
+	Reversed  Status = "reversed"
+)
+
+// Transaction moves an amount from one agent to another. A reversal is a new
+// record with the parties swapped, ReversalOf set and status reversed.
+type Transaction struct {
+	ID         string
+	FromAgent  string
+	ToAgent    string
+	FromOrg    string
+	ToOrg      string
+	Action     string
+	Amount     money.Amount
+	Currency   money.Currency
+	Memo       *string
+	Status     Status
+	ReversalOf *string
+	ReversedBy *string
+	Reason     *string
+	CreatedAt  time.Time
+}
+
+// Limits on transaction input.
+const (
+	MaxMemoLength           = 1000
+	MaxReasonLength         = 1000
+	MaxIdempotencyKeyLength = 255
+)
+
+// ExecuteInput is a request to move money between two agents.
+type ExecuteInput struct {
+	FromAgent      string
+	ToAgent        string
+	Action         string
+	Amount         money.Amount
+	Currency       string
+	Memo           *string
+	IdempotencyKey *string
+}
+
+// Validate checks the request's shape (not the policy) and returns its
+// currency; problems are ValidationFailed naming input.* paths.
+func (in ExecuteInput) Validate() (money.Currency, error) {
+	var f failure.Fields
+	if !id.Has(in.FromAgent, id.Agent) {
+		f.Add("input.fromAgent", "must be an agent id (agent_…)")
+	}
+	if !id.Has(in.ToAgent, id.Agent) {
+		f.Add("input.toAgent", "must be an agent id (agent_…)")
+	} else if in.ToAgent == in.FromAgent {
+		f.Add("input.toAgent", "must differ from fromAgent")
+	}
+	if strings.TrimSpace(in.Action) == "" || len(in.Action) > 64 {
+		f.Add("input.action", "must be 1 to 64 characters")
+	}
+	cur, err := money.ParseCurrency(in.Currency)
+	if err != nil {
+		f.Add("input.currency", "%s", err.Error())
+	} else if err := money.ValidateAmount(in.Amount, cur); err != nil {
+		f.Add("input.amount", "%s", err.Error())
+	}
+	if in.Memo != nil && (utf8.RuneCountInString(*in.Memo) > MaxMemoLength || !utf8.ValidString(*in.Memo)) {
+		f.Add("input.memo", "must be valid UTF-8 of at most %d characters", MaxMemoLength)
+	}
+	if k := in.IdempotencyKey; k != nil && (*k == "" || len(*k) > MaxIdempotencyKeyLength) {
+		f.Add("input.idempotencyKey", "must be 1 to %d bytes", MaxIdempotencyKeyLength)
+	}
+	return cur, f.Err()
+}
+
+// RequestHash fingerprints the parameters an idempotency key is bound to:
+// the same key with a different hash is a conflict.
+func (in ExecuteInput) RequestHash() string {
+	b, _ := json.Marshal([]any{in.FromAgent, in.ToAgent, in.Action, in.Amount.String(), in.Currency, in.Memo})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// ValidateReason checks a reversal reason: required, non-blank, bounded.
+func ValidateReason(reason string) error {
+	switch {
+	case strings.TrimSpace(reason) == "":
+		return failure.Invalid("reason", "is required and must not be blank")
+	case utf8.RuneCountInString(reason) > MaxReasonLength:
+		return failure.Invalid("reason", "must be at most %d characters", MaxReasonLength)
+	}
+	return nil
+}
+
+// ListFilter selects a page of visible transactions, newest first.
+type ListFilter struct {
+	AgentID *string
+	Status  *Status
+	Limit   int
+	After   string
+}
+
+// Page is one page of transactions.
+type Page struct {
+	Transactions []*Transaction
+	EndCursor    string
+	HasNextPage  bool
+}
+
+// Format is an export encoding.
+type Format string
+
+// The export formats of the contract.
+const (
+	CSV  Format = "csv"
+	JSON Format = "json"
+)
+
+// MaxExportRows is the largest export answered in one request.
+const MaxExportRows = 50000
+
+// Export is an encoded export and its row count.
+type Export struct {
+	Format  Format
+	Content string
+	Count   int
+}
+
+// Service executes, reverses and reads transactions for the principal in ctx.
+// Errors are *failure.Error values (POLICY_DENIED carries reasonCode and reason).
+type Service interface {
+	Execute(ctx context.Context, in ExecuteInput) (*Transaction, error)
+	// Reverse reverses a completed transaction of the caller's and returns the reversal record.
+	Reverse(ctx context.Context, id, reason string) (*Transaction, error)
+	Get(ctx context.Context, id string) (*Transaction, error)
+	List(ctx context.Context, f ListFilter) (*Page, error)
+	Count(ctx context.Context, f ListFilter) (int, error)
+	Export(ctx context.Context, format Format, since, until *time.Time) (*Export, error)
+}
