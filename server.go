@@ -8,6 +8,7 @@
 //	agenttrust org create --name NAME  create an organization and its first API key
 //	agenttrust apikey create --org ID  add an API key to an organization
 //	agenttrust apikey revoke --key ID  revoke an API key
+//	agenttrust trust rebuild [--fix]   recount trust counters from the raw records, report drift
 package main
 
 import (
@@ -46,7 +47,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
-	if cmd == "org" || cmd == "apikey" {
+	if cmd == "org" || cmd == "apikey" || cmd == "trust" {
 		if len(args) == 0 {
 			return fmt.Errorf("usage: %s create|revoke ...", cmd)
 		}
@@ -59,6 +60,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	name := fs.String("name", "", "organization name (org create)")
 	org := fs.String("org", "", "organization id (apikey create)")
 	key := fs.String("key", "", "API key id (apikey revoke)")
+	fix := fs.Bool("fix", false, "store the recomputed counters (trust rebuild)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -96,8 +98,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err := s.RevokeKey(ctx, *key)
 			return printJSON(stdout, err, map[string]any{"key_id": *key, "revoked": true})
 		})
+	case "trust rebuild":
+		defer m.Close()
+		if err := m.Open(ctx); err != nil {
+			return err
+		}
+		drifts, err := m.DB.RebuildTrust(ctx, *fix)
+		if err := printJSON(stdout, err, map[string]any{"drifted": len(drifts), "fixed": *fix && len(drifts) > 0, "agents": drifts}); err != nil {
+			return err
+		}
+		if len(drifts) > 0 && !*fix {
+			return fmt.Errorf("trust counters drifted for %d agents: run trust rebuild --fix", len(drifts))
+		}
+		return nil
 	}
-	return fmt.Errorf("unknown command %q: want serve, migrate, org create, apikey create or apikey revoke", cmd)
+	return fmt.Errorf("unknown command %q: want serve, migrate, org create, apikey create, apikey revoke or trust rebuild", cmd)
 }
 
 func printJSON(w io.Writer, err error, v any) error {
@@ -175,7 +190,7 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 func (m *Main) Handler() http.Handler {
 	return httpapi.New(m.Config.HTTP, httpapi.Deps{
 		Auth:        db.NewOrgService(m.DB),
-		Services:    resolvers.Services{Agents: db.NewAgentService(m.DB), Transactions: db.NewTransactionService(m.DB)},
+		Services:    resolvers.Services{Agents: db.NewAgentService(m.DB), Transactions: db.NewTransactionService(m.DB), Trust: db.NewTrustService(m.DB)},
 		Ready:       m.DB.Ready,
 		Unavailable: db.Unavailable,
 		DBStats:     m.DB.Stats,

@@ -104,7 +104,7 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 			return agentNotFound(in.ToAgent)
 		}
 		now := s.db.Now()
-		decision, err := s.evaluate(ctx, tx, sender, receiver, in.Action, in.Amount, cur, now)
+		decision, err := evaluatePolicy(ctx, tx, sender, receiver, in.Action, in.Amount, cur, now)
 		if err != nil {
 			return err
 		}
@@ -177,8 +177,10 @@ func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agen
 	return out, nil
 }
 
-// evaluate gathers the policy's input from the locked rows and runs it.
-func (s *TransactionService) evaluate(ctx context.Context, tx bun.IDB, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time) (policy.Decision, error) {
+// evaluatePolicy gathers the policy's input (the daily outflow, the sender's
+// assessment) and runs the one policy function: executeTransaction and
+// evaluateTrust both come through here, so they decide alike.
+func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time) (policy.Decision, error) {
 	in := policy.Input{Sender: party(sender), Action: action, Amount: amount, Currency: cur, Now: now}
 	if receiver != nil {
 		r := party(receiver)

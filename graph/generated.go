@@ -20,6 +20,7 @@ import (
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/resolvers/scalar"
 	"github.com/agenttrust/service/transaction"
+	"github.com/agenttrust/service/trust"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -41,6 +42,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	Transaction() TransactionResolver
 	TransactionConnection() TransactionConnectionResolver
+	TrustFactors() TrustFactorsResolver
 }
 
 type DirectiveRoot struct {
@@ -59,6 +61,7 @@ type ComplexityRoot struct {
 		Name              func(childComplexity int) int
 		SpendingLimit     func(childComplexity int) int
 		Status            func(childComplexity int) int
+		Trust             func(childComplexity int) int
 		UpdatedAt         func(childComplexity int) int
 	}
 
@@ -84,9 +87,18 @@ type ComplexityRoot struct {
 		Timestamp    func(childComplexity int) int
 	}
 
+	Dispute struct {
+		AgentID     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		EvidenceIDs func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Reason      func(childComplexity int) int
+	}
+
 	Mutation struct {
 		ExecuteTransaction func(childComplexity int, input model.ExecuteTransactionInput) int
 		RegisterAgent      func(childComplexity int, input model.RegisterAgentInput) int
+		ReportAgent        func(childComplexity int, input model.ReportAgentInput) int
 		ReverseTransaction func(childComplexity int, id string, reason string) int
 		SuspendAgent       func(childComplexity int, id string, reason *string) int
 		UpdateAgent        func(childComplexity int, id string, input model.UpdateAgentInput) int
@@ -101,9 +113,13 @@ type ComplexityRoot struct {
 		Agent              func(childComplexity int, id string) int
 		AgentAuditChain    func(childComplexity int, agentID string) int
 		Agents             func(childComplexity int, status *agent.Status, limit *int, after *string) int
+		BatchTrust         func(childComplexity int, agentIds []string) int
+		EvaluateTrust      func(childComplexity int, input model.TrustEvaluationInput) int
 		ExportTransactions func(childComplexity int, format transaction.Format, since *time.Time, until *time.Time) int
 		Transaction        func(childComplexity int, id string) int
 		Transactions       func(childComplexity int, agentID *string, status *transaction.Status, limit *int, after *string) int
+		TrustHistory       func(childComplexity int, agentID string, since *time.Time) int
+		TrustProfile       func(childComplexity int, agentID string) int
 		VerifyAgent        func(childComplexity int, id string) int
 	}
 
@@ -133,6 +149,42 @@ type ComplexityRoot struct {
 		Count   func(childComplexity int) int
 		Format  func(childComplexity int) int
 	}
+
+	TrustEvaluation struct {
+		Allowed    func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		ReasonCode func(childComplexity int) int
+	}
+
+	TrustFactors struct {
+		CompletionRate func(childComplexity int) int
+		Confidence     func(childComplexity int) int
+		DisputeRatio   func(childComplexity int) int
+		ReversalRate   func(childComplexity int) int
+		TenureDays     func(childComplexity int) int
+		Volume         func(childComplexity int) int
+	}
+
+	TrustProfile struct {
+		AgentID    func(childComplexity int) int
+		Assessment func(childComplexity int) int
+		Factors    func(childComplexity int) int
+		Score      func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
+	TrustSnapshot struct {
+		Assessment func(childComplexity int) int
+		Cause      func(childComplexity int) int
+		Score      func(childComplexity int) int
+		Timestamp  func(childComplexity int) int
+	}
+
+	TrustSummary struct {
+		AgentID    func(childComplexity int) int
+		Assessment func(childComplexity int) int
+		Score      func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -142,6 +194,7 @@ type ComplexityRoot struct {
 type AgentResolver interface {
 	Currency(ctx context.Context, obj *agent.Agent) (string, error)
 
+	Trust(ctx context.Context, objs []*agent.Agent) ([]*trust.Profile, error)
 	AuditChain(ctx context.Context, objs []*agent.Agent) ([][]*agent.AuditEntry, error)
 }
 type AgentConnectionResolver interface {
@@ -156,6 +209,7 @@ type MutationResolver interface {
 	SuspendAgent(ctx context.Context, id string, reason *string) (*agent.Agent, error)
 	ExecuteTransaction(ctx context.Context, input model.ExecuteTransactionInput) (*transaction.Transaction, error)
 	ReverseTransaction(ctx context.Context, id string, reason string) (*transaction.Transaction, error)
+	ReportAgent(ctx context.Context, input model.ReportAgentInput) (*trust.Dispute, error)
 }
 type QueryResolver interface {
 	Agent(ctx context.Context, id string) (*agent.Agent, error)
@@ -165,12 +219,19 @@ type QueryResolver interface {
 	Transaction(ctx context.Context, id string) (*transaction.Transaction, error)
 	Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string) (*model.TransactionConnection, error)
 	ExportTransactions(ctx context.Context, format transaction.Format, since *time.Time, until *time.Time) (*transaction.Export, error)
+	TrustProfile(ctx context.Context, agentID string) (*trust.Profile, error)
+	EvaluateTrust(ctx context.Context, input model.TrustEvaluationInput) (*trust.Evaluation, error)
+	BatchTrust(ctx context.Context, agentIds []string) ([]*trust.Summary, error)
+	TrustHistory(ctx context.Context, agentID string, since *time.Time) ([]*trust.Snapshot, error)
 }
 type TransactionResolver interface {
 	Currency(ctx context.Context, obj *transaction.Transaction) (string, error)
 }
 type TransactionConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.TransactionConnection) (int, error)
+}
+type TrustFactorsResolver interface {
+	Volume(ctx context.Context, obj *trust.Factors) (int, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -257,6 +318,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Agent.Status(childComplexity), true
+	case "Agent.trust":
+		if e.ComplexityRoot.Agent.Trust == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Agent.Trust(childComplexity), true
 	case "Agent.updatedAt":
 		if e.ComplexityRoot.Agent.UpdatedAt == nil {
 			break
@@ -345,6 +412,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditEntry.Timestamp(childComplexity), true
 
+	case "Dispute.agentId":
+		if e.ComplexityRoot.Dispute.AgentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.AgentID(childComplexity), true
+	case "Dispute.createdAt":
+		if e.ComplexityRoot.Dispute.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.CreatedAt(childComplexity), true
+	case "Dispute.evidenceIds":
+		if e.ComplexityRoot.Dispute.EvidenceIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.EvidenceIDs(childComplexity), true
+	case "Dispute.id", "Dispute.disputeId":
+		if e.ComplexityRoot.Dispute.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.ID(childComplexity), true
+	case "Dispute.reason":
+		if e.ComplexityRoot.Dispute.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Reason(childComplexity), true
+
 	case "Mutation.executeTransaction":
 		if e.ComplexityRoot.Mutation.ExecuteTransaction == nil {
 			break
@@ -367,6 +465,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegisterAgent(childComplexity, args["input"].(model.RegisterAgentInput)), true
+	case "Mutation.reportAgent":
+		if e.ComplexityRoot.Mutation.ReportAgent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_reportAgent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReportAgent(childComplexity, args["input"].(model.ReportAgentInput)), true
 	case "Mutation.reverseTransaction":
 		if e.ComplexityRoot.Mutation.ReverseTransaction == nil {
 			break
@@ -447,6 +556,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Agents(childComplexity, args["status"].(*agent.Status), args["limit"].(*int), args["after"].(*string)), true
+	case "Query.batchTrust":
+		if e.ComplexityRoot.Query.BatchTrust == nil {
+			break
+		}
+
+		args, err := ec.field_Query_batchTrust_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BatchTrust(childComplexity, args["agentIds"].([]string)), true
+	case "Query.evaluateTrust":
+		if e.ComplexityRoot.Query.EvaluateTrust == nil {
+			break
+		}
+
+		args, err := ec.field_Query_evaluateTrust_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EvaluateTrust(childComplexity, args["input"].(model.TrustEvaluationInput)), true
 	case "Query.exportTransactions":
 		if e.ComplexityRoot.Query.ExportTransactions == nil {
 			break
@@ -481,6 +612,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Transactions(childComplexity, args["agentId"].(*string), args["status"].(*transaction.Status), args["limit"].(*int), args["after"].(*string)), true
+	case "Query.trustHistory":
+		if e.ComplexityRoot.Query.TrustHistory == nil {
+			break
+		}
+
+		args, err := ec.field_Query_trustHistory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TrustHistory(childComplexity, args["agentId"].(string), args["since"].(*time.Time)), true
+	case "Query.trustProfile":
+		if e.ComplexityRoot.Query.TrustProfile == nil {
+			break
+		}
+
+		args, err := ec.field_Query_trustProfile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TrustProfile(childComplexity, args["agentId"].(string)), true
 	case "Query.verifyAgent":
 		if e.ComplexityRoot.Query.VerifyAgent == nil {
 			break
@@ -604,6 +757,137 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TransactionExport.Format(childComplexity), true
 
+	case "TrustEvaluation.allowed":
+		if e.ComplexityRoot.TrustEvaluation.Allowed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustEvaluation.Allowed(childComplexity), true
+	case "TrustEvaluation.reason":
+		if e.ComplexityRoot.TrustEvaluation.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustEvaluation.Reason(childComplexity), true
+	case "TrustEvaluation.reasonCode":
+		if e.ComplexityRoot.TrustEvaluation.ReasonCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustEvaluation.ReasonCode(childComplexity), true
+
+	case "TrustFactors.completionRate":
+		if e.ComplexityRoot.TrustFactors.CompletionRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.CompletionRate(childComplexity), true
+	case "TrustFactors.confidence":
+		if e.ComplexityRoot.TrustFactors.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.Confidence(childComplexity), true
+	case "TrustFactors.disputeRatio":
+		if e.ComplexityRoot.TrustFactors.DisputeRatio == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.DisputeRatio(childComplexity), true
+	case "TrustFactors.reversalRate":
+		if e.ComplexityRoot.TrustFactors.ReversalRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.ReversalRate(childComplexity), true
+	case "TrustFactors.tenureDays":
+		if e.ComplexityRoot.TrustFactors.TenureDays == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.TenureDays(childComplexity), true
+	case "TrustFactors.volume":
+		if e.ComplexityRoot.TrustFactors.Volume == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.Volume(childComplexity), true
+
+	case "TrustProfile.agentId":
+		if e.ComplexityRoot.TrustProfile.AgentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustProfile.AgentID(childComplexity), true
+	case "TrustProfile.assessment":
+		if e.ComplexityRoot.TrustProfile.Assessment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustProfile.Assessment(childComplexity), true
+	case "TrustProfile.factors":
+		if e.ComplexityRoot.TrustProfile.Factors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustProfile.Factors(childComplexity), true
+	case "TrustProfile.score":
+		if e.ComplexityRoot.TrustProfile.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustProfile.Score(childComplexity), true
+	case "TrustProfile.updatedAt":
+		if e.ComplexityRoot.TrustProfile.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustProfile.UpdatedAt(childComplexity), true
+
+	case "TrustSnapshot.assessment":
+		if e.ComplexityRoot.TrustSnapshot.Assessment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustSnapshot.Assessment(childComplexity), true
+	case "TrustSnapshot.cause":
+		if e.ComplexityRoot.TrustSnapshot.Cause == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustSnapshot.Cause(childComplexity), true
+	case "TrustSnapshot.score":
+		if e.ComplexityRoot.TrustSnapshot.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustSnapshot.Score(childComplexity), true
+	case "TrustSnapshot.timestamp":
+		if e.ComplexityRoot.TrustSnapshot.Timestamp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustSnapshot.Timestamp(childComplexity), true
+
+	case "TrustSummary.agentId":
+		if e.ComplexityRoot.TrustSummary.AgentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustSummary.AgentID(childComplexity), true
+	case "TrustSummary.assessment":
+		if e.ComplexityRoot.TrustSummary.Assessment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustSummary.Assessment(childComplexity), true
+	case "TrustSummary.score":
+		if e.ComplexityRoot.TrustSummary.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustSummary.Score(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -614,6 +898,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputExecuteTransactionInput,
 		ec.unmarshalInputRegisterAgentInput,
+		ec.unmarshalInputReportAgentInput,
+		ec.unmarshalInputTrustEvaluationInput,
 		ec.unmarshalInputUpdateAgentInput,
 	)
 	first := true
@@ -742,6 +1028,8 @@ type Agent {
   createdAt: Time!
   "When the agent last changed."
   updatedAt: Time!
+  "The agent's current trust score and the factors behind it."
+  trust: TrustProfile!
   "The agent's tamper-evident audit chain, in chain order (sequence ascending)."
   auditChain: [AuditEntry!]!
 }
@@ -937,6 +1225,122 @@ extend type Mutation {
   "Reverse a completed transaction your organization sent; returns the reversal record."
   reverseTransaction(id: ID!, reason: String!): Transaction!
 }
+
+"An agent's trust score, 0..1000, with the factors that explain it."
+type TrustProfile {
+  "The agent scored."
+  agentId: ID!
+  "0..1000; recomputed whenever one of the agent's counters changes."
+  score: Int!
+  "Exactly \"Verified\" (700 and above), \"Moderate\" (400..699) or \"High Risk\" (below 400)."
+  assessment: String!
+  "The observed factors the score was computed from."
+  factors: TrustFactors!
+  "When the score was last computed."
+  updatedAt: Time!
+}
+
+"The observed, unsmoothed inputs of a trust score (the README explains the formula)."
+type TrustFactors {
+  "Completed and not reversed over all attempts as sender, refused ones included; 0..1 (0 with no attempts)."
+  completionRate: Float!
+  "Disputes against the agent over its transactions; 0..1."
+  disputeRatio: Float!
+  "Reversed transactions over its transactions; 0..1."
+  reversalRate: Float!
+  "Days since registration."
+  tenureDays: Float!
+  "Transactions the agent took part in, either side."
+  volume: Int!
+  "How much evidence the score rests on: n/(n+10), n = transactions + refused attempts; 0..1."
+  confidence: Float!
+}
+
+"The short form of a trust profile."
+type TrustSummary {
+  "The agent scored."
+  agentId: ID!
+  "0..1000."
+  score: Int!
+  "Verified, Moderate or High Risk."
+  assessment: String!
+}
+
+"A recorded score change."
+type TrustSnapshot {
+  "When the score changed."
+  timestamp: Time!
+  "The new score."
+  score: Int!
+  "The new assessment."
+  assessment: String!
+  "What changed it: ` + "`" + `registration:agent_…` + "`" + `, ` + "`" + `transaction:tx_…` + "`" + `, ` + "`" + `refusal:agent_…` + "`" + `, ` + "`" + `dispute:disp_…` + "`" + ` or ` + "`" + `suspension:agent_…` + "`" + `."
+  cause: String
+}
+
+"What an execute would do right now."
+type TrustEvaluation {
+  "Whether an execute would be allowed."
+  allowed: Boolean!
+  "A readable sentence with the numbers (limits, remaining daily budget)."
+  reason: String!
+  "ok, agent_suspended, action_not_authorized, amount_exceeds_limit, daily_limit_exceeded, currency_mismatch, environment_mismatch, trust_too_low, counterparty_suspended or invalid_amount."
+  reasonCode: String!
+}
+
+"A report against an agent, backed by transactions."
+type Dispute {
+  "Identifier, ` + "`" + `disp_<id>` + "`" + `."
+  id: ID!
+  "The same value as ` + "`" + `id` + "`" + `."
+  disputeId: ID!
+  "The reported agent."
+  agentId: ID!
+  "Why it was reported."
+  reason: String!
+  "The transactions offered as evidence."
+  evidenceIds: [ID!]!
+  "When it was filed."
+  createdAt: Time!
+}
+
+"Input of ` + "`" + `evaluateTrust` + "`" + `."
+input TrustEvaluationInput {
+  "One of your organization's agents: the would-be sender."
+  agentId: ID!
+  "The action it would perform."
+  action: String!
+  "The amount it would move."
+  amount: Decimal!
+  "The currency of the amount."
+  currency: String!
+}
+
+"Input of ` + "`" + `reportAgent` + "`" + `."
+input ReportAgentInput {
+  "The agent reported: any organization's."
+  agentId: ID!
+  "Why, 1..2000 characters."
+  reason: String!
+  "1..100 transactions visible to you that involve the agent, none already under your open dispute."
+  evidenceIds: [ID!]!
+}
+
+extend type Query {
+  "Any agent's trust profile: checking a counterparty is the point of a trust score."
+  trustProfile(agentId: ID!): TrustProfile!
+  "Would an execute by your agent be allowed now? Runs the execute policy and changes nothing."
+  evaluateTrust(input: TrustEvaluationInput!): TrustEvaluation!
+  "Up to 100 agents' scores, in the order asked; unknown ids are NOT_FOUND naming them."
+  batchTrust(agentIds: [ID!]!): [TrustSummary!]!
+  "An agent's score changes, newest first (at most 1000), optionally since a time."
+  trustHistory(agentId: ID!, since: Time): [TrustSnapshot!]!
+}
+
+extend type Mutation {
+  "File a dispute against an agent, with transactions as evidence."
+  reportAgent(input: ReportAgentInput!): Dispute!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -969,6 +1373,8 @@ func (ec *executionContext) childFields_Agent(ctx context.Context, field graphql
 		return ec.fieldContext_Agent_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Agent_updatedAt(ctx, field)
+	case "trust":
+		return ec.fieldContext_Agent_trust(ctx, field)
 	case "auditChain":
 		return ec.fieldContext_Agent_auditChain(ctx, field)
 	}
@@ -1017,6 +1423,24 @@ func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field gr
 		return ec.fieldContext_AuditEntry_previousHash(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_Dispute(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Dispute_id(ctx, field)
+	case "disputeId":
+		return ec.fieldContext_Dispute_disputeId(ctx, field)
+	case "agentId":
+		return ec.fieldContext_Dispute_agentId(ctx, field)
+	case "reason":
+		return ec.fieldContext_Dispute_reason(ctx, field)
+	case "evidenceIds":
+		return ec.fieldContext_Dispute_evidenceIds(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Dispute_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Dispute", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1081,6 +1505,78 @@ func (ec *executionContext) childFields_TransactionExport(ctx context.Context, f
 		return ec.fieldContext_TransactionExport_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TransactionExport", field.Name)
+}
+
+func (ec *executionContext) childFields_TrustEvaluation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "allowed":
+		return ec.fieldContext_TrustEvaluation_allowed(ctx, field)
+	case "reason":
+		return ec.fieldContext_TrustEvaluation_reason(ctx, field)
+	case "reasonCode":
+		return ec.fieldContext_TrustEvaluation_reasonCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TrustEvaluation", field.Name)
+}
+
+func (ec *executionContext) childFields_TrustFactors(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "completionRate":
+		return ec.fieldContext_TrustFactors_completionRate(ctx, field)
+	case "disputeRatio":
+		return ec.fieldContext_TrustFactors_disputeRatio(ctx, field)
+	case "reversalRate":
+		return ec.fieldContext_TrustFactors_reversalRate(ctx, field)
+	case "tenureDays":
+		return ec.fieldContext_TrustFactors_tenureDays(ctx, field)
+	case "volume":
+		return ec.fieldContext_TrustFactors_volume(ctx, field)
+	case "confidence":
+		return ec.fieldContext_TrustFactors_confidence(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TrustFactors", field.Name)
+}
+
+func (ec *executionContext) childFields_TrustProfile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "agentId":
+		return ec.fieldContext_TrustProfile_agentId(ctx, field)
+	case "score":
+		return ec.fieldContext_TrustProfile_score(ctx, field)
+	case "assessment":
+		return ec.fieldContext_TrustProfile_assessment(ctx, field)
+	case "factors":
+		return ec.fieldContext_TrustProfile_factors(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_TrustProfile_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TrustProfile", field.Name)
+}
+
+func (ec *executionContext) childFields_TrustSnapshot(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "timestamp":
+		return ec.fieldContext_TrustSnapshot_timestamp(ctx, field)
+	case "score":
+		return ec.fieldContext_TrustSnapshot_score(ctx, field)
+	case "assessment":
+		return ec.fieldContext_TrustSnapshot_assessment(ctx, field)
+	case "cause":
+		return ec.fieldContext_TrustSnapshot_cause(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TrustSnapshot", field.Name)
+}
+
+func (ec *executionContext) childFields_TrustSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "agentId":
+		return ec.fieldContext_TrustSummary_agentId(ctx, field)
+	case "score":
+		return ec.fieldContext_TrustSummary_score(ctx, field)
+	case "assessment":
+		return ec.fieldContext_TrustSummary_assessment(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TrustSummary", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1227,6 +1723,20 @@ func (ec *executionContext) field_Mutation_registerAgent_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_reportAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ReportAgentInput, error) {
+			return ec.unmarshalNReportAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReportAgentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_reverseTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1365,6 +1875,34 @@ func (ec *executionContext) field_Query_agents_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_batchTrust_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "agentIds",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["agentIds"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_evaluateTrust_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TrustEvaluationInput, error) {
+			return ec.unmarshalNTrustEvaluationInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐTrustEvaluationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_exportTransactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1444,6 +1982,42 @@ func (ec *executionContext) field_Query_transactions_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_trustHistory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "agentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["agentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "since",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["since"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_trustProfile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "agentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["agentId"] = arg0
 	return args, nil
 }
 
@@ -1772,6 +2346,61 @@ func (ec *executionContext) _Agent_updatedAt(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Agent_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Agent_trust(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Agent_trust(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.resolveBatch_Agent_trust(ctx, field, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *trust.Profile) graphql.Marshaler {
+			return ec.marshalNTrustProfile2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐProfile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Agent_trust(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Agent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustProfile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+func (ec *executionContext) resolveBatch_Agent_trust(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (any, error) {
+	resolver := ec.Resolvers.Agent()
+	if batch, ok := graphql.BatchParentsFor[*agent.Agent](ctx, "Agent"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.Trust(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[*trust.Profile](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"Agent.trust",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.Trust(ctx, []*agent.Agent{obj})
+	return graphql.ResolveBatchSingleResult[*trust.Profile](
+		ctx,
+		results,
+		err,
+		"Agent.trust",
+	)
 }
 
 func (ec *executionContext) _Agent_auditChain(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
@@ -2146,6 +2775,144 @@ func (ec *executionContext) fieldContext_AuditEntry_previousHash(_ context.Conte
 	return graphql.NewScalarFieldContext("AuditEntry", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Dispute_id(ctx context.Context, field graphql.CollectedField, obj *trust.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Dispute_disputeId(ctx context.Context, field graphql.CollectedField, obj *trust.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_disputeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_disputeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Dispute_agentId(ctx context.Context, field graphql.CollectedField, obj *trust.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_agentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_agentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Dispute_reason(ctx context.Context, field graphql.CollectedField, obj *trust.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Dispute_evidenceIds(ctx context.Context, field graphql.CollectedField, obj *trust.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_evidenceIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EvidenceIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_evidenceIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Dispute_createdAt(ctx context.Context, field graphql.CollectedField, obj *trust.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_registerAgent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2360,6 +3127,50 @@ func (ec *executionContext) fieldContext_Mutation_reverseTransaction(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_reverseTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_reportAgent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_reportAgent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReportAgent(ctx, fc.Args["input"].(model.ReportAgentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *trust.Dispute) graphql.Marshaler {
+			return ec.marshalNDispute2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDispute(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_reportAgent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Dispute(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_reportAgent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -2714,6 +3525,182 @@ func (ec *executionContext) fieldContext_Query_exportTransactions(ctx context.Co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_exportTransactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_trustProfile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_trustProfile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TrustProfile(ctx, fc.Args["agentId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *trust.Profile) graphql.Marshaler {
+			return ec.marshalNTrustProfile2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐProfile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_trustProfile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustProfile(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_trustProfile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_evaluateTrust(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_evaluateTrust(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EvaluateTrust(ctx, fc.Args["input"].(model.TrustEvaluationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *trust.Evaluation) graphql.Marshaler {
+			return ec.marshalNTrustEvaluation2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐEvaluation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_evaluateTrust(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustEvaluation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_evaluateTrust_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_batchTrust(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_batchTrust(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BatchTrust(ctx, fc.Args["agentIds"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*trust.Summary) graphql.Marshaler {
+			return ec.marshalNTrustSummary2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐSummaryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_batchTrust(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustSummary(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_batchTrust_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_trustHistory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_trustHistory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TrustHistory(ctx, fc.Args["agentId"].(string), fc.Args["since"].(*time.Time))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*trust.Snapshot) graphql.Marshaler {
+			return ec.marshalNTrustSnapshot2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐSnapshotᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_trustHistory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustSnapshot(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_trustHistory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -3226,6 +4213,498 @@ func (ec *executionContext) _TransactionExport_count(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_TransactionExport_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TransactionExport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TrustEvaluation_allowed(ctx context.Context, field graphql.CollectedField, obj *trust.Evaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustEvaluation_allowed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Allowed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustEvaluation_allowed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustEvaluation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _TrustEvaluation_reason(ctx context.Context, field graphql.CollectedField, obj *trust.Evaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustEvaluation_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustEvaluation_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustEvaluation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TrustEvaluation_reasonCode(ctx context.Context, field graphql.CollectedField, obj *trust.Evaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustEvaluation_reasonCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReasonCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustEvaluation_reasonCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustEvaluation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_completionRate(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_completionRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompletionRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_completionRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_disputeRatio(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_disputeRatio(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisputeRatio, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_disputeRatio(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_reversalRate(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_reversalRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReversalRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_reversalRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_tenureDays(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_tenureDays(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TenureDays, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_tenureDays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_volume(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_volume(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TrustFactors().Volume(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_volume(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_confidence(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_confidence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confidence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TrustProfile_agentId(ctx context.Context, field graphql.CollectedField, obj *trust.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustProfile_agentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustProfile_agentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustProfile", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TrustProfile_score(ctx context.Context, field graphql.CollectedField, obj *trust.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustProfile_score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustProfile_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustProfile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TrustProfile_assessment(ctx context.Context, field graphql.CollectedField, obj *trust.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustProfile_assessment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Assessment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustProfile_assessment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustProfile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TrustProfile_factors(ctx context.Context, field graphql.CollectedField, obj *trust.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustProfile_factors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Factors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v trust.Factors) graphql.Marshaler {
+			return ec.marshalNTrustFactors2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐFactors(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustProfile_factors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TrustProfile",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustFactors(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TrustProfile_updatedAt(ctx context.Context, field graphql.CollectedField, obj *trust.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustProfile_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustProfile_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustProfile", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _TrustSnapshot_timestamp(ctx context.Context, field graphql.CollectedField, obj *trust.Snapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustSnapshot_timestamp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Timestamp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustSnapshot_timestamp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustSnapshot", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _TrustSnapshot_score(ctx context.Context, field graphql.CollectedField, obj *trust.Snapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustSnapshot_score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustSnapshot_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustSnapshot", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TrustSnapshot_assessment(ctx context.Context, field graphql.CollectedField, obj *trust.Snapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustSnapshot_assessment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Assessment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustSnapshot_assessment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustSnapshot", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TrustSnapshot_cause(ctx context.Context, field graphql.CollectedField, obj *trust.Snapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustSnapshot_cause(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cause, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TrustSnapshot_cause(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustSnapshot", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TrustSummary_agentId(ctx context.Context, field graphql.CollectedField, obj *trust.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustSummary_agentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustSummary_agentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustSummary", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TrustSummary_score(ctx context.Context, field graphql.CollectedField, obj *trust.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustSummary_score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustSummary_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustSummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TrustSummary_assessment(ctx context.Context, field graphql.CollectedField, obj *trust.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustSummary_assessment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Assessment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustSummary_assessment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustSummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -4424,6 +5903,101 @@ func (ec *executionContext) unmarshalInputRegisterAgentInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputReportAgentInput(ctx context.Context, obj any) (model.ReportAgentInput, error) {
+	var it model.ReportAgentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"agentId", "reason", "evidenceIds"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "agentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AgentID = data
+		case "reason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reason"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reason = data
+		case "evidenceIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("evidenceIds"))
+			data, err := ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EvidenceIds = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTrustEvaluationInput(ctx context.Context, obj any) (model.TrustEvaluationInput, error) {
+	var it model.TrustEvaluationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"agentId", "action", "amount", "currency"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "agentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AgentID = data
+		case "action":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("action"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Action = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateAgentInput(ctx context.Context, obj any) (model.UpdateAgentInput, error) {
 	var it model.UpdateAgentInput
 	if obj == nil {
@@ -4576,6 +6150,44 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "trust":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Agent_trust(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "auditChain":
 			field := field
 
@@ -4865,6 +6477,69 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var disputeImplementors = []string{"Dispute"}
+
+func (ec *executionContext) _Dispute(ctx context.Context, sel ast.SelectionSet, obj *trust.Dispute) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, disputeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Dispute")
+		case "id":
+			out.Values[i] = ec._Dispute_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "disputeId":
+			out.Values[i] = ec._Dispute_disputeId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "agentId":
+			out.Values[i] = ec._Dispute_agentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._Dispute_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "evidenceIds":
+			out.Values[i] = ec._Dispute_evidenceIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Dispute_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -4916,6 +6591,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "reverseTransaction":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reverseTransaction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reportAgent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_reportAgent(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -5146,6 +6828,94 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_exportTransactions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "trustProfile":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_trustProfile(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "evaluateTrust":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_evaluateTrust(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "batchTrust":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_batchTrust(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "trustHistory":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_trustHistory(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -5424,6 +7194,309 @@ func (ec *executionContext) _TransactionExport(ctx context.Context, sel ast.Sele
 			}
 		case "count":
 			out.Values[i] = ec._TransactionExport_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var trustEvaluationImplementors = []string{"TrustEvaluation"}
+
+func (ec *executionContext) _TrustEvaluation(ctx context.Context, sel ast.SelectionSet, obj *trust.Evaluation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, trustEvaluationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TrustEvaluation")
+		case "allowed":
+			out.Values[i] = ec._TrustEvaluation_allowed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._TrustEvaluation_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reasonCode":
+			out.Values[i] = ec._TrustEvaluation_reasonCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var trustFactorsImplementors = []string{"TrustFactors"}
+
+func (ec *executionContext) _TrustFactors(ctx context.Context, sel ast.SelectionSet, obj *trust.Factors) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, trustFactorsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TrustFactors")
+		case "completionRate":
+			out.Values[i] = ec._TrustFactors_completionRate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "disputeRatio":
+			out.Values[i] = ec._TrustFactors_disputeRatio(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reversalRate":
+			out.Values[i] = ec._TrustFactors_reversalRate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tenureDays":
+			out.Values[i] = ec._TrustFactors_tenureDays(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "volume":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TrustFactors_volume(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "confidence":
+			out.Values[i] = ec._TrustFactors_confidence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var trustProfileImplementors = []string{"TrustProfile"}
+
+func (ec *executionContext) _TrustProfile(ctx context.Context, sel ast.SelectionSet, obj *trust.Profile) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, trustProfileImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TrustProfile")
+		case "agentId":
+			out.Values[i] = ec._TrustProfile_agentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "score":
+			out.Values[i] = ec._TrustProfile_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "assessment":
+			out.Values[i] = ec._TrustProfile_assessment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "factors":
+			out.Values[i] = ec._TrustProfile_factors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._TrustProfile_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var trustSnapshotImplementors = []string{"TrustSnapshot"}
+
+func (ec *executionContext) _TrustSnapshot(ctx context.Context, sel ast.SelectionSet, obj *trust.Snapshot) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, trustSnapshotImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TrustSnapshot")
+		case "timestamp":
+			out.Values[i] = ec._TrustSnapshot_timestamp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "score":
+			out.Values[i] = ec._TrustSnapshot_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "assessment":
+			out.Values[i] = ec._TrustSnapshot_assessment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cause":
+			out.Values[i] = ec._TrustSnapshot_cause(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var trustSummaryImplementors = []string{"TrustSummary"}
+
+func (ec *executionContext) _TrustSummary(ctx context.Context, sel ast.SelectionSet, obj *trust.Summary) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, trustSummaryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TrustSummary")
+		case "agentId":
+			out.Values[i] = ec._TrustSummary_agentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "score":
+			out.Values[i] = ec._TrustSummary_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "assessment":
+			out.Values[i] = ec._TrustSummary_assessment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -5973,6 +8046,16 @@ func (ec *executionContext) marshalNDecimal2githubᚗcomᚋagenttrustᚋservice�
 	return res
 }
 
+func (ec *executionContext) marshalNDispute2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDispute(ctx context.Context, sel ast.SelectionSet, v *trust.Dispute) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Dispute(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNEnvironment2githubᚗcomᚋagenttrustᚋserviceᚋagentᚐEnvironment(ctx context.Context, v any) (agent.Environment, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNEnvironment2githubᚗcomᚋagenttrustᚋserviceᚋagentᚐEnvironment[tmp]
@@ -6034,6 +8117,22 @@ var (
 	}
 )
 
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6048,6 +8147,35 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
@@ -6078,6 +8206,11 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋagenttrustᚋserv
 
 func (ec *executionContext) unmarshalNRegisterAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐRegisterAgentInput(ctx context.Context, v any) (model.RegisterAgentInput, error) {
 	res, err := ec.unmarshalInputRegisterAgentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNReportAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReportAgentInput(ctx context.Context, v any) (model.ReportAgentInput, error) {
+	res, err := ec.unmarshalInputReportAgentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -6215,6 +8348,87 @@ var (
 		transaction.Reversed:  "reversed",
 	}
 )
+
+func (ec *executionContext) marshalNTrustEvaluation2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐEvaluation(ctx context.Context, sel ast.SelectionSet, v *trust.Evaluation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TrustEvaluation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTrustEvaluationInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐTrustEvaluationInput(ctx context.Context, v any) (model.TrustEvaluationInput, error) {
+	res, err := ec.unmarshalInputTrustEvaluationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTrustFactors2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐFactors(ctx context.Context, sel ast.SelectionSet, v trust.Factors) graphql.Marshaler {
+	return ec._TrustFactors(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTrustProfile2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐProfile(ctx context.Context, sel ast.SelectionSet, v *trust.Profile) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TrustProfile(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTrustSnapshot2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐSnapshotᚄ(ctx context.Context, sel ast.SelectionSet, v []*trust.Snapshot) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTrustSnapshot2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐSnapshot(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTrustSnapshot2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐSnapshot(ctx context.Context, sel ast.SelectionSet, v *trust.Snapshot) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TrustSnapshot(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTrustSummary2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐSummaryᚄ(ctx context.Context, sel ast.SelectionSet, v []*trust.Summary) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTrustSummary2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐSummary(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTrustSummary2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐSummary(ctx context.Context, sel ast.SelectionSet, v *trust.Summary) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TrustSummary(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalNUpdateAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐUpdateAgentInput(ctx context.Context, v any) (model.UpdateAgentInput, error) {
 	res, err := ec.unmarshalInputUpdateAgentInput(ctx, v)

@@ -7,12 +7,14 @@ import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/transaction"
+	"github.com/agenttrust/service/trust"
 )
 
 // Services are the domain services the resolvers call.
 type Services struct {
 	Agents       agent.Service
 	Transactions transaction.Service
+	Trust        trust.Service
 }
 
 // Resolver is the root resolver.

@@ -44,7 +44,7 @@ func setup(t *testing.T, cfgs ...func(*httpapi.Config)) *bundle {
 	b := &bundle{t: t, db: d, dbURL: u, orgs: db.NewOrgService(d)}
 	b.handler = httpapi.New(cfg, httpapi.Deps{
 		Auth:        b.orgs,
-		Services:    resolvers.Services{Agents: db.NewAgentService(d), Transactions: db.NewTransactionService(d)},
+		Services:    resolvers.Services{Agents: db.NewAgentService(d), Transactions: db.NewTransactionService(d), Trust: db.NewTrustService(d)},
 		Ready:       d.Ready,
 		Unavailable: db.Unavailable,
 		DBStats:     d.Stats,

@@ -71,6 +71,16 @@ type RegisterAgentInput struct {
 	DailyLimit *money.Amount `json:"dailyLimit,omitempty"`
 }
 
+// Input of `reportAgent`.
+type ReportAgentInput struct {
+	// The agent reported: any organization's.
+	AgentID string `json:"agentId"`
+	// Why, 1..2000 characters.
+	Reason string `json:"reason"`
+	// 1..100 transactions visible to you that involve the agent, none already under your open dispute.
+	EvidenceIds []string `json:"evidenceIds"`
+}
+
 // A page of transactions, newest first.
 type TransactionConnection struct {
 	// The transactions of this page.
@@ -81,6 +91,18 @@ type TransactionConnection struct {
 	TotalCount int `json:"totalCount"`
 	// the filter totalCount counts under
 	Filter transaction.ListFilter `json:"-"`
+}
+
+// Input of `evaluateTrust`.
+type TrustEvaluationInput struct {
+	// One of your organization's agents: the would-be sender.
+	AgentID string `json:"agentId"`
+	// The action it would perform.
+	Action string `json:"action"`
+	// The amount it would move.
+	Amount money.Amount `json:"amount"`
+	// The currency of the amount.
+	Currency string `json:"currency"`
 }
 
 // Input of `updateAgent`: absent fields stay unchanged.

@@ -1,0 +1,137 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/trust"
+)
+
+// TrustService implements trust.Service on Postgres.
+type TrustService struct{ db *DB }
+
+// NewTrustService returns the trust service.
+func NewTrustService(d *DB) *TrustService { return &TrustService{db: d} }
+
+var _ trust.Service = (*TrustService)(nil)
+
+type profileRow struct {
+	trustRow     `bun:",extend"`
+	Status       string    `bun:"status"`
+	OrgID        string    `bun:"org_id"`
+	AgentCreated time.Time `bun:"agent_created_at"`
+}
+
+// Profiles reads the stored scores of any agents, in one statement. The
+// factors are those the stored score was computed from, at its updated_at.
+func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[string]*trust.Profile, error) {
+	if _, err := auth.FromContext(ctx); err != nil {
+		return nil, err
+	}
+	var rows []profileRow
+	err := s.db.bun.NewSelect().TableExpr("trust_counters AS tc").
+		ColumnExpr("tc.*, a.status, a.org_id, a.created_at AS agent_created_at").
+		Join("JOIN agents AS a ON a.id = tc.agent_id").
+		Where("tc.agent_id IN (?)", bun.In(agentIDs)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("read trust profiles: %w", err)
+	}
+	out := make(map[string]*trust.Profile, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		a := &agentRow{ID: r.AgentID, Status: r.Status, CreatedAt: r.AgentCreated}
+		res := trust.Compute(r.counters(a), r.UpdatedAt)
+		out[r.AgentID] = &trust.Profile{AgentID: r.AgentID, Score: r.Score, Assessment: r.Assessment,
+			Factors: res.Factors, UpdatedAt: r.UpdatedAt.UTC()}
+	}
+	return out, nil
+}
+
+// Batch answers up to trust.MaxBatch ids in the order asked, in one statement.
+func (s *TrustService) Batch(ctx context.Context, agentIDs []string) ([]trust.Summary, error) {
+	if len(agentIDs) == 0 || len(agentIDs) > trust.MaxBatch {
+		return nil, failure.Invalid("agentIds", "must list 1 to %d agent ids (got %d)", trust.MaxBatch, len(agentIDs))
+	}
+	profiles, err := s.Profiles(ctx, agentIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]trust.Summary, len(agentIDs))
+	var missing []string
+	for i, agentID := range agentIDs {
+		p, ok := profiles[agentID]
+		if !ok {
+			missing = append(missing, agentID)
+			continue
+		}
+		out[i] = trust.Summary{AgentID: agentID, Score: p.Score, Assessment: p.Assessment}
+	}
+	if len(missing) > 0 {
+		fe := failure.Errorf(failure.NotFound, "agents not found: %s", strings.Join(missing, ", "))
+		fe.Extensions = map[string]any{"missingIds": missing}
+		return nil, fe
+	}
+	return out, nil
+}
+
+// History lists an agent's score snapshots newest first, at most trust.MaxHistory.
+func (s *TrustService) History(ctx context.Context, agentID string, since *time.Time) ([]trust.Snapshot, error) {
+	if _, err := auth.FromContext(ctx); err != nil {
+		return nil, err
+	}
+	exists, err := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("id = ?", agentID).Exists(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("look up agent: %w", err)
+	}
+	if !exists {
+		return nil, agentNotFound(agentID)
+	}
+	var rows []snapshotRow
+	q := s.db.bun.NewSelect().Model(&rows).Where("agent_id = ?", agentID)
+	if since != nil {
+		q = q.Where("at >= ?", *since)
+	}
+	if err := q.Order("at DESC", "seq DESC").Limit(trust.MaxHistory).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read trust history: %w", err)
+	}
+	out := make([]trust.Snapshot, len(rows))
+	for i, r := range rows {
+		out[i] = trust.Snapshot{Timestamp: r.At.UTC(), Score: r.Score, Assessment: r.Assessment, Cause: r.Cause}
+	}
+	return out, nil
+}
+
+// Evaluate runs the very policy an execute runs, for one of the caller's
+// agents, without locking or changing anything.
+func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*trust.Evaluation, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := money.ParseCurrency(in.Currency)
+	if err != nil {
+		return nil, failure.Invalid("input.currency", "%s", err.Error())
+	}
+	var sender agentRow
+	err = s.db.bun.NewSelect().Model(&sender).Where("id = ?", in.AgentID).Where("org_id = ?", p.OrgID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, agentNotFound(in.AgentID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read agent: %w", err)
+	}
+	d, err := evaluatePolicy(ctx, s.db.bun, &sender, nil, in.Action, in.Amount, cur, s.db.Now())
+	if err != nil {
+		return nil, err
+	}
+	return &trust.Evaluation{Allowed: d.Allowed, Reason: d.Reason, ReasonCode: d.ReasonCode}, nil
+}

@@ -1,0 +1,86 @@
+package resolvers
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/trust"
+)
+
+// Trust is batched: a page of agents reads every profile in one statement.
+func (r *agentResolver) Trust(ctx context.Context, objs []*agent.Agent) ([]*trust.Profile, error) {
+	ids := make([]string, len(objs))
+	for i, a := range objs {
+		ids[i] = a.ID
+	}
+	profiles, err := r.svc.Trust.Profiles(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*trust.Profile, len(objs))
+	for i, a := range objs {
+		if out[i] = profiles[a.ID]; out[i] == nil {
+			return nil, fmt.Errorf("agent %s has no trust counters", a.ID)
+		}
+	}
+	return out, nil
+}
+
+func (r *queryResolver) TrustProfile(ctx context.Context, agentID string) (*trust.Profile, error) {
+	profiles, err := r.svc.Trust.Profiles(ctx, []string{agentID})
+	if err != nil {
+		return nil, err
+	}
+	p, ok := profiles[agentID]
+	if !ok {
+		return nil, failure.Errorf(failure.NotFound, "agent %q not found", agentID)
+	}
+	return p, nil
+}
+
+func (r *queryResolver) EvaluateTrust(ctx context.Context, in model.TrustEvaluationInput) (*trust.Evaluation, error) {
+	return r.svc.Trust.Evaluate(ctx, trust.EvaluateInput{AgentID: in.AgentID, Action: in.Action, Amount: in.Amount, Currency: in.Currency})
+}
+
+func (r *queryResolver) BatchTrust(ctx context.Context, agentIDs []string) ([]*trust.Summary, error) {
+	summaries, err := r.svc.Trust.Batch(ctx, agentIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*trust.Summary, len(summaries))
+	for i := range summaries {
+		out[i] = &summaries[i]
+	}
+	return out, nil
+}
+
+func (r *queryResolver) TrustHistory(ctx context.Context, agentID string, since *time.Time) ([]*trust.Snapshot, error) {
+	snaps, err := r.svc.Trust.History(ctx, agentID, since)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*trust.Snapshot, len(snaps))
+	for i := range snaps {
+		out[i] = &snaps[i]
+	}
+	return out, nil
+}
+
+func (r *mutationResolver) ReportAgent(ctx context.Context, in model.ReportAgentInput) (*trust.Dispute, error) {
+	return r.svc.Trust.Report(ctx, trust.ReportInput{AgentID: in.AgentID, Reason: in.Reason, EvidenceIDs: in.EvidenceIds})
+}
+
+// TrustFactors returns the TrustFactors field resolver.
+func (r *Resolver) TrustFactors() graph.TrustFactorsResolver { return &trustFactorsResolver{r} }
+
+type trustFactorsResolver struct{ *Resolver }
+
+// Volume is a transaction count.
+func (r *trustFactorsResolver) Volume(_ context.Context, f *trust.Factors) (int, error) {
+	return int(f.Volume), nil
+}
