@@ -73,7 +73,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return m.Serve(ctx)
 	case "migrate":
 		defer m.Close()
-		return m.Open(ctx)
+		err := m.Open(ctx)
+		return printJSON(stdout, err, map[string]any{"applied": m.applied})
 	case "org create":
 		if *name == "" {
 			return errors.New("org create: --name is required")
@@ -130,6 +131,8 @@ type Main struct {
 	Logger *slog.Logger
 	DB     *db.DB
 	stopPG func(context.Context) error
+	// applied lists the migrations the last Open applied.
+	applied []string
 }
 
 // Open connects to the database (finding or starting a local one when
@@ -149,11 +152,10 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.DB = d
-	applied, err := d.Migrate(ctx)
-	if err != nil {
+	if m.applied, err = d.Migrate(ctx); err != nil {
 		return err
 	}
-	m.Logger.Info("migrations applied", "new", applied)
+	m.Logger.Info("migrations applied", "new", m.applied)
 	if m.Config.BootstrapAPIKey != "" {
 		orgID, err := db.NewOrgService(d).EnsureKey(ctx, m.Config.BootstrapAPIKey, "bootstrap")
 		if err != nil {
@@ -214,6 +216,7 @@ func (m *Main) Serve(ctx context.Context) error {
 	fmt.Fprintf(os.Stderr, "Agent Trust service: playground at http://%s/  (GraphQL at /graphql)\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	go m.purgeIdempotencyKeys(ctx)
 	select {
 	case err := <-errc:
 		return err
@@ -224,6 +227,27 @@ func (m *Main) Serve(ctx context.Context) error {
 	defer cancel()
 	return srv.Shutdown(sctx)
 }
+
+// purgeIdempotencyKeys deletes idempotency keys past their retention hourly.
+func (m *Main) purgeIdempotencyKeys(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := m.DB.PurgeIdempotencyKeys(ctx, idempotencyRetention); err != nil && ctx.Err() == nil {
+			m.Logger.Warn("purge idempotency keys", "err", err)
+		} else if n > 0 {
+			m.Logger.Info("purged idempotency keys", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// idempotencyRetention is how long idempotency keys are kept (honoured for 24 h).
+const idempotencyRetention = 7 * 24 * time.Hour
 
 func displayAddr(a net.Addr) string {
 	if t, ok := a.(*net.TCPAddr); ok && (t.IP == nil || t.IP.IsUnspecified()) {

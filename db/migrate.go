@@ -27,6 +27,7 @@ func migrations() (*migrate.Migrations, error) {
 // Migrate applies every embedded migration not yet applied. Replicas starting
 // together wait on one advisory lock, so each migration runs once.
 func (d *DB) Migrate(ctx context.Context) (applied []string, err error) {
+	applied = []string{}
 	ms, err := migrations()
 	if err != nil {
 		return nil, err

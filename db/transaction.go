@@ -352,3 +352,17 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// PurgeIdempotencyKeys deletes keys older than olderThan (at least
+// IdempotencyTTL is kept); replicas may run it concurrently.
+func (d *DB) PurgeIdempotencyKeys(ctx context.Context, olderThan time.Duration) (int64, error) {
+	if olderThan < IdempotencyTTL {
+		olderThan = IdempotencyTTL
+	}
+	res, err := d.bun.NewDelete().Model((*idempotencyRow)(nil)).Where("created_at < ?", d.Now().Add(-olderThan)).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("purge idempotency keys: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}

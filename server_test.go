@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agenttrust/service/db/dbtest"
+)
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// runCmd runs one command line as the binary would, with env as its environment.
+func runCmd(t *testing.T, env map[string]string, args ...string) (map[string]any, error) {
+	t.Helper()
+	var out bytes.Buffer
+	err := run(context.Background(), args, func(k string) string { return env[k] }, &out, io.Discard)
+	var v map[string]any
+	if err == nil {
+		if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
+			t.Fatalf("%v printed %q: %v", args, out.String(), jerr)
+		}
+	}
+	return v, err
+}
+
+func gql(t *testing.T, addr, key, query string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/graphql", strings.NewReader(fmt.Sprintf(`{"query":%q}`, query)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func TestCommandLineAndServe(t *testing.T) {
+	t.Parallel()
+	_, url := dbtest.NewWithURL(t)
+	addr := freeAddr(t)
+	env := map[string]string{"DATABASE_URL": url, "LISTEN_ADDR": addr, "BOOTSTRAP_API_KEY": "boot-key-0123456789", "LOG_LEVEL": "error"}
+
+	if _, err := runCmd(t, env, "migrate"); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	org, err := runCmd(t, env, "org", "create", "--name", "acme")
+	if err != nil || !strings.HasPrefix(org["org_id"].(string), "org_") || !strings.HasPrefix(org["key_id"].(string), "key_") {
+		t.Fatalf("org create: %v %v", org, err)
+	}
+	second, err := runCmd(t, env, "apikey", "create", "--org", org["org_id"].(string))
+	if err != nil || second["api_key"] == org["api_key"] {
+		t.Fatalf("apikey create: %v %v", second, err)
+	}
+	if _, err := runCmd(t, env, "apikey", "create", "--org", "org_nope"); err == nil {
+		t.Fatal("apikey create for an unknown org succeeded")
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- run(ctx, nil, func(k string) string { return env[k] }, io.Discard, io.Discard) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/readyz")
+		if err == nil && resp.StatusCode == http.StatusOK {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server never became ready: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, key := range []string{org["api_key"].(string), second["api_key"].(string), "boot-key-0123456789"} {
+		if code, body := gql(t, addr, key, `{ agents { totalCount } }`); code != http.StatusOK || !strings.Contains(body, `"totalCount":0`) {
+			t.Fatalf("key %s…: %d %s", key[:8], code, body)
+		}
+	}
+	if _, err := runCmd(t, env, "apikey", "revoke", "--key", second["key_id"].(string)); err != nil {
+		t.Fatalf("apikey revoke: %v", err)
+	}
+	if code, body := gql(t, addr, second["api_key"].(string), `{ agents { totalCount } }`); code != http.StatusUnauthorized || !strings.Contains(body, "UNAUTHENTICATED") {
+		t.Fatalf("revoked key: %d %s", code, body)
+	}
+	cancel() // what SIGTERM does
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("serve returned %v", err)
+		}
+	case <-time.After(35 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	// Start-up with the bootstrap key again is idempotent: one organization.
+	if _, err := runCmd(t, env, "migrate"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0"}
+	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
+	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not name %s", err, want)
+		}
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
+		t.Error("unknown command accepted")
+	}
+}
