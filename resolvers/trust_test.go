@@ -92,7 +92,11 @@ func TestBatchTrust(t *testing.T) {
 	}
 	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	before := b.db.Statements()
-	var got []struct{ AgentID string; Score int; Assessment string }
+	var got []struct {
+		AgentID    string
+		Score      int
+		Assessment string
+	}
 	b.q(`query($ids: [ID!]!) { batchTrust(agentIds: $ids) { agentId score assessment } }`, map[string]any{"ids": ids}).into(t, "batchTrust", &got)
 	if n := b.db.Statements() - before; n > 2 { // the key lookup and one read
 		t.Fatalf("batchTrust ran %d statements", n)
@@ -208,7 +212,12 @@ func TestTrustTooLow(t *testing.T) {
 		t.Fatalf("execute: %+v", r.Errors)
 	}
 	// Each score change left a snapshot (newest first) and an event with before and after.
-	var hist []struct{ Timestamp string; Score int; Assessment string; Cause *string }
+	var hist []struct {
+		Timestamp  string
+		Score      int
+		Assessment string
+		Cause      *string
+	}
 	b.q(`query($id: ID!) { trustHistory(agentId: $id) { timestamp score assessment cause } }`, map[string]any{"id": a.ID}).into(t, "trustHistory", &hist)
 	if len(hist) < 3 || hist[0].Assessment != "High Risk" || *hist[len(hist)-1].Cause != "registration:"+a.ID {
 		t.Fatalf("history: %+v", hist)
