@@ -62,6 +62,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	key := fs.String("key", "", "API key id (apikey revoke)")
 	fix := fs.Bool("fix", false, "store the recomputed counters (trust rebuild)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
 		return err
 	}
 	if err := cfg.Validate(); err != nil {
