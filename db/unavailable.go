@@ -5,15 +5,34 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"syscall"
+
+	"github.com/uptrace/bun/driver/pgdriver"
 )
 
 // Unavailable reports whether err means the database could not be reached,
 // as opposed to a query that failed; the edge answers such errors with 503.
+// Besides network failures this covers a closed pool (shutting down) and
+// Postgres refusing service: connection exceptions, shutdown, start-up, too
+// many connections, or the database no longer existing.
 func Unavailable(err error) bool {
 	var nerr net.Error
 	var operr *net.OpError
-	return errors.As(err, &nerr) || errors.As(err, &operr) ||
+	if errors.As(err, &nerr) || errors.As(err, &operr) ||
 		errors.Is(err, driver.ErrBadConn) || errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return true
+	}
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) {
+		switch code := pgErr.Field('C'); code {
+		case "57P01", "57P02", "57P03", "53300", "3D000":
+			return true
+		default:
+			return strings.HasPrefix(code, "08")
+		}
+	}
+	// database/sql does not export this error; its text is stable.
+	return err != nil && strings.Contains(err.Error(), "sql: database is closed")
 }

@@ -63,6 +63,9 @@ func authenticate(d Deps, limiter *rateLimiter, next http.Handler) http.Handler 
 // GraphQL-shaped body, so GraphQL clients read the code like any other.
 func writeGraphQLError(w http.ResponseWriter, status int, fe *failure.Error) {
 	ext := map[string]any{"code": string(fe.Code)}
+	if len(fe.FieldErrors) > 0 {
+		ext["fieldErrors"] = fe.FieldErrors
+	}
 	for k, v := range fe.Extensions {
 		ext[k] = v
 	}

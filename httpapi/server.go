@@ -3,9 +3,14 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
+	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"time"
 
@@ -13,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/resolvers"
 )
 
@@ -72,7 +78,7 @@ func New(cfg Config, d Deps) http.Handler {
 	gql := newGraphQL(cfg, d, m)
 
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", authenticate(d, limiter, gql))
+	mux.Handle("/graphql", authenticate(d, limiter, readBody(cfg.MaxBodyBytes, gql)))
 	mux.Handle("GET /{$}", playgroundHandler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -101,4 +107,42 @@ func limitBody(n int64, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readBody reads a GraphQL POST body before gqlgen does, so that a body over
+// the limit is answered 413 and one that is not JSON 400, both as
+// VALIDATION_FAILED: gqlgen would report either as an internal error. It runs
+// after authentication, so anonymous callers cannot make the service read.
+func readBody(n int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		tooLarge := failure.Invalid("body", "must be at most %d bytes", n)
+		if r.ContentLength > n {
+			writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLarge)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, n))
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLarge)
+			return
+		case err != nil:
+			writeGraphQLError(w, http.StatusBadRequest, failure.Invalid("body", "could not be read"))
+			return
+		case isJSON(r) && !json.Valid(body):
+			writeGraphQLError(w, http.StatusBadRequest, failure.Invalid("body", "is not valid JSON"))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+func isJSON(r *http.Request) bool {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && mt == "application/json"
 }

@@ -42,8 +42,7 @@ func ErrorPresenter(log *slog.Logger, unavailable func(error) bool) graphql.Erro
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
 		if fe := failure.As(err); fe != nil {
-			gqlErr.Message = fe.Message
-			gqlErr.Extensions = extensions(fe, gqlErr.Path)
+			gqlErr.Message, gqlErr.Extensions = present(fe, argumentPath(ctx, gqlErr.Path))
 			return gqlErr
 		}
 		var ge *gqlerror.Error
@@ -62,13 +61,16 @@ func ErrorPresenter(log *slog.Logger, unavailable func(error) bool) graphql.Erro
 	}
 }
 
-func extensions(fe *failure.Error, path ast.Path) map[string]any {
+// present returns the message and extensions shown for fe; path locates a
+// scalar's own error among the field's arguments.
+func present(fe *failure.Error, path ast.Path) (string, map[string]any) {
+	msg := fe.Message
 	ext := map[string]any{"code": string(fe.Code)}
 	if fe.Code == failure.ValidationFailed {
 		fields := fe.FieldErrors
 		if len(fields) == 0 { // a scalar's own error: name the input path
 			fields = []failure.FieldError{{Field: inputPath(path), Message: fe.Message}}
-			fe.Message = "invalid input: " + fields[0].Field + ": " + fe.Message
+			msg = "invalid input: " + fields[0].Field + ": " + fe.Message
 		}
 		ext["fieldErrors"] = fields
 	}
@@ -77,7 +79,27 @@ func extensions(fe *failure.Error, path ast.Path) map[string]any {
 			ext[k] = v
 		}
 	}
-	return ext
+	return msg, ext
+}
+
+// argumentPath strips the response path of the field whose arguments failed
+// to decode: gqlgen reports a bad Decimal in registerAgent(input:) at
+// [registerAgent input spendingLimit], and the contract names input.spendingLimit.
+func argumentPath(ctx context.Context, path ast.Path) ast.Path {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return path
+	}
+	prefix := fc.Path()
+	if len(prefix) > len(path) {
+		return path
+	}
+	for i := range prefix {
+		if prefix[i] != path[i] {
+			return path
+		}
+	}
+	return path[len(prefix):]
 }
 
 // inputPath renders an argument path such as input.authorizedActions[2].

@@ -1,0 +1,172 @@
+package httpapi_test
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/db/dbtest"
+	"github.com/agenttrust/service/httpapi"
+)
+
+// proxy forwards TCP connections to Postgres until cut, when it closes every
+// connection and refuses new ones: the database has gone away.
+type proxy struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func startProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{ln: ln}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, up)
+			p.mu.Unlock()
+			go func() { _, _ = io.Copy(up, c); up.Close() }()
+			go func() { _, _ = io.Copy(c, up); c.Close() }()
+		}
+	}()
+	t.Cleanup(p.cut)
+	return p
+}
+
+func (p *proxy) cut() {
+	p.ln.Close()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+}
+
+// openThroughProxy opens the bundle's database through a proxy.
+func (b *bundle) openThroughProxy() (*db.DB, *proxy) {
+	b.t.Helper()
+	u, err := url.Parse(b.dbURL)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	p := startProxy(b.t, u.Host)
+	u.Host = p.ln.Addr().String()
+	d, err := db.Open(context.Background(), u.String())
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Cleanup(func() { d.Close() })
+	return d, p
+}
+
+// checkOutage asserts a prompt 503 INTERNAL that reveals nothing of the cause.
+func checkOutage(t *testing.T, h http.Handler, key, query string) {
+	t.Helper()
+	start := time.Now()
+	req := request(http.MethodPost, "/graphql", strings.NewReader(`{"query":`+query+`}`),
+		"Content-Type", "application/json", "Authorization", "Bearer "+key)
+	r := serve(t, h, req)
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("answered after %v", elapsed)
+	}
+	r.refused(t, http.StatusServiceUnavailable, "INTERNAL")
+	for _, leak := range []string{"dial", "tcp", "127.0.0.1", "sql", "postgres", "connection", "EOF", "SQLSTATE", "closed"} {
+		if strings.Contains(strings.ToLower(r.Body), strings.ToLower(leak)) {
+			t.Errorf("the answer reveals %q: %s", leak, r.Body)
+		}
+	}
+}
+
+// The whole database is gone: authentication itself cannot run.
+func TestDatabaseOutage(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	d, p := b.openThroughProxy()
+	h := newHandler(httpapi.Config{}, db.NewOrgService(d), d)
+	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusOK {
+		t.Fatalf("/readyz before the outage: %d", r.Status)
+	}
+	p.cut()
+	checkOutage(t, h, b.key, `"{ agents { totalCount } }"`)
+	start := time.Now()
+	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable || time.Since(start) > 3*time.Second {
+		t.Fatalf("/readyz during the outage: %d after %v", r.Status, time.Since(start))
+	}
+	if r := serve(t, h, request(http.MethodGet, "/healthz", nil)); r.Status != http.StatusOK {
+		t.Fatalf("/healthz during the outage: %d", r.Status)
+	}
+}
+
+// The caller is authenticated, then the agents' database fails mid-request.
+func TestDatabaseOutageInResolvers(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	d, p := b.openThroughProxy()
+	h := newHandler(httpapi.Config{}, b.orgs, d)
+	var c struct{ TotalCount int }
+	r := serve(t, h, request(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{ agents { totalCount } }"}`),
+		"Content-Type", "application/json", "Authorization", "Bearer "+b.key))
+	r.into(t, "agents", &c)
+	p.cut()
+	checkOutage(t, h, b.key, `"{ agents { totalCount } }"`)
+	checkOutage(t, h, b.key, `"mutation { registerAgent(input: {name: \"x\", authorizedActions: [\"a\"], spendingLimit: 1, currency: \"USD\", environment: sandbox}) { id } }"`)
+}
+
+// A closed pool (as during shutdown) is an outage too.
+func TestClosedDatabase(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	d, _ := b.openThroughProxy()
+	h := newHandler(httpapi.Config{}, b.orgs, d)
+	d.Close()
+	checkOutage(t, h, b.key, `"{ agents { totalCount } }"`)
+	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable {
+		t.Fatalf("/readyz with a closed pool: %d", r.Status)
+	}
+}
+
+// The database was dropped under the service: Postgres itself refuses.
+func TestDroppedDatabase(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	d, u := dbtest.NewWithURL(t)
+	h := newHandler(httpapi.Config{}, b.orgs, d)
+	parsed, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbtest.AdminURL())))
+	defer admin.Close()
+	if _, err := admin.Exec("DROP DATABASE " + strings.TrimPrefix(parsed.Path, "/") + " WITH (FORCE)"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the pool's killed connections first, then failing reconnects
+		checkOutage(t, h, b.key, `"{ agents { totalCount } }"`)
+	}
+	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable {
+		t.Fatalf("/readyz without a database: %d", r.Status)
+	}
+}

@@ -1,0 +1,154 @@
+package resolvers_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+type validationCase struct {
+	name  string
+	input map[string]any
+	want  []string // sorted fieldErrors paths
+}
+
+func TestRegisterAgentValidation(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	spending, daily := []string{"input.spendingLimit"}, []string{"input.dailyLimit"}
+	cases := []validationCase{
+		{"name empty", map[string]any{"name": ""}, []string{"input.name"}},
+		{"name blank", map[string]any{"name": " \t "}, []string{"input.name"}},
+		{"name 201 characters", map[string]any{"name": strings.Repeat("a", 201)}, []string{"input.name"}},
+		{"name 201 multi-byte characters", map[string]any{"name": strings.Repeat("é", 201)}, []string{"input.name"}},
+		{"name control character", map[string]any{"name": "a\x00b"}, []string{"input.name"}},
+		{"actions empty", map[string]any{"authorizedActions": []any{}}, []string{"input.authorizedActions"}},
+		{"actions duplicate", map[string]any{"authorizedActions": []any{"purchase", "purchase"}}, []string{"input.authorizedActions[1]"}},
+		{"action with space", map[string]any{"authorizedActions": []any{"purchase", "buy stuff"}}, []string{"input.authorizedActions[1]"}},
+		{"action starting with digit", map[string]any{"authorizedActions": []any{"1st"}}, []string{"input.authorizedActions[0]"}},
+		{"action empty", map[string]any{"authorizedActions": []any{""}}, []string{"input.authorizedActions[0]"}},
+		{"spendingLimit zero string", map[string]any{"spendingLimit": "0"}, spending},
+		{"spendingLimit zero number", map[string]any{"spendingLimit": 0}, spending},
+		{"spendingLimit negative", map[string]any{"spendingLimit": "-1"}, spending},
+		{"spendingLimit negative number", map[string]any{"spendingLimit": -5}, spending},
+		{"spendingLimit abc", map[string]any{"spendingLimit": "abc"}, spending},
+		{"spendingLimit NaN", map[string]any{"spendingLimit": "NaN"}, spending},
+		{"spendingLimit 1e400 number", map[string]any{"spendingLimit": json.Number("1e400")}, spending},
+		{"spendingLimit 1e400 string", map[string]any{"spendingLimit": "1e400"}, spending},
+		{"spendingLimit absurdly large", map[string]any{"spendingLimit": "10000000000000000"}, spending},
+		{"spendingLimit 3 decimals in USD", map[string]any{"spendingLimit": "1.005"}, spending},
+		{"spendingLimit decimals in JPY", map[string]any{"spendingLimit": "1.5", "currency": "JPY"}, spending},
+		{"spendingLimit boolean", map[string]any{"spendingLimit": true}, spending},
+		{"dailyLimit zero", map[string]any{"dailyLimit": "0"}, daily},
+		{"dailyLimit negative", map[string]any{"dailyLimit": -1}, daily},
+		{"dailyLimit abc", map[string]any{"dailyLimit": "abc"}, daily},
+		{"dailyLimit 3 decimals in USD", map[string]any{"dailyLimit": "10.001"}, daily},
+		{"currency lower case", map[string]any{"currency": "usd"}, []string{"input.currency"}},
+		{"currency XXX", map[string]any{"currency": "XXX"}, []string{"input.currency"}},
+		{"currency withdrawn DEM", map[string]any{"currency": "DEM"}, []string{"input.currency"}},
+		{"currency too short", map[string]any{"currency": "US"}, []string{"input.currency"}},
+		{"currency empty", map[string]any{"currency": ""}, []string{"input.currency"}},
+		{"several fields", map[string]any{"name": "", "authorizedActions": []any{}, "currency": "usd"},
+			[]string{"input.authorizedActions", "input.currency", "input.name"}},
+		{"several limits", map[string]any{"name": " ", "spendingLimit": "1.001", "dailyLimit": "0.001"},
+			[]string{"input.dailyLimit", "input.name", "input.spendingLimit"}},
+		{"several actions", map[string]any{"authorizedActions": []any{"ok", "ok", "not ok"}},
+			[]string{"input.authorizedActions[1]", "input.authorizedActions[2]"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := b.with(t).do(b.key, registerMutation, map[string]any{"input": registerInput(c.input)})
+			if got := r.fields(t); !slices.Equal(got, c.want) {
+				t.Fatalf("fieldErrors %v, want %v (%s)", got, c.want, r.Errors[0].Message)
+			}
+		})
+	}
+	if c := b.list(b.key, nil); c.TotalCount != 0 || len(c.Nodes) != 0 {
+		t.Fatalf("refused registrations stored %d agents", c.TotalCount)
+	}
+	if evs := b.events(b.orgID); len(evs) != 0 {
+		t.Fatalf("refused registrations wrote %d events", len(evs))
+	}
+}
+
+// A Decimal the scalar refuses names its input path however it was sent.
+func TestDecimalErrorPath(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := b.register(nil)
+	const fields = `name: "x", authorizedActions: ["a"], currency: "USD", environment: sandbox`
+	cases := []struct {
+		name, query string
+		vars        map[string]any
+		want        string
+	}{
+		{"inline string", `mutation { registerAgent(input: {` + fields + `, spendingLimit: "abc"}) { id } }`, nil, "input.spendingLimit"},
+		{"inline negative", `mutation { registerAgent(input: {` + fields + `, spendingLimit: -1}) { id } }`, nil, "input.spendingLimit"},
+		{"inline exponent overflow", `mutation { registerAgent(input: {` + fields + `, spendingLimit: "1e400"}) { id } }`, nil, "input.spendingLimit"},
+		{"inline too precise", `mutation { registerAgent(input: {` + fields + `, spendingLimit: 1.005}) { id } }`, nil, "input.spendingLimit"},
+		{"inline daily", `mutation { registerAgent(input: {` + fields + `, spendingLimit: 5, dailyLimit: 0}) { id } }`, nil, "input.dailyLimit"},
+		{"aliased inline", `mutation { x: registerAgent(input: {` + fields + `, spendingLimit: "abc"}) { id } }`, nil, "input.spendingLimit"},
+		{"scalar variable", `mutation($s: Decimal!) { registerAgent(input: {` + fields + `, spendingLimit: $s}) { id } }`,
+			map[string]any{"s": "abc"}, "input.spendingLimit"},
+		{"input variable", registerMutation, map[string]any{"input": registerInput(map[string]any{"spendingLimit": "abc"})}, "input.spendingLimit"},
+		{"update inline", `mutation($id: ID!) { updateAgent(id: $id, input: {spendingLimit: "abc"}) { id } }`,
+			map[string]any{"id": a.ID}, "input.spendingLimit"},
+		{"update variable", updateMutation, map[string]any{"id": a.ID, "input": map[string]any{"dailyLimit": "-2"}}, "input.dailyLimit"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := b.with(t).do(b.key, c.query, c.vars)
+			if got := r.fields(t); !slices.Equal(got, []string{c.want}) {
+				t.Fatalf("fieldErrors %v, want [%s]", got, c.want)
+			}
+			if !strings.Contains(r.Errors[0].Message, c.want) {
+				t.Fatalf("message %q does not name %s", r.Errors[0].Message, c.want)
+			}
+		})
+	}
+	if c := b.list(b.key, nil); c.TotalCount != 1 {
+		t.Fatalf("refused inputs changed the agent count to %d", c.TotalCount)
+	}
+}
+
+func TestUpdateAgentValidation(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	usd := b.register(map[string]any{"dailyLimit": "10"})
+	jpy := b.register(map[string]any{"currency": "JPY", "spendingLimit": "1000"})
+	events := len(b.events(b.orgID))
+	cases := []validationCase{
+		{"name empty", map[string]any{"name": ""}, []string{"input.name"}},
+		{"name blank", map[string]any{"name": "   "}, []string{"input.name"}},
+		{"name 201 multi-byte characters", map[string]any{"name": strings.Repeat("日", 201)}, []string{"input.name"}},
+		{"spendingLimit zero", map[string]any{"spendingLimit": "0"}, []string{"input.spendingLimit"}},
+		{"spendingLimit abc", map[string]any{"spendingLimit": "abc"}, []string{"input.spendingLimit"}},
+		{"spendingLimit 3 decimals", map[string]any{"spendingLimit": "1.001"}, []string{"input.spendingLimit"}},
+		{"dailyLimit negative", map[string]any{"dailyLimit": "-3"}, []string{"input.dailyLimit"}},
+		{"dailyLimit 3 decimals", map[string]any{"dailyLimit": "1.001"}, []string{"input.dailyLimit"}},
+		{"several", map[string]any{"name": "", "spendingLimit": "1.001", "dailyLimit": "0.001"},
+			[]string{"input.dailyLimit", "input.name", "input.spendingLimit"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := b.with(t).do(b.key, updateMutation, map[string]any{"id": usd.ID, "input": c.input})
+			if got := r.fields(t); !slices.Equal(got, c.want) {
+				t.Fatalf("fieldErrors %v, want %v", got, c.want)
+			}
+		})
+	}
+	r := b.do(b.key, updateMutation, map[string]any{"id": jpy.ID, "input": map[string]any{"spendingLimit": "1.5"}})
+	if got := r.fields(t); !slices.Equal(got, []string{"input.spendingLimit"}) {
+		t.Fatalf("JPY decimals: fieldErrors %v", got)
+	}
+	for _, a := range []agentJSON{usd, jpy} {
+		if got := b.agent(a.ID); !reflect.DeepEqual(got, a) {
+			t.Fatalf("refused updates changed the agent:\n%+v\nwas\n%+v", got, a)
+		}
+	}
+	if got := b.events(b.orgID); len(got) != events {
+		t.Fatalf("refused updates wrote %d events", len(got)-events)
+	}
+}
