@@ -26,10 +26,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
-	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/localpg"
-	"github.com/agenttrust/service/resolvers"
 )
 
 func main() {
@@ -193,14 +192,7 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 
 // Handler builds the HTTP handler over an open database.
 func (m *Main) Handler() http.Handler {
-	return httpapi.New(m.Config.HTTP, httpapi.Deps{
-		Auth:        db.NewOrgService(m.DB),
-		Services:    resolvers.Services{Agents: db.NewAgentService(m.DB), Transactions: db.NewTransactionService(m.DB), Trust: db.NewTrustService(m.DB)},
-		Ready:       m.DB.Ready,
-		Unavailable: db.Unavailable,
-		DBStats:     m.DB.Stats,
-		Logger:      m.Logger,
-	})
+	return app.Handler(m.Config.HTTP, m.DB, m.Logger, nil)
 }
 
 // Serve runs the server until ctx ends, then drains in-flight requests.

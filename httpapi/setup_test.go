@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/httpapi"
-	"github.com/agenttrust/service/resolvers"
 )
 
 // bundle is one test's isolated edge: its own database and handler, and one
@@ -47,12 +47,12 @@ func setup(t *testing.T, cfgs ...func(*httpapi.Config)) *bundle {
 	return b
 }
 
-// newHandler wires the edge as server.go does, authenticating with a and
-// storing agents in d.
+// newHandler wires the edge as app.Handler does, but authenticating with a
+// while the services use d, so outage tests can break one and not the other.
 func newHandler(cfg httpapi.Config, a *db.OrgService, d *db.DB) http.Handler {
 	return httpapi.New(cfg, httpapi.Deps{
 		Auth:        a,
-		Services:    resolvers.Services{Agents: db.NewAgentService(d)},
+		Services:    app.Services(d),
 		Ready:       d.Ready,
 		Unavailable: db.Unavailable,
 		DBStats:     d.Stats,

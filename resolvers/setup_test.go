@@ -14,11 +14,11 @@ import (
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/httpapi"
-	"github.com/agenttrust/service/resolvers"
 )
 
 // bundle is one test's isolated service: its own database and handler, and
@@ -42,14 +42,7 @@ func setup(t *testing.T, cfgs ...func(*httpapi.Config)) *bundle {
 		f(&cfg)
 	}
 	b := &bundle{t: t, db: d, dbURL: u, orgs: db.NewOrgService(d)}
-	b.handler = httpapi.New(cfg, httpapi.Deps{
-		Auth:        b.orgs,
-		Services:    resolvers.Services{Agents: db.NewAgentService(d), Transactions: db.NewTransactionService(d), Trust: db.NewTrustService(d)},
-		Ready:       d.Ready,
-		Unavailable: db.Unavailable,
-		DBStats:     d.Stats,
-		Logger:      slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
+	b.handler = app.Handler(cfg, d, slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})), nil)
 	o := b.newOrgWithKey("acme")
 	b.orgID, b.keyID, b.key = o.id, o.keyID, o.key
 	return b
