@@ -18,10 +18,11 @@ type Currency string
 // such as XXX, XTS and XAU and withdrawn ones such as DEM, FRF and ZWD. Minor
 // units are currency.Standard's rounding scale (USD 2, JPY 0, KWD 3, BHD 3).
 //
-// Note: x/text v0.41.0 embeds CLDR 32 (2017), so the set and the digits are
-// only as current as that data; CLDR's standard digits also deliberately
-// differ from ISO 4217 for some currencies (e.g. IQD, IDR, COP, PKR have 0
-// here where ISO lists 2 or 3), which makes validation stricter, never looser.
+// x/text v0.41.0 embeds CLDR 32 (2017), and CLDR's "standard" digits differ
+// from ISO 4217's minor units for some currencies on purpose (CLDR rounds
+// IDR, COP, PKR … to whole units). isoCorrections applies the ISO 4217 table
+// (amendments up to 2025) on top: the minor units ISO lists, codes issued
+// since 2017, and codes withdrawn since.
 var active = sync.OnceValue(func() map[Currency]int32 {
 	m := make(map[Currency]int32)
 	it := currency.Query(currency.Date(time.Now()))
@@ -30,8 +31,27 @@ var active = sync.OnceValue(func() map[Currency]int32 {
 		scale, _ := currency.Standard.Rounding(u)
 		m[Currency(u.String())] = int32(scale)
 	}
+	for c, units := range isoCorrections {
+		if units < 0 {
+			delete(m, c)
+		} else {
+			m[c] = units
+		}
+	}
 	return m
 })
+
+// isoCorrections are ISO 4217 minor units where CLDR differs (-1: withdrawn).
+var isoCorrections = map[Currency]int32{
+	// ISO minor units where CLDR's standard digits are 0.
+	"AFN": 2, "ALL": 2, "AMD": 2, "COP": 2, "GYD": 2, "IDR": 2, "IRR": 2, "KPW": 2,
+	"LAK": 2, "LBP": 2, "MGA": 2, "MMK": 2, "MNT": 2, "MUR": 2, "PKR": 2, "RSD": 2,
+	"SOS": 2, "SYP": 2, "TZS": 2, "UZS": 2, "YER": 2, "IQD": 3,
+	// Issued since CLDR 32: Mauritania, Venezuela, Sierra Leone, Zimbabwe gold, Caribbean guilder.
+	"MRU": 2, "VES": 2, "SLE": 2, "ZWG": 2, "XCG": 2,
+	// Withdrawn since: replaced by MRU, VES, SLE, EUR (Croatia 2023, Bulgaria 2026), XCG; CUC retired 2021.
+	"MRO": -1, "VEF": -1, "SLL": -1, "HRK": -1, "BGN": -1, "ANG": -1, "CUC": -1,
+}
 
 // ParseCurrency returns s as a Currency if it is an active ISO 4217 code in upper case, else a *CurrencyError unwrapping to ErrCurrencyFormat or ErrCurrencyInactive.
 func ParseCurrency(s string) (Currency, error) {
