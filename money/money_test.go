@@ -549,17 +549,17 @@ func FuzzParseAmount(f *testing.F) {
 func TestISOCorrections(t *testing.T) {
 	t.Parallel()
 	for code, units := range map[string]int32{"IDR": 2, "COP": 2, "IQD": 3, "VES": 2, "MRU": 2, "XCG": 2, "USD": 2, "JPY": 0} {
-		c, err := money.ParseCurrency(code)
+		c, err := ParseCurrency(code)
 		if err != nil || c.MinorUnits() != units {
 			t.Errorf("%s: %v, minor units %d, want %d", code, err, c.MinorUnits(), units)
 		}
 	}
 	for _, code := range []string{"BGN", "HRK", "VEF", "MRO", "SLL", "ANG"} {
-		if _, err := money.ParseCurrency(code); err == nil {
+		if _, err := ParseCurrency(code); err == nil {
 			t.Errorf("%s is withdrawn but accepted", code)
 		}
 	}
-	if err := money.ValidateAmount(money.MustParse("1.50"), "IDR"); err != nil {
+	if err := ValidateAmount(MustParse("1.50"), "IDR"); err != nil {
 		t.Errorf("1.50 IDR: %v", err)
 	}
 }
