@@ -26,7 +26,11 @@ type DB struct {
 
 // Open connects to the Postgres at url and checks it answers.
 func Open(ctx context.Context, url string) (*DB, error) {
-	connector := pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithTimeout(5*time.Second))
+	// Reads may legitimately wait on a row lock (executes from one agent
+	// queue up), so only dialing and writing are kept short; requests are
+	// bounded by their contexts.
+	connector := pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithDialTimeout(5*time.Second),
+		pgdriver.WithWriteTimeout(5*time.Second), pgdriver.WithReadTimeout(2*time.Minute))
 	sqldb := sql.OpenDB(connector)
 	sqldb.SetMaxOpenConns(32)
 	sqldb.SetMaxIdleConns(32)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -62,6 +63,13 @@ func authenticate(d Deps, limiter *rateLimiter, next http.Handler) http.Handler 
 // writeGraphQLError answers a request refused before execution with a
 // GraphQL-shaped body, so GraphQL clients read the code like any other.
 func writeGraphQLError(w http.ResponseWriter, status int, fe *failure.Error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	encodeGraphQLError(w, fe)
+}
+
+// encodeGraphQLError writes the body of writeGraphQLError.
+func encodeGraphQLError(w io.Writer, fe *failure.Error) {
 	ext := map[string]any{"code": string(fe.Code)}
 	if len(fe.FieldErrors) > 0 {
 		ext["fieldErrors"] = fe.FieldErrors
@@ -69,8 +77,6 @@ func writeGraphQLError(w http.ResponseWriter, status int, fe *failure.Error) {
 	for k, v := range fe.Extensions {
 		ext[k] = v
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"errors": []map[string]any{{"message": fe.Message, "extensions": ext}},
 	})

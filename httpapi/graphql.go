@@ -71,18 +71,24 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		outage := &resolvers.Outage{}
-		sw := &statusWriter{ResponseWriter: w, rewrite: func(code int) int {
+		sw := &statusWriter{ResponseWriter: w}
+		sw.rewrite = func(code int) int {
 			switch {
 			case code == http.StatusOK && outage.Seen:
 				return http.StatusServiceUnavailable
 			case code == http.StatusNotAcceptable && r.Method == http.MethodGet:
 				// GraphQL over HTTP: a mutation over GET is 405 with Allow: POST.
+				// gqlgen's body has no extensions.code, so the edge writes its own.
 				w.Header().Set("Allow", "GET, POST")
+				sw.discard = true
 				return http.StatusMethodNotAllowed
 			}
 			return code
-		}}
+		}
 		srv.ServeHTTP(sw, r.WithContext(resolvers.WithOutage(r.Context(), outage)))
+		if sw.discard {
+			encodeGraphQLError(w, failure.Invalid("query", "GET runs queries only: send mutations with POST"))
+		}
 	})
 }
 

@@ -78,6 +78,8 @@ type statusWriter struct {
 	code    int
 	wrote   bool
 	rewrite func(code int) int
+	// discard drops what the wrapped handler writes: the edge answers instead.
+	discard bool
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -94,6 +96,9 @@ func (w *statusWriter) WriteHeader(code int) {
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if !w.wrote {
 		w.WriteHeader(http.StatusOK)
+	}
+	if w.discard {
+		return len(b), nil
 	}
 	return w.ResponseWriter.Write(b)
 }

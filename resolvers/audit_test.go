@@ -169,11 +169,11 @@ func TestVerifyAgent(t *testing.T) {
 		{"audit entry removed", `DELETE FROM audit_entries WHERE agent_id = $1 AND sequence = 1`, true, false, true},
 		{"latest audit entry removed", `DELETE FROM audit_entries WHERE agent_id = $1 AND sequence = 2`, false, true, true},
 	}
+	b := setup(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			b := setup(t)
-			a := b.register(nil)
+			b := b.with(t)
+			a := b.register(map[string]any{"name": c.name})
 			a = b.update(a.ID, map[string]any{"spendingLimit": "120"})
 			if c.tamper != "" {
 				b.exec(c.tamper, a.ID)
@@ -190,6 +190,5 @@ func TestVerifyAgent(t *testing.T) {
 			}
 		})
 	}
-	b := setup(t)
 	b.do(b.key, verifyQuery, map[string]any{"id": "agent_nope"}).refused(t, "NOT_FOUND")
 }

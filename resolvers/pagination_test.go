@@ -1,10 +1,15 @@
 package resolvers_test
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -41,35 +46,85 @@ func (b *bundle) list(key string, vars map[string]any) connectionJSON {
 	return c
 }
 
-// registerMany registers n agents named agent-000... and returns their ids
-// newest first. Mutations in one document run in order, so batching them
-// keeps the order known while saving round trips.
+// registerRange registers agents named prefix-<i> for i in [from, to) in one
+// request and returns their ids in registration order: the mutations of one
+// document run one after another. It reports failure as an error, so
+// goroutines may call it.
+func (b *bundle) registerRange(prefix string, from, to int) ([]string, error) {
+	var doc strings.Builder
+	vars := map[string]any{}
+	doc.WriteString("mutation(")
+	for i := from; i < to; i++ {
+		fmt.Fprintf(&doc, "$in%d: RegisterAgentInput! ", i)
+		vars[fmt.Sprintf("in%d", i)] = registerInput(map[string]any{"name": fmt.Sprintf("%s-%d", prefix, i)})
+	}
+	doc.WriteString(") {")
+	for i := from; i < to; i++ {
+		fmt.Fprintf(&doc, " a%d: registerAgent(input: $in%d) { id }", i, i)
+	}
+	doc.WriteString(" }")
+	body, _ := json.Marshal(map[string]any{"query": doc.String(), "variables": vars})
+	req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+b.key)
+	rec := httptest.NewRecorder()
+	b.handler.ServeHTTP(rec, req)
+	var r struct {
+		Data   map[string]struct{ ID string }
+		Errors []gqlError
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || len(r.Errors) > 0 {
+		return nil, fmt.Errorf("register %s-%d..%d: %d %v %+v", prefix, from, to, rec.Code, err, r.Errors)
+	}
+	ids := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
+		ids = append(ids, r.Data[fmt.Sprintf("a%d", i)].ID)
+	}
+	return ids, nil
+}
+
+const registerBatch = 50
+
+// registerMany registers n agents one after another and returns their ids newest first.
 func (b *bundle) registerMany(n int) []string {
 	b.t.Helper()
-	const batch = 50
-	ids := make([]string, 0, n)
-	for start := 0; start < n; start += batch {
-		var doc strings.Builder
-		vars := map[string]any{}
-		doc.WriteString("mutation(")
-		for i := start; i < min(start+batch, n); i++ {
-			fmt.Fprintf(&doc, "$in%d: RegisterAgentInput! ", i)
-			vars[fmt.Sprintf("in%d", i)] = registerInput(map[string]any{"name": fmt.Sprintf("agent-%03d", i)})
+	var ids []string
+	for from := 0; from < n; from += registerBatch {
+		batch, err := b.registerRange("agent", from, min(from+registerBatch, n))
+		if err != nil {
+			b.t.Fatal(err)
 		}
-		doc.WriteString(") {")
-		for i := start; i < min(start+batch, n); i++ {
-			fmt.Fprintf(&doc, " a%d: registerAgent(input: $in%d) { id }", i, i)
-		}
-		doc.WriteString(" }")
-		r := b.q(doc.String(), vars)
-		for i := start; i < min(start+batch, n); i++ {
-			var a struct{ ID string }
-			r.into(b.t, fmt.Sprintf("a%d", i), &a)
-			ids = append(ids, a.ID)
-		}
+		ids = append(ids, batch...)
 	}
 	slices.Reverse(ids)
 	return ids
+}
+
+// registerConcurrently registers n agents from several workers at once and
+// returns each worker's ids newest first: across workers the order is the
+// database's, within one it is the order the worker registered them in.
+func (b *bundle) registerConcurrently(n, workers int) [][]string {
+	b.t.Helper()
+	out := make([][]string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for from := w * n / workers; from < (w+1)*n/workers; from += registerBatch {
+				batch, err := b.registerRange(fmt.Sprintf("worker%d", w), from, min(from+registerBatch, (w+1)*n/workers))
+				if err != nil {
+					b.t.Error(err)
+					return
+				}
+				out[w] = append(out[w], batch...)
+			}
+			slices.Reverse(out[w])
+		})
+	}
+	wg.Wait()
+	if b.t.Failed() {
+		b.t.FailNow()
+	}
+	return out
 }
 
 func TestAgentsEmpty(t *testing.T) {
@@ -85,10 +140,10 @@ func TestAgentsPagination(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	const n, limit = 500, 37
-	want := b.registerMany(n)
+	workers := b.registerConcurrently(n, 5)
 
 	var got []string
-	seen := map[string]bool{}
+	position := map[string]int{}
 	vars := map[string]any{"limit": limit}
 	for pages := 1; ; pages++ {
 		c := b.list(b.key, vars)
@@ -99,12 +154,12 @@ func TestAgentsPagination(t *testing.T) {
 			t.Fatalf("page %d: %d nodes, hasNextPage %v", pages, len(c.Nodes), c.PageInfo.HasNextPage)
 		}
 		for _, id := range c.ids() {
-			if seen[id] {
+			if _, dup := position[id]; dup {
 				t.Fatalf("page %d repeats %s", pages, id)
 			}
-			seen[id] = true
+			position[id] = len(got)
+			got = append(got, id)
 		}
-		got = append(got, c.ids()...)
 		if c.PageInfo.EndCursor == nil {
 			t.Fatalf("page %d has no endCursor", pages)
 		}
@@ -116,8 +171,19 @@ func TestAgentsPagination(t *testing.T) {
 			break
 		}
 	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("walk returned %d agents, not the %d registered newest first", len(got), len(want))
+	if len(got) != n {
+		t.Fatalf("walk returned %d agents, want %d", len(got), n)
+	}
+	for w, ids := range workers {
+		for i, id := range ids {
+			p, ok := position[id]
+			if !ok {
+				t.Fatalf("walk skipped %s", id)
+			}
+			if i > 0 && p < position[ids[i-1]] {
+				t.Fatalf("worker %d's agents are not newest first: %s at %d before %s at %d", w, id, p, ids[i-1], position[ids[i-1]])
+			}
+		}
 	}
 	if c := b.list(b.key, vars); len(c.Nodes) != 0 || c.PageInfo.HasNextPage || c.PageInfo.EndCursor != nil {
 		t.Fatalf("page after the last: %+v", c.PageInfo)
@@ -125,10 +191,10 @@ func TestAgentsPagination(t *testing.T) {
 
 	var def connectionJSON
 	b.q(`{ agents { nodes { id } pageInfo { hasNextPage } } }`, nil).into(t, "agents", &def)
-	if !slices.Equal(def.ids(), want[:50]) || !def.PageInfo.HasNextPage {
+	if !slices.Equal(def.ids(), got[:50]) || !def.PageInfo.HasNextPage {
 		t.Fatalf("default page: %d agents, hasNextPage %v", len(def.Nodes), def.PageInfo.HasNextPage)
 	}
-	if c := b.list(b.key, map[string]any{"limit": 200}); !slices.Equal(c.ids(), want[:200]) {
+	if c := b.list(b.key, map[string]any{"limit": 200}); !slices.Equal(c.ids(), got[:200]) {
 		t.Fatalf("limit 200 returned %d agents", len(c.Nodes))
 	}
 }
@@ -196,6 +262,11 @@ func TestAgentsStatementCount(t *testing.T) {
 		b.q(q, nil).into(t, "agents", &c)
 		if len(c.Nodes) != limit {
 			t.Fatalf("limit %d returned %d agents", limit, len(c.Nodes))
+		}
+		for _, a := range c.Nodes {
+			if len(a.AuditChain) != 1 || !hashPattern.MatchString(a.AuditChain[0].Hash) {
+				t.Fatalf("agent %s has audit chain %+v", a.ID, a.AuditChain)
+			}
 		}
 		return b.db.Statements() - before
 	}

@@ -19,17 +19,24 @@ func TestOtherOrganizationsAgentIsNotFound(t *testing.T) {
 
 	mineEvents, theirEvents := len(b.events(b.orgID)), len(b.events(rival.id))
 	const missing = "agent_doesnotexist0000000000"
+	byID := func(extra map[string]any) func(string) map[string]any {
+		return func(id string) map[string]any {
+			vars := map[string]any{"id": id}
+			for k, v := range extra {
+				vars[k] = v
+			}
+			return vars
+		}
+	}
 	ops := map[string]struct {
 		query string
 		vars  func(id string) map[string]any
 	}{
-		"agent": {agentQuery, func(id string) map[string]any { return map[string]any{"id": id} }},
-		"updateAgent": {updateMutation, func(id string) map[string]any {
-			return map[string]any{"id": id, "input": map[string]any{"name": "pwned"}}
-		}},
-		"suspendAgent":    {suspendMutation, func(id string) map[string]any { return map[string]any{"id": id, "reason": "pwned"} }},
-		"verifyAgent":     {verifyQuery, func(id string) map[string]any { return map[string]any{"id": id} }},
-		"agentAuditChain": {auditChainQuery, func(id string) map[string]any { return map[string]any{"id": id} }},
+		"agent":           {agentQuery, byID(nil)},
+		"updateAgent":     {updateMutation, byID(map[string]any{"input": map[string]any{"name": "pwned"}})},
+		"suspendAgent":    {suspendMutation, byID(map[string]any{"reason": "pwned"})},
+		"verifyAgent":     {verifyQuery, byID(nil)},
+		"agentAuditChain": {auditChainQuery, byID(nil)},
 	}
 	for name, op := range ops {
 		r := b.do(rival.key, op.query, op.vars(mine.ID))
