@@ -76,6 +76,10 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 			switch {
 			case code == http.StatusOK && outage.Seen:
 				return http.StatusServiceUnavailable
+			case code == http.StatusUnprocessableEntity && w.Header().Get("Content-Type") == "application/json":
+				// GraphQL over HTTP: with application/json, document and
+				// variable errors are 200 (gqlgen answers 422).
+				return http.StatusOK
 			case code == http.StatusNotAcceptable && r.Method == http.MethodGet:
 				// GraphQL over HTTP: a mutation over GET is 405 with Allow: POST.
 				// gqlgen's body has no extensions.code, so the edge writes its own.

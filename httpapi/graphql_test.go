@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -68,10 +70,18 @@ func TestDocumentErrors(t *testing.T) {
 		`{ agents(limit: "x") { totalCount } }`: "GRAPHQL_VALIDATION_FAILED",
 		`{ agents }`:                            "GRAPHQL_VALIDATION_FAILED",
 	}
+	// GraphQL over HTTP: 200 when the client accepts application/json,
+	// 400 when it accepts application/graphql-response+json.
 	for query, code := range cases {
 		r := b.post(b.key, map[string]any{"query": query})
-		if r.code() != code || r.Status < 400 || r.Status >= 500 || len(r.Data) != 0 {
-			t.Errorf("%q: %d %s, want %s", query, r.Status, r.Body, code)
+		if r.code() != code || r.Status != http.StatusOK || len(r.Data) != 0 {
+			t.Errorf("%q: %d %s, want 200 %s", query, r.Status, r.Body, code)
+		}
+		body, _ := json.Marshal(map[string]any{"query": query})
+		r = serve(t, b.handler, request(http.MethodPost, "/graphql", bytes.NewReader(body), "Content-Type", "application/json",
+			"Accept", "application/graphql-response+json", "Authorization", "Bearer "+b.key))
+		if r.code() != code || r.Status != http.StatusBadRequest {
+			t.Errorf("%q with graphql-response+json: %d, want 400 %s", query, r.Status, code)
 		}
 	}
 }
