@@ -24,4 +24,7 @@ bench: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 1 ./resolvers/
 	bash bench/run-pgbench.sh
 
-.PHONY: help run test generate lint bench
+audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)
+	bash tools/httpaudit/run.sh
+
+.PHONY: help run test generate lint bench audit
