@@ -129,7 +129,21 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 	if err != nil {
 		return nil, fmt.Errorf("read agent: %w", err)
 	}
-	d, err := evaluatePolicy(ctx, s.db.bun, &sender, nil, in.Action, in.Amount, cur, s.db.Now())
+	var receiver *agentRow
+	if in.ToAgent != nil {
+		if *in.ToAgent == in.AgentID {
+			return nil, failure.Invalid("input.toAgent", "must differ from agentId")
+		}
+		receiver = new(agentRow)
+		err := s.db.bun.NewSelect().Model(receiver).Where("id = ?", *in.ToAgent).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, agentNotFound(*in.ToAgent)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read counterparty: %w", err)
+		}
+	}
+	d, err := evaluatePolicy(ctx, s.db.bun, &sender, receiver, in.Action, in.Amount, cur, s.db.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -1314,6 +1314,8 @@ input TrustEvaluationInput {
   amount: Decimal!
   "The currency of the amount."
   currency: String!
+  "Optional counterparty (any organization's agent): adds the checks an execute to it would make (its status, currency and environment)."
+  toAgent: ID
 }
 
 "Input of ` + "`" + `reportAgent` + "`" + `."
@@ -5958,7 +5960,7 @@ func (ec *executionContext) unmarshalInputTrustEvaluationInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"agentId", "action", "amount", "currency"}
+	fieldsInOrder := [...]string{"agentId", "action", "amount", "currency", "toAgent"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -5993,6 +5995,13 @@ func (ec *executionContext) unmarshalInputTrustEvaluationInput(ctx context.Conte
 				return it, err
 			}
 			it.Currency = data
+		case "toAgent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("toAgent"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ToAgent = data
 		}
 	}
 	return it, nil

@@ -2,11 +2,13 @@ package resolvers_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -456,4 +458,33 @@ func sameSet(a, b []string) bool {
 		}
 	}
 	return len(a) == len(b)
+}
+
+func TestExportLimit(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	from := b.register(nil)
+	to := b.register(map[string]any{"name": "to"})
+	conn, err := sql.Open("pg", b.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// 50,001 transactions, one a minute, ending an hour ago.
+	_, err = conn.Exec(`INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency, status, created_at)
+		SELECT 'tx_seed' || g, $1, $2, $3, $3, 'purchase', 1, 'USD', 'completed', now() - interval '1 hour' - g * interval '1 minute'
+		FROM generate_series(1, 50001) g`, from.ID, to.ID, b.orgID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := b.do(b.key, `{ exportTransactions(format: csv) { count } }`, nil)
+	if r.code() != "VALIDATION_FAILED" || !strings.Contains(r.Errors[0].Message, "50000") || !strings.Contains(r.Errors[0].Message, "since") {
+		t.Fatalf("oversized export: %+v", r.Errors)
+	}
+	var exp struct{ Count int }
+	since := time.Now().Add(-1*time.Hour - 10*time.Minute - 30*time.Second).UTC().Format(time.RFC3339)
+	b.q(`query($s: Time) { exportTransactions(format: json, since: $s) { count } }`, map[string]any{"s": since}).into(t, "exportTransactions", &exp)
+	if exp.Count != 10 {
+		t.Fatalf("narrowed export: %d rows, want 10", exp.Count)
+	}
 }

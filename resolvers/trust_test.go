@@ -164,6 +164,28 @@ func TestEvaluateTrustReasonCodes(t *testing.T) {
 	if e := b.evaluate(jpy.ID, "purchase", "1.5", "JPY"); e.ReasonCode != "invalid_amount" {
 		t.Errorf("JPY 1.5: %+v", e)
 	}
+	// With a counterparty, evaluate makes every check an execute to it makes.
+	fresh := b.register(map[string]any{"name": "fresh"})
+	prod := b.register(map[string]any{"name": "prod", "environment": "production"})
+	gone := b.register(map[string]any{"name": "gone"})
+	b.q(`mutation($id: ID!) { suspendAgent(id: $id) { status } }`, map[string]any{"id": gone.ID})
+	for _, c := range []struct {
+		to   agentJSON
+		code string
+	}{{prod, "environment_mismatch"}, {gone, "counterparty_suspended"}, {foreign, "ok"}} {
+		var e evaluation
+		b.q(`query($in: TrustEvaluationInput!) { evaluateTrust(input: $in) { allowed reason reasonCode } }`,
+			map[string]any{"in": map[string]any{"agentId": fresh.ID, "toAgent": c.to.ID, "action": "purchase", "amount": "1", "currency": "USD"}}).
+			into(t, "evaluateTrust", &e)
+		r := b.execute(b.key, pay(fresh, c.to, "1"))
+		got := "ok"
+		if r.code() != "" {
+			got, _ = r.Errors[0].Extensions["reasonCode"].(string)
+		}
+		if e.ReasonCode != c.code || got != c.code {
+			t.Errorf("to %s: evaluate %s, execute %s, want %s", c.to.Name, e.ReasonCode, got, c.code)
+		}
+	}
 	// Evaluating changes nothing: the chain only grew by what the executes above recorded.
 	evals := len(b.chain(a.ID))
 	b.evaluate(a.ID, "teleport", "1", "USD")

@@ -37,6 +37,9 @@ type EvaluateInput struct {
 	Action   string
 	Amount   money.Amount
 	Currency string
+	// ToAgent optionally names the counterparty, so the evaluation makes
+	// every check an execute to it would make.
+	ToAgent *string
 }
 
 // Evaluation is the policy's decision, exactly as an execute would get it.

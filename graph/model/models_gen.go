@@ -103,6 +103,8 @@ type TrustEvaluationInput struct {
 	Amount money.Amount `json:"amount"`
 	// The currency of the amount.
 	Currency string `json:"currency"`
+	// Optional counterparty (any organization's agent): adds the checks an execute to it would make (its status, currency and environment).
+	ToAgent *string `json:"toAgent,omitempty"`
 }
 
 // Input of `updateAgent`: absent fields stay unchanged.
