@@ -63,9 +63,9 @@ func saveAuditHead(ctx context.Context, tx bun.Tx, a *agentRow) error {
 func (d *DB) auditChains(ctx context.Context, orgID string, ids []string) (map[string][]agent.AuditEntry, error) {
 	var rows []auditRow
 	err := d.bun.NewSelect().Model(&rows).
-		Where("agent_id IN (?)", bun.In(ids)).
-		Where("agent_id IN (SELECT id FROM agents WHERE org_id = ? AND id IN (?))", orgID, bun.In(ids)).
-		Order("agent_id", "sequence").Scan(ctx)
+		Join("JOIN agents AS a ON a.id = audit_row.agent_id").
+		Where("audit_row.agent_id IN (?)", bun.In(ids)).Where("a.org_id = ?", orgID).
+		Order("audit_row.agent_id", "audit_row.sequence").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load audit chains: %w", err)
 	}

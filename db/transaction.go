@@ -187,9 +187,18 @@ func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow,
 		in.Receiver = &r
 	}
 	if sender.DailyLimit != nil {
-		var err error
-		if in.Outflow, err = outflow(ctx, tx, sender.ID, now); err != nil {
+		// The sum decides; the rows are read only to explain a refusal
+		// (when enough budget frees up), so a busy agent's allowed executes
+		// do not ship its whole day of outflow while its row is locked.
+		spent, err := dailySpent(ctx, tx, sender.ID, now)
+		if err != nil {
 			return policy.Decision{}, err
+		}
+		in.Outflow = []policy.Outflow{{Amount: spent, At: now}}
+		if spent.Add(amount).Cmp(*sender.DailyLimit) > 0 {
+			if in.Outflow, err = outflow(ctx, tx, sender.ID, now); err != nil {
+				return policy.Decision{}, err
+			}
 		}
 	}
 	a, err := senderAssessment(ctx, tx, sender.ID)
@@ -203,6 +212,18 @@ func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow,
 func party(a *agentRow) policy.Party {
 	return policy.Party{ID: a.ID, Status: a.Status, Environment: a.Environment, Currency: a.Currency,
 		AuthorizedActions: a.AuthorizedActions, SpendingLimit: a.SpendingLimit, DailyLimit: a.DailyLimit}
+}
+
+// dailySpent sums the sender's completed outgoing transactions of the trailing window.
+func dailySpent(ctx context.Context, q bun.IDB, agentID string, now time.Time) (money.Amount, error) {
+	var spent money.Amount
+	err := q.NewSelect().Table("transactions").ColumnExpr("coalesce(sum(amount), 0)").
+		Where("from_agent = ?", agentID).Where("status = 'completed'").
+		Where("created_at > ?", now.Add(-policy.Window)).Scan(ctx, &spent)
+	if err != nil {
+		return spent, fmt.Errorf("sum daily outflow: %w", err)
+	}
+	return spent, nil
 }
 
 // outflow reads the sender's completed outgoing transactions of the trailing window.

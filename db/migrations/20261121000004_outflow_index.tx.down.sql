@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS transactions_outflow;
