@@ -1,0 +1,130 @@
+package agent_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/money"
+)
+
+func sample() agent.Agent {
+	daily := money.MustParse("1000")
+	return agent.Agent{ID: "agent_a", OrgID: "org_o", Name: "shopper", AuthorizedActions: []string{"refund", "purchase"},
+		SpendingLimit: money.MustParse("250"), DailyLimit: &daily, Currency: "USD", Environment: agent.Sandbox, Status: agent.Active}
+}
+
+func TestFingerprint(t *testing.T) {
+	t.Parallel()
+	a := sample()
+	fp := agent.Fingerprint(a)
+	// Exactly the canonical encoding the README documents.
+	doc := `{"v":1,"id":"agent_a","org_id":"org_o","name":"shopper","authorized_actions":["purchase","refund"],` +
+		`"spending_limit":"250.00","daily_limit":"1000.00","currency":"USD","environment":"sandbox"}`
+	sum := sha256.Sum256([]byte(doc))
+	if want := "sha256:" + hex.EncodeToString(sum[:]); fp != want {
+		t.Fatalf("fingerprint %s, want %s over the documented encoding", fp, want)
+	}
+	same := a
+	same.AuthorizedActions = []string{"purchase", "refund"}
+	same.Status = agent.Suspended
+	same.SpendingLimit = money.MustParse("250.00")
+	same.UpdatedAt = time.Now()
+	if agent.Fingerprint(same) != fp {
+		t.Error("action order, status, timestamps or trailing zeros changed the fingerprint")
+	}
+	for name, change := range map[string]func(*agent.Agent){
+		"name":        func(a *agent.Agent) { a.Name = "other" },
+		"actions":     func(a *agent.Agent) { a.AuthorizedActions = []string{"purchase"} },
+		"limit":       func(a *agent.Agent) { a.SpendingLimit = money.MustParse("250.01") },
+		"daily":       func(a *agent.Agent) { a.DailyLimit = nil },
+		"currency":    func(a *agent.Agent) { a.Currency = "EUR" },
+		"environment": func(a *agent.Agent) { a.Environment = agent.Production },
+		"id":          func(a *agent.Agent) { a.ID = "agent_b" },
+		"org":         func(a *agent.Agent) { a.OrgID = "org_p" },
+	} {
+		b := sample()
+		change(&b)
+		if agent.Fingerprint(b) == fp {
+			t.Errorf("changing %s kept the fingerprint", name)
+		}
+	}
+}
+
+func chain(t *testing.T, n int) []agent.AuditEntry {
+	t.Helper()
+	var out []agent.AuditEntry
+	at := time.Date(2026, 11, 21, 19, 51, 27, 123456789, time.UTC)
+	for i := 0; i < n; i++ {
+		var prev *agent.AuditEntry
+		if i > 0 {
+			prev = &out[i-1]
+		}
+		e, err := agent.NextEntry(prev, "agent_a", "agent.updated", "key_k", at.Add(time.Duration(i)*time.Second),
+			map[string]any{"fingerprint": "sha256:x", "n": i, "b": map[string]any{"z": 1, "a": "2"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func TestVerifyChain(t *testing.T) {
+	t.Parallel()
+	if !agent.VerifyChain(chain(t, 4)) || !agent.VerifyChain(nil) {
+		t.Fatal("an untouched chain does not verify")
+	}
+	// Postgres jsonb may reorder keys and whitespace: the hash covers canonical JSON.
+	c := chain(t, 3)
+	c[1].Details = json.RawMessage(`{ "n": 1, "fingerprint": "sha256:x", "b": {"a": "2", "z": 1} }`)
+	if !agent.VerifyChain(c) {
+		t.Fatal("re-encoded details broke the chain")
+	}
+	for name, tamper := range map[string]func([]agent.AuditEntry) []agent.AuditEntry{
+		"action":  func(c []agent.AuditEntry) []agent.AuditEntry { c[1].Action = "x"; return c },
+		"actor":   func(c []agent.AuditEntry) []agent.AuditEntry { c[0].Actor = "key_other"; return c },
+		"details": func(c []agent.AuditEntry) []agent.AuditEntry { c[2].Details = json.RawMessage(`{"n":9}`); return c },
+		"timestamp": func(c []agent.AuditEntry) []agent.AuditEntry {
+			c[1].Timestamp = c[1].Timestamp.Add(time.Microsecond)
+			return c
+		},
+		"link":      func(c []agent.AuditEntry) []agent.AuditEntry { c[2].PreviousHash = c[0].Hash; return c },
+		"dropped":   func(c []agent.AuditEntry) []agent.AuditEntry { return append(c[:1], c[2:]...) },
+		"reordered": func(c []agent.AuditEntry) []agent.AuditEntry { c[1], c[2] = c[2], c[1]; return c },
+	} {
+		if agent.VerifyChain(tamper(chain(t, 4))) {
+			t.Errorf("tampered %s still verifies", name)
+		}
+	}
+	if got := agent.LastFingerprint(chain(t, 2)); got != "sha256:x" {
+		t.Errorf("LastFingerprint = %q", got)
+	}
+}
+
+func TestRegisterInputValidate(t *testing.T) {
+	t.Parallel()
+	good := agent.RegisterInput{Name: "n", AuthorizedActions: []string{"pay"}, SpendingLimit: money.MustParse("1"), Currency: "USD", Environment: agent.Sandbox}
+	if _, err := good.Validate(); err != nil {
+		t.Fatalf("valid input refused: %v", err)
+	}
+	bad := good
+	bad.Name, bad.AuthorizedActions, bad.Currency, bad.Environment = " ", []string{"pay", "9x", "pay"}, "usd", "moon"
+	_, err := bad.Validate()
+	fe := failure.As(err)
+	if fe == nil || fe.Code != failure.ValidationFailed {
+		t.Fatalf("got %v", err)
+	}
+	var fields []string
+	for _, f := range fe.FieldErrors {
+		fields = append(fields, f.Field)
+	}
+	if got := strings.Join(fields, ","); got != "input.name,input.authorizedActions[1],input.authorizedActions[2],input.currency,input.environment" {
+		t.Fatalf("fields %s", got)
+	}
+}

@@ -1,0 +1,40 @@
+package auth_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/failure"
+)
+
+func TestParseBearer(t *testing.T) {
+	t.Parallel()
+	for header, want := range map[string]string{
+		"Bearer att_sk_abc":                  "att_sk_abc",
+		"bearer  att_sk_abc ":                "att_sk_abc",
+		"":                                   "",
+		"Basic dXNlcjpwYXNz":                 "",
+		"Bearer":                             "",
+		"Bearer " + strings.Repeat("k", 600): "",
+	} {
+		got, err := auth.ParseBearer(header)
+		if got != want || (want == "") != (err != nil) {
+			t.Errorf("%q: %q %v", header, got, err)
+		}
+		if err != nil && failure.CodeOf(err) != failure.Unauthenticated {
+			t.Errorf("%q: code %s", header, failure.CodeOf(err))
+		}
+	}
+}
+
+func TestKeys(t *testing.T) {
+	t.Parallel()
+	a, b := auth.NewKey(), auth.NewKey()
+	if a == b || !strings.HasPrefix(a, auth.KeyPrefix) || len(a) < len(auth.KeyPrefix)+50 {
+		t.Fatalf("keys %q %q", a, b)
+	}
+	if !auth.Equal(auth.Hash(a), auth.Hash(a)) || auth.Equal(auth.Hash(a), auth.Hash(b)) {
+		t.Fatal("hash comparison")
+	}
+}
