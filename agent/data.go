@@ -3,6 +3,7 @@ package agent
 import (
 	"time"
 
+	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/money"
 )
 
@@ -24,16 +25,13 @@ type Data struct {
 	Reason            *string       `json:"reason,omitempty"`
 }
 
-// TimeFormat is the contract's Time: RFC 3339 in UTC with milliseconds.
-const TimeFormat = "2006-01-02T15:04:05.000Z"
-
 // ToData converts an agent for an event payload.
 func (a *Agent) ToData() Data {
 	return Data{
 		ID: a.ID, OrgID: a.OrgID, Name: a.Name, AuthorizedActions: a.AuthorizedActions,
 		SpendingLimit: a.SpendingLimit, DailyLimit: a.DailyLimit, Currency: string(a.Currency),
 		Environment: string(a.Environment), Status: string(a.Status), Fingerprint: a.Fingerprint,
-		CreatedAt: a.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: a.UpdatedAt.UTC().Format(TimeFormat),
+		CreatedAt: event.FormatTime(a.CreatedAt), UpdatedAt: event.FormatTime(a.UpdatedAt),
 	}
 }
 

@@ -115,7 +115,7 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 		out = &trust.Dispute{ID: d.ID, AgentID: d.AgentID, ReporterOrg: d.ReporterOrg, Reason: d.Reason,
 			EvidenceIDs: d.EvidenceIDs, CreatedAt: now}
 		data := map[string]any{"id": d.ID, "dispute_id": d.ID, "agent_id": d.AgentID, "reporter_org_id": p.OrgID,
-			"reason": d.Reason, "evidence_ids": d.EvidenceIDs, "created_at": now.UTC().Format(timeFormat)}
+			"reason": d.Reason, "evidence_ids": d.EvidenceIDs, "created_at": event.FormatTime(now)}
 		if _, err := appendEvent(ctx, tx, event.DisputeFiled, now, data, p.OrgID, a.OrgID); err != nil {
 			return err
 		}
@@ -162,6 +162,3 @@ func (s *TrustService) checkEvidence(ctx context.Context, tx bun.Tx, orgID strin
 	}
 	return nil
 }
-
-// timeFormat is the contract's Time in event payloads.
-const timeFormat = "2006-01-02T15:04:05.000Z"

@@ -57,3 +57,10 @@ func dedupe(ids []string) []string {
 	}
 	return out
 }
+
+// TimeFormat is the contract's Time: RFC 3339 in UTC with milliseconds,
+// used alike in GraphQL answers, event payloads and exports.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// FormatTime renders t as the contract's Time.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }

@@ -1,11 +1,9 @@
 package transaction
 
 import (
+	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/money"
 )
-
-// TimeFormat is the contract's Time: RFC 3339 in UTC with milliseconds.
-const TimeFormat = "2006-01-02T15:04:05.000Z"
 
 // Data is a transaction as it appears in event payloads and JSON exports (snake_case).
 type Data struct {
@@ -27,5 +25,5 @@ type Data struct {
 func (t *Transaction) ToData() Data {
 	return Data{ID: t.ID, FromAgent: t.FromAgent, ToAgent: t.ToAgent, Action: t.Action, Amount: t.Amount,
 		Currency: string(t.Currency), Memo: t.Memo, Status: string(t.Status), ReversalOf: t.ReversalOf,
-		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: t.CreatedAt.UTC().Format(TimeFormat)}
+		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: event.FormatTime(t.CreatedAt)}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+
+	"github.com/agenttrust/service/event"
 )
 
 // CSVHeader is the export's header row: the GraphQL Transaction fields.
@@ -41,7 +43,7 @@ func (e *Encoder) Write(t *Transaction) error {
 	if e.format == CSV {
 		return e.csv.Write([]string{t.ID, t.FromAgent, t.ToAgent, t.Action, t.Amount.String(), string(t.Currency),
 			deref(t.Memo), string(t.Status), deref(t.ReversalOf), deref(t.ReversedBy), deref(t.Reason),
-			t.CreatedAt.UTC().Format(TimeFormat)})
+			event.FormatTime(t.CreatedAt)})
 	}
 	if e.count > 1 {
 		e.buf.WriteByte(',')
@@ -86,7 +88,7 @@ type row struct {
 func exportRow(t *Transaction) row {
 	return row{ID: t.ID, FromAgent: t.FromAgent, ToAgent: t.ToAgent, Action: t.Action, Amount: t.Amount,
 		Currency: string(t.Currency), Memo: t.Memo, Status: string(t.Status), ReversalOf: t.ReversalOf,
-		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: t.CreatedAt.UTC().Format(TimeFormat)}
+		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: event.FormatTime(t.CreatedAt)}
 }
 
 func deref(s *string) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
+	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/money"
 )
@@ -51,13 +52,10 @@ func UnmarshalDecimal(v any) (money.Amount, error) {
 	return a, nil
 }
 
-// TimeFormat is the contract's Time output: RFC 3339, UTC, milliseconds.
-const TimeFormat = "2006-01-02T15:04:05.000Z"
-
 // MarshalTime writes t in UTC with milliseconds.
 func MarshalTime(t time.Time) graphql.Marshaler {
 	return graphql.WriterFunc(func(w io.Writer) {
-		_, _ = io.WriteString(w, strconv.Quote(t.UTC().Format(TimeFormat)))
+		_, _ = io.WriteString(w, strconv.Quote(event.FormatTime(t)))
 	})
 }
 
