@@ -42,14 +42,7 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	srv.Use(extension.FixedComplexityLimit(cfg.ComplexityLimit))
 	srv.Use(depthLimit{max: cfg.DepthLimit})
-	presenter := resolvers.ErrorPresenter(d.Logger, d.Unavailable)
-	srv.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error {
-		e := presenter(ctx, err)
-		if e.Extensions["code"] == "COMPLEXITY_LIMIT_EXCEEDED" { // a limit on the document itself
-			e.Extensions["code"] = errcode.ValidationFailed
-		}
-		return e
-	})
+	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		resp := next(ctx)

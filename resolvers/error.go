@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -47,7 +48,12 @@ func ErrorPresenter(log *slog.Logger, unavailable func(error) bool) graphql.Erro
 		}
 		var ge *gqlerror.Error
 		if errors.As(err, &ge) && ge.Err == nil && ge.Extensions["code"] != nil {
-			return gqlErr // parse/validation errors from gqlgen itself
+			// gqlgen's own document errors keep their code; its complexity
+			// limit is a limit on the document too.
+			if gqlErr.Extensions["code"] == "COMPLEXITY_LIMIT_EXCEEDED" {
+				gqlErr.Extensions["code"] = errcode.ValidationFailed
+			}
+			return gqlErr
 		}
 		if unavailable != nil && unavailable(err) {
 			if o, ok := ctx.Value(outageKey{}).(*Outage); ok {
