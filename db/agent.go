@@ -218,8 +218,8 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	if err != nil {
 		return nil, err
 	}
-	if f.Limit < 1 || f.Limit > 200 {
-		return nil, failure.Invalid("limit", "must be between 1 and 200 (got %d)", f.Limit)
+	if err := checkLimit(f.Limit); err != nil {
+		return nil, err
 	}
 	q := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("org_id = ?", p.OrgID)
 	if f.Status != nil {
@@ -236,10 +236,8 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	if err := q.Order("seq DESC").Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
-	page := &agent.Page{HasNextPage: len(rows) > f.Limit}
-	if page.HasNextPage {
-		rows = rows[:f.Limit]
-	}
+	rows, more := trimPage(rows, f.Limit)
+	page := &agent.Page{HasNextPage: more}
 	page.Agents = make([]*agent.Agent, len(rows))
 	for i := range rows {
 		page.Agents[i] = rows[i].agent()
@@ -295,6 +293,26 @@ func (s *AgentService) AuditChains(ctx context.Context, ids []string) (map[strin
 		return nil, err
 	}
 	return s.db.auditChains(ctx, p.OrgID, ids)
+}
+
+// MaxPageSize is the largest page any list answers.
+const MaxPageSize = 200
+
+// checkLimit enforces the contract's page size, 1..MaxPageSize.
+func checkLimit(limit int) error {
+	if limit < 1 || limit > MaxPageSize {
+		return failure.Invalid("limit", "must be between 1 and %d (got %d)", MaxPageSize, limit)
+	}
+	return nil
+}
+
+// trimPage cuts the probe row a keyset query reads past the page (it asks
+// for limit+1) and reports whether another page follows.
+func trimPage[T any](rows []T, limit int) ([]T, bool) {
+	if len(rows) > limit {
+		return rows[:limit], true
+	}
+	return rows, false
 }
 
 const cursorPrefix = "c1:"

@@ -214,27 +214,30 @@ func party(a *agentRow) policy.Party {
 		AuthorizedActions: a.AuthorizedActions, SpendingLimit: a.SpendingLimit, DailyLimit: a.DailyLimit}
 }
 
-// dailySpent sums the sender's completed outgoing transactions of the trailing window.
+// windowOutflow selects the sender's completed outgoing transactions of the
+// trailing window (served by the transactions_outflow covering index).
+func windowOutflow(q bun.IDB, agentID string, now time.Time) *bun.SelectQuery {
+	return q.NewSelect().Table("transactions").Where("from_agent = ?", agentID).
+		Where("status = 'completed'").Where("created_at > ?", now.Add(-policy.Window))
+}
+
+// dailySpent sums the sender's outflow of the trailing window.
 func dailySpent(ctx context.Context, q bun.IDB, agentID string, now time.Time) (money.Amount, error) {
 	var spent money.Amount
-	err := q.NewSelect().Table("transactions").ColumnExpr("coalesce(sum(amount), 0)").
-		Where("from_agent = ?", agentID).Where("status = 'completed'").
-		Where("created_at > ?", now.Add(-policy.Window)).Scan(ctx, &spent)
+	err := windowOutflow(q, agentID, now).ColumnExpr("coalesce(sum(amount), 0)").Scan(ctx, &spent)
 	if err != nil {
 		return spent, fmt.Errorf("sum daily outflow: %w", err)
 	}
 	return spent, nil
 }
 
-// outflow reads the sender's completed outgoing transactions of the trailing window.
+// outflow reads the rows of the sender's outflow of the trailing window.
 func outflow(ctx context.Context, q bun.IDB, agentID string, now time.Time) ([]policy.Outflow, error) {
 	var rows []struct {
 		Amount    money.Amount `bun:"amount"`
 		CreatedAt time.Time    `bun:"created_at"`
 	}
-	err := q.NewSelect().Table("transactions").Column("amount", "created_at").
-		Where("from_agent = ?", agentID).Where("status = 'completed'").
-		Where("created_at > ?", now.Add(-policy.Window)).Scan(ctx, &rows)
+	err := windowOutflow(q, agentID, now).Column("amount", "created_at").Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("read daily outflow: %w", err)
 	}

@@ -80,8 +80,8 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 	if err != nil {
 		return nil, err
 	}
-	if f.Limit < 1 || f.Limit > 200 {
-		return nil, failure.Invalid("limit", "must be between 1 and 200 (got %d)", f.Limit)
+	if err := checkLimit(f.Limit); err != nil {
+		return nil, err
 	}
 	var conds []string
 	var args []any
@@ -100,10 +100,8 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 	if err := s.db.bun.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list transactions: %w", err)
 	}
-	page := &transaction.Page{HasNextPage: len(rows) > f.Limit}
-	if page.HasNextPage {
-		rows = rows[:f.Limit]
-	}
+	rows, more := trimPage(rows, f.Limit)
+	page := &transaction.Page{HasNextPage: more}
 	page.Transactions = make([]*transaction.Transaction, len(rows))
 	for i := range rows {
 		page.Transactions[i] = rows[i].transaction()
