@@ -221,4 +221,6 @@ type Service interface {
 	Verify(ctx context.Context, id string) (*Verification, error)
 	// AuditChains returns the chains of the given own-organization agents in chain order.
 	AuditChains(ctx context.Context, ids []string) (map[string][]AuditEntry, error)
+	// AuditChain returns one own-organization agent's chain (NotFound otherwise).
+	AuditChain(ctx context.Context, id string) ([]AuditEntry, error)
 }

@@ -273,11 +273,10 @@ func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verif
 	if err != nil {
 		return nil, err
 	}
-	chains, err := s.AuditChains(ctx, []string{agentID})
+	chain, err := s.AuditChain(ctx, agentID)
 	if err != nil {
 		return nil, err
 	}
-	chain := chains[agentID]
 	fp := agent.Fingerprint(*a)
 	return &agent.Verification{
 		Verified:        fp == a.Fingerprint && fp == agent.LastFingerprint(chain),
@@ -313,6 +312,19 @@ func trimPage[T any](rows []T, limit int) ([]T, bool) {
 		return rows[:limit], true
 	}
 	return rows, false
+}
+
+// AuditChain loads one of the caller's agents' chain in one statement: every
+// agent's chain starts at registration, so an empty chain means no such agent.
+func (s *AgentService) AuditChain(ctx context.Context, agentID string) ([]agent.AuditEntry, error) {
+	chains, err := s.AuditChains(ctx, []string{agentID})
+	if err != nil {
+		return nil, err
+	}
+	if len(chains[agentID]) == 0 {
+		return nil, agentNotFound(agentID)
+	}
+	return chains[agentID], nil
 }
 
 const cursorPrefix = "c1:"

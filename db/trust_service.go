@@ -88,13 +88,6 @@ func (s *TrustService) History(ctx context.Context, agentID string, since *time.
 	if _, err := auth.FromContext(ctx); err != nil {
 		return nil, err
 	}
-	exists, err := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("id = ?", agentID).Exists(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("look up agent: %w", err)
-	}
-	if !exists {
-		return nil, agentNotFound(agentID)
-	}
 	var rows []snapshotRow
 	q := s.db.bun.NewSelect().Model(&rows).Where("agent_id = ?", agentID)
 	if since != nil {
@@ -102,6 +95,15 @@ func (s *TrustService) History(ctx context.Context, agentID string, since *time.
 	}
 	if err := q.Order("at DESC", "seq DESC").Limit(trust.MaxHistory).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("read trust history: %w", err)
+	}
+	if len(rows) == 0 { // every agent has its registration snapshot: is there such an agent?
+		exists, err := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("id = ?", agentID).Exists(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("look up agent: %w", err)
+		}
+		if !exists {
+			return nil, agentNotFound(agentID)
+		}
 	}
 	out := make([]trust.Snapshot, len(rows))
 	for i, r := range rows {

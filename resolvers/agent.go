@@ -59,14 +59,11 @@ func (r *queryResolver) VerifyAgent(ctx context.Context, id string) (*agent.Veri
 }
 
 func (r *queryResolver) AgentAuditChain(ctx context.Context, agentID string) ([]*agent.AuditEntry, error) {
-	if _, err := r.svc.Agents.Get(ctx, agentID); err != nil {
-		return nil, err
-	}
-	chains, err := r.svc.Agents.AuditChains(ctx, []string{agentID})
+	chain, err := r.svc.Agents.AuditChain(ctx, agentID)
 	if err != nil {
 		return nil, err
 	}
-	return entryPointers(chains[agentID]), nil
+	return entryPointers(chain), nil
 }
 
 func (r *mutationResolver) RegisterAgent(ctx context.Context, in model.RegisterAgentInput) (*agent.Agent, error) {

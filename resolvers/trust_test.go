@@ -67,6 +67,9 @@ func TestTrustProfileOfNewAgent(t *testing.T) {
 	if r := b.do(b.key, profileQuery, map[string]any{"id": "agent_nope"}); r.code() != "NOT_FOUND" {
 		t.Fatalf("unknown agent: %s", r.code())
 	}
+	if r := b.do(b.key, `{ trustHistory(agentId: "agent_nope") { score } }`, nil); r.code() != "NOT_FOUND" {
+		t.Fatalf("history of an unknown agent: %s", r.code())
+	}
 	var list struct {
 		Nodes []struct {
 			Trust profileJSON `json:"trust"`
