@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/db/dbtest"
 )
@@ -113,6 +116,15 @@ func TestCommandLineAndServe(t *testing.T) {
 	if _, err := runCmd(t, env, "migrate"); err != nil {
 		t.Fatal(err)
 	}
+	conn, err := sql.Open("pg", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var orgs int
+	if err := conn.QueryRow(`SELECT count(*) FROM orgs WHERE name = 'bootstrap'`).Scan(&orgs); err != nil || orgs != 1 {
+		t.Fatalf("bootstrap organizations after two start-ups: %d (%v)", orgs, err)
+	}
 }
 
 func TestConfigValidation(t *testing.T) {
@@ -128,3 +140,5 @@ func TestConfigValidation(t *testing.T) {
 		t.Error("unknown command accepted")
 	}
 }
+
+var _ = pgdriver.NewConnector // registers the "pg" database/sql driver
