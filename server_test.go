@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptrace/bun/driver/pgdriver"
+	_ "github.com/uptrace/bun/driver/pgdriver" // registers the "pg" database/sql driver
 
 	"github.com/agenttrust/service/db/dbtest"
 )
@@ -140,5 +140,3 @@ func TestConfigValidation(t *testing.T) {
 		t.Error("unknown command accepted")
 	}
 }
-
-var _ = pgdriver.NewConnector // registers the "pg" database/sql driver

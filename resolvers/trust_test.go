@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/uptrace/bun/driver/pgdriver"
+	_ "github.com/uptrace/bun/driver/pgdriver" // registers the "pg" database/sql driver
 )
 
 type profileJSON struct {
@@ -390,5 +390,3 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 		t.Fatalf("drift after fix: %+v", drifts)
 	}
 }
-
-var _ = pgdriver.NewConnector // registers the "pg" database/sql driver
