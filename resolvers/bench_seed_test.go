@@ -21,10 +21,10 @@ import (
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/httpapi"
-	"github.com/agenttrust/service/resolvers"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -50,25 +50,10 @@ func newBenchEnv(tb testing.TB) *benchEnv {
 	e := &benchEnv{tb: tb, db: d, orgs: db.NewOrgService(d)}
 	e.conn = sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(u), pgdriver.WithTimeout(5*time.Minute)))
 	tb.Cleanup(func() { e.conn.Close() })
-	e.handler = httpapi.New(httpapi.Config{RateLimitRPS: 1e9, RateLimitBurst: 1 << 30}, httpapi.Deps{
-		Auth: e.orgs,
-		Services: resolvers.Services{Agents: db.NewAgentService(d), Transactions: db.NewTransactionService(d),
-			Trust: db.NewTrustService(d)},
-		Ready:       d.Ready,
-		Unavailable: db.Unavailable,
-		DBStats:     d.Stats,
-		Logger:      slog.New(slog.NewTextHandler(benchLog{tb}, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
+	e.handler = app.Handler(httpapi.Config{RateLimitRPS: 1e9, RateLimitBurst: 1 << 30}, d,
+		slog.New(slog.NewTextHandler(testWriter{tb}, &slog.HandlerOptions{Level: slog.LevelWarn})), nil)
 	e.orgID, e.key = e.newOrg("acme")
 	return e
-}
-
-// benchLog sends the service's warnings and errors to the benchmark's log.
-type benchLog struct{ tb testing.TB }
-
-func (w benchLog) Write(p []byte) (int, error) {
-	w.tb.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
 }
 
 func (e *benchEnv) newOrg(name string) (orgID, key string) {

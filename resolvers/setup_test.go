@@ -212,7 +212,7 @@ func (b *bundle) agentEvents(orgID string) []string {
 }
 
 // testWriter sends the service's warnings and errors to the test log.
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Helper()
