@@ -327,6 +327,11 @@ func (s *AgentService) AuditChain(ctx context.Context, agentID string) ([]agent.
 	return chains[agentID], nil
 }
 
+// badCursor answers an `after` that no list of this service returned.
+func badCursor() error {
+	return failure.Invalid("after", "is not a cursor returned by this list: pass pageInfo.endCursor unchanged")
+}
+
 const cursorPrefix = "c1:"
 
 func encodeCursor(seq int64) string {
@@ -340,5 +345,5 @@ func decodeCursor(c string) (int64, error) {
 			return seq, nil
 		}
 	}
-	return 0, failure.Invalid("after", "is not a cursor returned by this list: pass pageInfo.endCursor unchanged")
+	return 0, badCursor()
 }

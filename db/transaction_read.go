@@ -207,5 +207,5 @@ func decodeTxCursor(c string) (time.Time, string, error) {
 			return time.UnixMicro(us).UTC(), txID, nil
 		}
 	}
-	return time.Time{}, "", failure.Invalid("after", "is not a cursor returned by this list: pass pageInfo.endCursor unchanged")
+	return time.Time{}, "", badCursor()
 }
