@@ -36,6 +36,8 @@ type agentRow struct {
 	AuditHead         string         `bun:"audit_head"`
 	CreatedAt         time.Time      `bun:"created_at"`
 	UpdatedAt         time.Time      `bun:"updated_at"`
+	// Assessment is the stored trust assessment, read with the row by agentsFor.
+	Assessment string `bun:"assessment,scanonly"`
 }
 
 func (r *agentRow) agent() *agent.Agent {

@@ -163,22 +163,35 @@ func (s *TransactionService) claimKey(ctx context.Context, tx bun.Tx, orgID, key
 	return row.transaction(), nil
 }
 
-// lockAgents locks the given agents' rows in id order (so two executes in
-// opposite directions cannot deadlock) and returns them by id.
-func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agentRow, error) {
-	var rows []agentRow
-	if err := tx.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Order("id").For("UPDATE").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("lock agents: %w", err)
-	}
+// agentsFor selects the given agents in id order with their stored trust
+// assessment, which the policy needs, in the same statement.
+func agentsFor(q bun.IDB, rows *[]agentRow, ids ...string) *bun.SelectQuery {
+	return q.NewSelect().Model(rows).ColumnExpr("agent_row.*, tc.assessment").
+		Join("JOIN trust_counters AS tc ON tc.agent_id = agent_row.id").
+		Where("agent_row.id IN (?)", bun.In(ids)).Order("agent_row.id")
+}
+
+// byID indexes agent rows by id.
+func byID(rows []agentRow) map[string]*agentRow {
 	out := make(map[string]*agentRow, len(rows))
 	for i := range rows {
 		out[rows[i].ID] = &rows[i]
 	}
-	return out, nil
+	return out
 }
 
-// evaluatePolicy gathers the policy's input (the daily outflow, the sender's
-// assessment) and runs the one policy function: executeTransaction and
+// lockAgents locks the given agents' rows in id order (so two executes in
+// opposite directions cannot deadlock) and returns them by id.
+func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agentRow, error) {
+	var rows []agentRow
+	if err := agentsFor(tx, &rows, ids...).For("UPDATE OF agent_row").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("lock agents: %w", err)
+	}
+	return byID(rows), nil
+}
+
+// evaluatePolicy gathers the policy's input (the daily outflow; the rows come
+// from agentsFor, with the sender's assessment) and runs the one policy function: executeTransaction and
 // evaluateTrust both come through here, so they decide alike.
 func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time) (policy.Decision, error) {
 	in := policy.Input{Sender: party(sender), Action: action, Amount: amount, Currency: cur, Now: now}
@@ -201,11 +214,7 @@ func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow,
 			}
 		}
 	}
-	a, err := senderAssessment(ctx, tx, sender.ID)
-	if err != nil {
-		return policy.Decision{}, err
-	}
-	in.SenderAssessment = a
+	in.SenderAssessment = sender.Assessment
 	return policy.Evaluate(in), nil
 }
 

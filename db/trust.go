@@ -97,13 +97,3 @@ func applyTrust(ctx context.Context, tx bun.Tx, a *agentRow, d trustDelta, cause
 	_, err = appendEvent(ctx, tx, event.TrustScoreChanged, now, data, a.OrgID)
 	return err
 }
-
-// senderAssessment is the sender's stored assessment, for the policy.
-func senderAssessment(ctx context.Context, q bun.IDB, agentID string) (string, error) {
-	var assessment string
-	err := q.NewSelect().Model((*trustRow)(nil)).Column("assessment").Where("agent_id = ?", agentID).Scan(ctx, &assessment)
-	if err != nil {
-		return "", fmt.Errorf("read sender assessment: %w", err)
-	}
-	return assessment, nil
-}

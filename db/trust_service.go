@@ -2,8 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -123,29 +121,28 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 	if err != nil {
 		return nil, failure.Invalid("input.currency", "%s", err.Error())
 	}
-	var sender agentRow
-	err = s.db.bun.NewSelect().Model(&sender).Where("id = ?", in.AgentID).Where("org_id = ?", p.OrgID).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, agentNotFound(in.AgentID)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read agent: %w", err)
-	}
-	var receiver *agentRow
+	ids := []string{in.AgentID}
 	if in.ToAgent != nil {
 		if *in.ToAgent == in.AgentID {
 			return nil, failure.Invalid("input.toAgent", "must differ from agentId")
 		}
-		receiver = new(agentRow)
-		err := s.db.bun.NewSelect().Model(receiver).Where("id = ?", *in.ToAgent).Scan(ctx)
-		if errors.Is(err, sql.ErrNoRows) {
+		ids = append(ids, *in.ToAgent)
+	}
+	var rows []agentRow
+	if err := agentsFor(s.db.bun, &rows, ids...).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read agents: %w", err)
+	}
+	agents := byID(rows)
+	sender, receiver := agents[in.AgentID], (*agentRow)(nil)
+	if sender == nil || sender.OrgID != p.OrgID {
+		return nil, agentNotFound(in.AgentID)
+	}
+	if in.ToAgent != nil {
+		if receiver = agents[*in.ToAgent]; receiver == nil {
 			return nil, agentNotFound(*in.ToAgent)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("read counterparty: %w", err)
-		}
 	}
-	d, err := evaluatePolicy(ctx, s.db.bun, &sender, receiver, in.Action, in.Amount, cur, s.db.Now())
+	d, err := evaluatePolicy(ctx, s.db.bun, sender, receiver, in.Action, in.Amount, cur, s.db.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -23,8 +23,7 @@
 \endif
 \set amount random(1, 100)
 BEGIN;
-SELECT "agent_row"."seq", "agent_row"."id", "agent_row"."org_id", "agent_row"."name", "agent_row"."authorized_actions", "agent_row"."spending_limit", "agent_row"."daily_limit", "agent_row"."currency", "agent_row"."environment", "agent_row"."status", "agent_row"."fingerprint", "agent_row"."audit_seq", "agent_row"."audit_head", "agent_row"."created_at", "agent_row"."updated_at" FROM "agents" AS "agent_row" WHERE (id IN ('agent_s' || :from, 'agent_r' || :to)) ORDER BY "id" FOR UPDATE;
-SELECT "trust_row"."assessment" FROM "trust_counters" AS "trust_row" WHERE (agent_id = 'agent_s' || :from);
+SELECT agent_row.*, tc.assessment FROM "agents" AS "agent_row" JOIN trust_counters AS tc ON tc.agent_id = agent_row.id WHERE (agent_row.id IN ('agent_s' || :from, 'agent_r' || :to)) ORDER BY "agent_row"."id" FOR UPDATE OF agent_row;
 INSERT INTO "transactions" ("id", "from_agent", "to_agent", "from_org", "to_org", "action", "amount", "currency", "memo", "status", "reversal_of", "reversed_by", "reason", "created_at") VALUES ('tx_' || replace(gen_random_uuid()::text, '-', ''), 'agent_s' || :from, 'agent_r' || :to, 'org_bench_a', 'org_bench_b', 'purchase', :amount, 'USD', DEFAULT, 'completed', DEFAULT, DEFAULT, DEFAULT, now()) RETURNING "memo", "reversal_of", "reversed_by", "reason";
 -- The service computes sequence and hash in Go from the locked row; here the
 -- next sequence comes from the (already locked) row and the hash is a literal.
