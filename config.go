@@ -7,9 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/keyring"
+	"github.com/agenttrust/service/webhook"
+	"github.com/agenttrust/service/webhook/outbound"
 )
 
 // Config is the service configuration: environment variables, mirrored by flags.
@@ -21,7 +24,17 @@ type Config struct {
 	LogFormat       string
 	LogLevel        string
 	HTTP            httpapi.Config
+	Webhooks        WebhookConfig
 	envErrs         []error
+}
+
+// WebhookConfig is the webhook delivery configuration (WEBHOOK_*).
+type WebhookConfig struct {
+	AllowPrivateNetworks bool   // WEBHOOK_ALLOW_PRIVATE_NETWORKS: development and tests only
+	CAFile               string // WEBHOOK_CA_FILE: extra PEM roots
+	Schedule             string // WEBHOOK_RETRY_SCHEDULE
+	DisableAfter         int    // WEBHOOK_DISABLE_AFTER
+	Retention            time.Duration
 }
 
 // RegisterFlags defines the flags, each defaulting from its environment variable.
@@ -46,6 +59,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv func(string) string) {
 	if err != nil {
 		c.envErrs = append(c.envErrs, fmt.Errorf("RATE_LIMIT_BURST=%q is not a whole number", getenv("RATE_LIMIT_BURST")))
 	}
+	c.registerWebhookFlags(fs, env)
 	fs.Float64Var(&c.HTTP.RateLimitRPS, "rate-limit-rps", rps, "requests per second per API key ($RATE_LIMIT_RPS)")
 	fs.IntVar(&c.HTTP.RateLimitBurst, "rate-limit-burst", burst, "burst of requests per API key ($RATE_LIMIT_BURST)")
 }
@@ -71,6 +85,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, c.validateWebhooks()...)
 	if c.ListenAddr == "" {
 		errs = append(errs, errors.New("LISTEN_ADDR must not be empty"))
 	}
@@ -89,4 +104,43 @@ func (c *Config) Logger(w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func (c *Config) registerWebhookFlags(fs *flag.FlagSet, env func(name, def string) string) {
+	allow, err := strconv.ParseBool(env("WEBHOOK_ALLOW_PRIVATE_NETWORKS", "false"))
+	if err != nil {
+		c.envErrs = append(c.envErrs, fmt.Errorf("WEBHOOK_ALLOW_PRIVATE_NETWORKS=%q is not true or false", env("WEBHOOK_ALLOW_PRIVATE_NETWORKS", "")))
+	}
+	disable, err := strconv.Atoi(env("WEBHOOK_DISABLE_AFTER", strconv.Itoa(webhook.DefaultDisableAfter)))
+	if err != nil {
+		c.envErrs = append(c.envErrs, fmt.Errorf("WEBHOOK_DISABLE_AFTER=%q is not a whole number", env("WEBHOOK_DISABLE_AFTER", "")))
+	}
+	retention, err := time.ParseDuration(env("WEBHOOK_RETENTION", webhook.DefaultRetention.String()))
+	if err != nil {
+		c.envErrs = append(c.envErrs, fmt.Errorf("WEBHOOK_RETENTION=%q is not a duration like 720h", env("WEBHOOK_RETENTION", "")))
+	}
+	fs.BoolVar(&c.Webhooks.AllowPrivateNetworks, "webhook-allow-private-networks", allow, "allow webhook delivery to loopback and private addresses: development and tests only ($WEBHOOK_ALLOW_PRIVATE_NETWORKS)")
+	fs.StringVar(&c.Webhooks.CAFile, "webhook-ca-file", env("WEBHOOK_CA_FILE", ""), "extra PEM roots trusted for webhook deliveries ($WEBHOOK_CA_FILE)")
+	fs.StringVar(&c.Webhooks.Schedule, "webhook-retry-schedule", env("WEBHOOK_RETRY_SCHEDULE", webhook.DefaultSchedule), "delays between webhook delivery attempts ($WEBHOOK_RETRY_SCHEDULE)")
+	fs.IntVar(&c.Webhooks.DisableAfter, "webhook-disable-after", disable, "consecutive failed attempts before an endpoint is disabled ($WEBHOOK_DISABLE_AFTER)")
+	fs.DurationVar(&c.Webhooks.Retention, "webhook-retention", retention, "how long delivery attempt records are kept ($WEBHOOK_RETENTION)")
+}
+
+func (c *Config) validateWebhooks() []error {
+	var errs []error
+	if _, err := webhook.ParseSchedule(c.Webhooks.Schedule); err != nil {
+		errs = append(errs, err)
+	}
+	if c.Webhooks.DisableAfter < 1 {
+		errs = append(errs, fmt.Errorf("WEBHOOK_DISABLE_AFTER must be at least 1 (got %d)", c.Webhooks.DisableAfter))
+	}
+	if c.Webhooks.Retention <= 0 {
+		errs = append(errs, fmt.Errorf("WEBHOOK_RETENTION must be positive (got %s)", c.Webhooks.Retention))
+	}
+	if c.Webhooks.CAFile != "" {
+		if _, err := outbound.LoadCAFile(c.Webhooks.CAFile); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }

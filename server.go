@@ -30,6 +30,9 @@ import (
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/keyring"
 	"github.com/agenttrust/service/localpg"
+	"github.com/agenttrust/service/webhook"
+	"github.com/agenttrust/service/webhook/delivery"
+	"github.com/agenttrust/service/webhook/outbound"
 )
 
 func main() {
@@ -134,8 +137,12 @@ type Main struct {
 	Logger *slog.Logger
 	DB     *db.DB
 	// Keys is the server's key ring (ENCRYPTION_KEY), loaded by Open.
-	Keys   *keyring.Ring
-	stopPG func(context.Context) error
+	Keys *keyring.Ring
+	// Webhooks is the webhook service, built by Open.
+	Webhooks *db.WebhookService
+	sender   *outbound.Client
+	dbURL    string
+	stopPG   func(context.Context) error
 	// applied lists the migrations the last Open applied.
 	applied []string
 }
@@ -159,8 +166,11 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m.DB = d
+	m.DB, m.dbURL = d, url
 	if m.applied, err = d.Migrate(ctx); err != nil {
+		return err
+	}
+	if err := m.openWebhooks(); err != nil {
 		return err
 	}
 	m.Logger.Info("migrations applied", "new", m.applied)
@@ -172,6 +182,30 @@ func (m *Main) Open(ctx context.Context) error {
 		m.Logger.Info("bootstrap API key ready", "org_id", orgID)
 	}
 	return nil
+}
+
+// openWebhooks builds the outbound client and the webhook service from the
+// WEBHOOK_* settings and the key ring.
+func (m *Main) openWebhooks() error {
+	c := m.Config.Webhooks
+	oc := outbound.Config{AllowPrivateNetworks: c.AllowPrivateNetworks}
+	if c.CAFile != "" {
+		pool, err := outbound.LoadCAFile(c.CAFile)
+		if err != nil {
+			return err
+		}
+		oc.RootCAs = pool
+	}
+	if c.AllowPrivateNetworks {
+		m.Logger.Warn("WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: deliveries may reach loopback and private addresses (development and tests only)")
+	}
+	schedule, err := webhook.ParseSchedule(c.Schedule)
+	if err != nil {
+		return err
+	}
+	m.sender = outbound.New(oc)
+	m.Webhooks, err = db.NewWebhookService(m.DB, m.Keys, m.sender, db.WebhookConfig{Schedule: schedule, DisableAfter: c.DisableAfter, Retention: c.Retention})
+	return err
 }
 
 // loadKeys reads ENCRYPTION_KEY, or the key file in the state directory,
@@ -223,7 +257,7 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 
 // Handler builds the HTTP handler over an open database.
 func (m *Main) Handler() http.Handler {
-	return app.Handler(m.Config.HTTP, m.DB, m.Logger, nil)
+	return app.HandlerWith(m.Config.HTTP, m.DB, app.ServicesWith(m.DB, m.Webhooks), m.Logger, nil)
 }
 
 // Serve runs the server until ctx ends, then drains in-flight requests.
@@ -243,6 +277,19 @@ func (m *Main) Serve(ctx context.Context) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	go m.purgeIdempotencyKeys(ctx)
+	deliveries, err := delivery.New(ctx, m.DB, m.Webhooks, m.sender, delivery.Config{DatabaseURL: m.dbURL, Logger: m.Logger})
+	if err != nil {
+		return err
+	}
+	delivered := make(chan error, 1)
+	dctx, stopDeliveries := context.WithCancel(context.WithoutCancel(ctx))
+	go func() { delivered <- deliveries.Run(dctx) }()
+	defer func() {
+		stopDeliveries()
+		if err := <-delivered; err != nil {
+			m.Logger.Warn("webhook delivery stopped", "err", err)
+		}
+	}()
 	select {
 	case err := <-errc:
 		return err

@@ -28,7 +28,8 @@ var httpStatus = map[failure.Code]int{
 
 // authenticate resolves the bearer key to a principal and applies the
 // per-key rate limit before any GraphQL work happens.
-func authenticate(d Deps, limiter *rateLimiter, next http.Handler) http.Handler {
+// writeErr answers a refusal in the edge's own error shape.
+func authenticate(d Deps, limiter *rateLimiter, writeErr func(http.ResponseWriter, int, *failure.Error), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
@@ -40,11 +41,11 @@ func authenticate(d Deps, limiter *rateLimiter, next http.Handler) http.Handler 
 		if err != nil {
 			if failure.CodeOf(err) != failure.Unauthenticated {
 				d.Logger.ErrorContext(ctx, "authenticate", "err", err)
-				writeGraphQLError(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "service unavailable, retry shortly"))
+				writeErr(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "service unavailable, retry shortly"))
 				return
 			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="agenttrust"`)
-			writeGraphQLError(w, http.StatusUnauthorized, failure.As(err))
+			writeErr(w, http.StatusUnauthorized, failure.As(err))
 			return
 		}
 		if wait, ok := limiter.allow(p.KeyID); !ok {
@@ -52,7 +53,7 @@ func authenticate(d Deps, limiter *rateLimiter, next http.Handler) http.Handler 
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			fe := failure.Errorf(failure.RateLimited, "rate limit exceeded: retry in %d s", secs)
 			fe.Extensions = map[string]any{"retryAfter": secs}
-			writeGraphQLError(w, http.StatusTooManyRequests, fe)
+			writeErr(w, http.StatusTooManyRequests, fe)
 			return
 		}
 		setOrg(r.Context(), p.OrgID)

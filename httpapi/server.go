@@ -78,7 +78,10 @@ func New(cfg Config, d Deps) http.Handler {
 	gql := newGraphQL(cfg, d, m)
 
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", authenticate(d, limiter, readBody(cfg.MaxBodyBytes, gql)))
+	mux.Handle("/graphql", authenticate(d, limiter, writeGraphQLError, readBody(cfg.MaxBodyBytes, gql)))
+	rest := authenticate(d, limiter, writeRESTError, webhookRoutes(d))
+	mux.Handle("/webhooks", rest)
+	mux.Handle("/webhooks/", rest)
 	mux.Handle("GET /{$}", playgroundHandler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")

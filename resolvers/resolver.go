@@ -8,6 +8,7 @@ import (
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
+	"github.com/agenttrust/service/webhook"
 )
 
 // Services are the domain services the resolvers call.
@@ -15,6 +16,7 @@ type Services struct {
 	Agents       agent.Service
 	Transactions transaction.Service
 	Trust        trust.Service
+	Webhooks     webhook.Service
 }
 
 // Resolver is the root resolver.
