@@ -129,6 +129,8 @@ func (d *DB) ListenEvents(ctx context.Context, wake func()) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		ln := pgdriver.NewListener(d.bun)
+		// The listener's receive does not end with ctx: closing it does.
+		stop := context.AfterFunc(ctx, func() { ln.Close() })
 		err := ln.Listen(ctx, EventChannel)
 		if err == nil {
 			backoff = 100 * time.Millisecond
@@ -145,6 +147,7 @@ func (d *DB) ListenEvents(ctx context.Context, wake func()) {
 				wake()
 			}
 		}
+		stop()
 		ln.Close()
 		select {
 		case <-ctx.Done():
