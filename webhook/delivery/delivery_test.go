@@ -3,8 +3,10 @@ package delivery_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,4 +86,196 @@ func jsonEqual(a, b []byte) bool {
 	return bytes.Equal(ja, jb)
 }
 
-var _ = http.StatusOK
+// endpoint reads an endpoint through REST.
+func endpoint(t *testing.T, e *webhooktest.Env, id string) (active bool, failures int) {
+	t.Helper()
+	r := e.Do(e.Key, http.MethodGet, "/webhooks/"+id, nil)
+	var w struct {
+		Active              bool `json:"active"`
+		ConsecutiveFailures int  `json:"consecutive_failures"`
+	}
+	r.JSON(t, &w)
+	return w.Active, w.ConsecutiveFailures
+}
+
+type deliveryRecord struct {
+	EventID    string  `json:"event_id"`
+	Attempt    int     `json:"attempt"`
+	Success    bool    `json:"success"`
+	StatusCode *int    `json:"status_code"`
+	Error      *string `json:"error"`
+	Response   *string `json:"response_body"`
+}
+
+func deliveries(t *testing.T, e *webhooktest.Env, id string) []deliveryRecord {
+	t.Helper()
+	var page struct{ Data []deliveryRecord }
+	e.Do(e.Key, http.MethodGet, "/webhooks/"+id+"/deliveries?limit=200", nil).JSON(t, &page)
+	return page.Data
+}
+
+// eventually polls cond until it holds or the wait is over.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestRetriesKeepTheWebhookIDAndCountFailures(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{Schedule: "50ms,100ms,100ms"})
+	rcv := webhooktest.New(t)
+	whID, secret := e.Register(rcv.URL(), event.AgentRegistered)
+	var n int
+	rcv.Answer(func(webhooktest.Request) webhooktest.Answer {
+		n++
+		switch n {
+		case 1:
+			return webhooktest.Answer{Status: 500, Body: "boom"}
+		case 2:
+			return webhooktest.Answer{Status: 302, Header: map[string]string{"Location": "https://10.0.0.1/"}}
+		}
+		return webhooktest.Answer{Status: 200, Body: "ok"}
+	})
+	e.Start(delivery.Config{})
+	e.RegisterAgent("a1")
+	got := rcv.Wait(t, 3, wait, event.AgentRegistered)
+	for _, q := range got {
+		webhooktest.Verify(t, q, secret)
+		if q.Header.Get("webhook-id") != got[0].Message.ID {
+			t.Fatalf("attempt carried webhook-id %q, first %q", q.Header.Get("webhook-id"), got[0].Message.ID)
+		}
+	}
+	if gap := got[1].At.Sub(got[0].At); gap < 40*time.Millisecond {
+		t.Fatalf("second attempt %s after the first, want the schedule's ~50ms", gap)
+	}
+	var recs []deliveryRecord
+	eventually(t, "three recorded attempts", func() bool { recs = deliveries(t, e, whID); return len(recs) == 3 })
+	for i, want := range []struct {
+		attempt int
+		status  int
+		success bool
+	}{{3, 200, true}, {2, 302, false}, {1, 500, false}} {
+		r := recs[i]
+		if r.Attempt != want.attempt || r.StatusCode == nil || *r.StatusCode != want.status || r.Success != want.success || r.EventID != got[0].Message.ID {
+			t.Fatalf("record %d = %+v, want attempt %d status %d success %v", i, r, want.attempt, want.status, want.success)
+		}
+	}
+	if *recs[2].Response != "boom" || recs[2].Error == nil {
+		t.Fatalf("first attempt recorded body %q error %v", *recs[2].Response, recs[2].Error)
+	}
+	if active, failures := endpoint(t, e, whID); !active || failures != 0 {
+		t.Fatalf("after a success: active %v, consecutive_failures %d; want true, 0", active, failures)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if len(rcv.Requests(event.AgentRegistered)) != 3 {
+		t.Fatal("delivered again after a success")
+	}
+}
+
+func TestDisablesAfterConsecutiveFailuresAndCatchesUpWhenReactivated(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{Schedule: "20ms,20ms,20ms,20ms,20ms", DisableAfter: 3})
+	rcv := webhooktest.New(t)
+	whID, secret := e.Register(rcv.URL(), event.AgentRegistered)
+	rcv.Answer(func(webhooktest.Request) webhooktest.Answer { return webhooktest.Answer{Status: 503} })
+	e.Start(delivery.Config{})
+	first := e.RegisterAgent("a1")
+	eventually(t, "the endpoint disabled", func() bool { active, _ := endpoint(t, e, whID); return !active })
+	if _, failures := endpoint(t, e, whID); failures != 3 {
+		t.Fatalf("consecutive_failures %d, want 3", failures)
+	}
+	var disabled event.Event
+	eventually(t, "webhook.disabled in the log", func() bool {
+		evs, _ := e.DB.ReadOrgEvents(context.Background(), e.OrgID, event.Position{}, 100)
+		for _, ev := range evs {
+			if ev.Type == event.WebhookDisabled {
+				disabled = ev
+				return true
+			}
+		}
+		return false
+	})
+	var data struct {
+		WebhookID           string `json:"webhook_id"`
+		ConsecutiveFailures int    `json:"consecutive_failures"`
+	}
+	_ = json.Unmarshal(disabled.Data, &data)
+	if data.WebhookID != whID || data.ConsecutiveFailures != 3 {
+		t.Fatalf("webhook.disabled data %s", disabled.Data)
+	}
+	time.Sleep(300 * time.Millisecond) // pending attempts would have run by now
+	if n := len(rcv.Requests(event.AgentRegistered)); n != 3 {
+		t.Fatalf("%d attempts; want 3, none after disabling", n)
+	}
+	second := e.RegisterAgent("a2") // while disabled
+	time.Sleep(300 * time.Millisecond)
+	if n := len(rcv.Requests(event.AgentRegistered)); n != 3 {
+		t.Fatalf("a disabled endpoint got a delivery (%d attempts)", n)
+	}
+
+	rcv.Answer(func(webhooktest.Request) webhooktest.Answer { return webhooktest.Answer{Status: 204} })
+	r := e.Do(e.Key, http.MethodPatch, "/webhooks/"+whID, map[string]any{"active": true})
+	if r.Status != http.StatusOK {
+		t.Fatalf("re-activate: %d %s", r.Status, r.Body)
+	}
+	if active, failures := endpoint(t, e, whID); !active || failures != 0 {
+		t.Fatalf("re-activated: active %v, consecutive_failures %d", active, failures)
+	}
+	ok := map[string]bool{}
+	eventually(t, "both missed events delivered", func() bool {
+		for _, q := range rcv.Requests(event.AgentRegistered)[3:] {
+			webhooktest.Verify(t, q, secret)
+			var d struct {
+				ID string `json:"id"`
+			}
+			_ = json.Unmarshal(q.Message.Data, &d)
+			ok[d.ID] = true
+		}
+		return ok[first] && ok[second]
+	})
+}
+
+func TestGoneDisablesAtOnce(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{Schedule: "20ms,20ms,20ms"})
+	rcv := webhooktest.New(t)
+	whID, _ := e.Register(rcv.URL(), "*")
+	rcv.Answer(func(webhooktest.Request) webhooktest.Answer { return webhooktest.Answer{Status: http.StatusGone} })
+	e.Start(delivery.Config{})
+	e.RegisterAgent("a1")
+	eventually(t, "the endpoint disabled", func() bool { active, _ := endpoint(t, e, whID); return !active })
+	time.Sleep(200 * time.Millisecond)
+	if n := len(rcv.Requests(event.AgentRegistered)); n != 1 {
+		t.Fatalf("%d attempts after 410, want 1", n)
+	}
+}
+
+func TestRotationSignsUnderBothSecrets(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	rcv := webhooktest.New(t)
+	whID, old := e.Register(rcv.URL(), event.AgentRegistered)
+	r := e.Do(e.Key, http.MethodPost, "/webhooks/"+whID+"/secret/rotate", nil)
+	var w struct{ Secret string }
+	r.JSON(t, &w)
+	if r.Status != http.StatusOK || w.Secret == "" || w.Secret == old {
+		t.Fatalf("rotate: %d %s", r.Status, r.Body)
+	}
+	e.Start(delivery.Config{})
+	e.RegisterAgent("a1")
+	q := rcv.Wait(t, 1, wait, event.AgentRegistered)[0]
+	if sigs := strings.Fields(q.Header.Get("webhook-signature")); len(sigs) != 2 {
+		t.Fatalf("webhook-signature %q: want two signatures", q.Header.Get("webhook-signature"))
+	}
+	webhooktest.Verify(t, q, w.Secret)
+	webhooktest.Verify(t, q, old)
+	if webhooktest.Check(q, "whsec_"+base64.StdEncoding.EncodeToString(make([]byte, 32))) == nil {
+		t.Fatal("a delivery verifies under an unrelated secret")
+	}
+}
