@@ -279,3 +279,81 @@ func TestRotationSignsUnderBothSecrets(t *testing.T) {
 		t.Fatal("a delivery verifies under an unrelated secret")
 	}
 }
+
+// eventIDs returns the distinct event ids delivered and how often each came.
+func eventIDs(reqs []webhooktest.Request) map[string]int {
+	out := map[string]int{}
+	for _, q := range reqs {
+		out[q.Header.Get("webhook-id")]++
+	}
+	return out
+}
+
+func TestKilledProcessLosesNoDelivery(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	rcv := webhooktest.New(t)
+	_, _ = e.Register(rcv.URL(), event.AgentRegistered)
+	rcv.Answer(func(webhooktest.Request) webhooktest.Answer {
+		return webhooktest.Answer{Status: 204, Delay: 100 * time.Millisecond}
+	})
+	const n = 12
+	for i := range n {
+		e.RegisterAgent("a" + string(rune('a'+i))) // committed while no process delivers
+	}
+	a, stopA := e.Start(delivery.Config{Workers: 2})
+	rcv.Wait(t, 2, wait, event.AgentRegistered)
+	a.Kill() // running attempts are cut off mid-request
+	stopA()
+	killedAt := len(eventIDs(rcv.Requests(event.AgentRegistered)))
+	if killedAt >= n {
+		t.Fatalf("all %d delivered before the kill: the test proves nothing", n)
+	}
+	e.Start(delivery.Config{Workers: 4})
+	eventually(t, "every event delivered after the restart", func() bool {
+		return len(eventIDs(rcv.Requests(event.AgentRegistered))) == n
+	})
+	t.Logf("%d of %d events delivered before the kill, the rest after the restart", killedAt, n)
+}
+
+func TestTwoProcessesDeliverEachEventOnce(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	rcv := webhooktest.New(t)
+	e.Register(rcv.URL(), event.AgentRegistered)
+	e.Start(delivery.Config{Workers: 4})
+	e.Start(delivery.Config{Workers: 4})
+	const n = 20
+	for i := range n {
+		e.RegisterAgent("b" + string(rune('a'+i)))
+	}
+	eventually(t, "every event delivered", func() bool { return len(eventIDs(rcv.Requests(event.AgentRegistered))) == n })
+	time.Sleep(500 * time.Millisecond)
+	for id, c := range eventIDs(rcv.Requests(event.AgentRegistered)) {
+		if c != 1 {
+			t.Fatalf("event %s delivered %d times by two processes, want once", id, c)
+		}
+	}
+}
+
+func TestHungEndpointDoesNotDelayAnother(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	hung, fast := webhooktest.New(t), webhooktest.New(t)
+	e.Register(hung.URL(), event.AgentRegistered)
+	hung.Answer(func(webhooktest.Request) webhooktest.Answer { return webhooktest.Answer{Status: 200, Delay: 10 * time.Second} })
+	e.Register(fast.URL(), event.AgentRegistered)
+	e.Start(delivery.Config{Workers: 6, PerEndpoint: 2})
+	const n = 10
+	start := time.Now()
+	for i := range n {
+		e.RegisterAgent("c" + string(rune('a'+i)))
+	}
+	fast.Wait(t, n, wait, event.AgentRegistered)
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("the fast endpoint took %s for %d events beside a hung one", took, n)
+	}
+	if got := len(hung.Requests(event.AgentRegistered)); got > 2 {
+		t.Fatalf("the hung endpoint holds %d requests in flight, want at most 2", got)
+	}
+}
