@@ -162,5 +162,3 @@ func depth(set ast.SelectionSet, frags ast.FragmentDefinitionList, level int) in
 func playgroundHandler() http.Handler {
 	return playground.Handler("Agent Trust and Transaction Service", "/graphql")
 }
-
-func internalError() *failure.Error { return failure.Errorf(failure.Internal, "internal error") }

@@ -56,7 +56,7 @@ func requestLog(log *slog.Logger, m *metrics, next http.Handler) http.Handler {
 				}
 				log.ErrorContext(r.Context(), "panic", "panic", p, "request_id", ri.id)
 				if !sw.wrote {
-					writeGraphQLError(sw, http.StatusInternalServerError, internalError())
+					writeGraphQLErrorStatus(sw, http.StatusInternalServerError, internalError())
 				}
 			}
 			route := r.URL.Path
