@@ -84,12 +84,11 @@ func Matches(types []string, typ string) bool {
 
 func elem(field string, i int) string { return field + "[" + strconv.Itoa(i) + "]" }
 
-// Event is one entry of the log. Seq comes from a database sequence at insert:
-// unique and increasing in insertion order, but transactions commit out of
-// that order, so a reader that has seen Seq n may still see a smaller one
-// appear later.
+// Event is one entry of the log. Seq is taken at insertion, so events can
+// commit out of Seq order; Position is the order readers see them in.
 type Event struct {
 	Seq       int64
+	Position  Position
 	ID        string
 	Type      string
 	OrgIDs    []string // every organization the event concerns; one event, one id
