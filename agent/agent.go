@@ -5,6 +5,7 @@ package agent
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -50,8 +51,9 @@ type Agent struct {
 
 // Limits on agent input.
 const (
-	MaxNameLength = 200
-	MaxActions    = 100
+	MaxNameLength   = 200
+	MaxActions      = 100
+	MaxReasonLength = 2000 // of a suspension or reinstatement
 )
 
 var actionPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.:-]{0,63}$`)
@@ -161,7 +163,7 @@ func validateActions(f *failure.Fields, actions []string) {
 	}
 	seen := make(map[string]bool, len(actions))
 	for i, a := range actions {
-		field := "input.authorizedActions[" + itoa(i) + "]"
+		field := "input.authorizedActions[" + strconv.Itoa(i) + "]"
 		switch {
 		case !actionPattern.MatchString(a):
 			f.Add(field, "%q is not an identifier: start with a letter, then up to 63 letters, digits, '_', '.', ':' or '-'", a)
@@ -178,12 +180,17 @@ func validateLimit(f *failure.Fields, field string, a money.Amount, cur money.Cu
 	}
 }
 
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
+// ValidateReason checks the optional reason of a suspension or reinstatement:
+// at most MaxReasonLength characters of valid UTF-8. It returns a
+// ValidationFailed error on field "reason", or nil.
+func ValidateReason(reason *string) error {
+	if reason == nil {
+		return nil
 	}
-	return itoa(i/10) + digits[i%10:i%10+1]
+	if !utf8.ValidString(*reason) || utf8.RuneCountInString(*reason) > MaxReasonLength {
+		return failure.Invalid("reason", "must be valid UTF-8 of at most %d characters", MaxReasonLength)
+	}
+	return nil
 }
 
 // ListFilter selects a page of an organization's agents, newest first.

@@ -91,7 +91,7 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 		if _, err := tx.NewInsert().Model(&row).Returning("seq").Exec(ctx); err != nil {
 			return fmt.Errorf("insert agent: %w", err)
 		}
-		if _, err := appendEvent(ctx, tx, event.AgentRegistered, a.CreatedAt, a.ToData(), a.OrgID); err != nil {
+		if _, err := appendEvent(ctx, tx, event.AgentRegistered, a.CreatedAt, agent.RegisteredEvent{Data: a.ToData()}, a.OrgID); err != nil {
 			return err
 		}
 		return initTrust(ctx, tx, &row, a.CreatedAt)
@@ -146,8 +146,7 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("update agent: %w", err)
 		}
-		data := after.ToData()
-		data.ChangedFields = changed
+		data := agent.UpdatedEvent{Data: after.ToData(), ChangedFields: changed}
 		if _, err := appendEvent(ctx, tx, event.AgentUpdated, after.UpdatedAt, data, after.OrgID); err != nil {
 			return err
 		}
@@ -163,8 +162,8 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 	if err != nil {
 		return nil, err
 	}
-	if reason != nil && len(*reason) > 2000 {
-		return nil, failure.Invalid("reason", "must be at most 2000 characters")
+	if err := agent.ValidateReason(reason); err != nil {
+		return nil, err
 	}
 	var out *agent.Agent
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
@@ -186,8 +185,7 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("suspend agent: %w", err)
 		}
-		data := a.ToData()
-		data.Reason = reason
+		data := agent.SuspendedEvent{Data: a.ToData(), Reason: reason}
 		if _, err := appendEvent(ctx, tx, event.AgentSuspended, a.UpdatedAt, data, a.OrgID); err != nil {
 			return err
 		}

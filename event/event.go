@@ -4,6 +4,7 @@ package event
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -96,10 +97,24 @@ type Event struct {
 	CreatedAt time.Time
 }
 
+// Payload is the typed data of one event type, defined in the domain package
+// that emits it (agent.RegisteredEvent, transaction.CompletedEvent, ...).
+type Payload interface {
+	// EventType is the type the payload is written under.
+	EventType() string
+}
+
 // New builds an event for the given organizations with data encoded as
-// snake_case JSON; data should be the type's payload struct. It returns the
-// encoding error, if any.
+// snake_case JSON; data should be the type's Payload. It refuses a type that
+// is not in Types, a Payload written under another type than its own, and
+// data that does not encode.
 func New(id, typ string, data any, orgIDs ...string) (Event, error) {
+	if !Known(typ) {
+		return Event{}, fmt.Errorf("event type %q is not a type of the log", typ)
+	}
+	if p, ok := data.(Payload); ok && p.EventType() != typ {
+		return Event{}, fmt.Errorf("a %s payload written as %s", p.EventType(), typ)
+	}
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return Event{}, err
