@@ -148,3 +148,28 @@ func TestRegisterInputValidate(t *testing.T) {
 		t.Fatalf("fields %s", got)
 	}
 }
+
+func TestValidateReason(t *testing.T) {
+	t.Parallel()
+	long, longer, bad := strings.Repeat("ü", 2000), strings.Repeat("x", 2001), "\xff"
+	empty := ""
+	for _, tc := range []struct {
+		reason *string
+		ok     bool
+	}{{nil, true}, {&empty, true}, {&long, true}, {&longer, false}, {&bad, false}} {
+		err := agent.ValidateReason(tc.reason)
+		if tc.ok != (err == nil) {
+			t.Errorf("reason of %d bytes: %v", len(deref(tc.reason)), err)
+		}
+		if fe := failure.As(err); err != nil && (fe.Code != failure.ValidationFailed || fe.FieldErrors[0].Field != "reason") {
+			t.Errorf("want VALIDATION_FAILED on reason, got %v", err)
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -144,8 +144,8 @@ func (s *TransactionService) Export(ctx context.Context, format transaction.Form
 	if err != nil {
 		return nil, err
 	}
-	if since != nil && until != nil && !since.Before(*until) {
-		return nil, failure.Invalid("until", "must be after since")
+	if err := (transaction.ExportRange{Since: since, Until: until}).Validate(); err != nil {
+		return nil, err
 	}
 	enc, err := transaction.NewEncoder(format)
 	if err != nil {
@@ -167,7 +167,7 @@ func (s *TransactionService) Export(ctx context.Context, format transaction.Form
 			return fmt.Errorf("count export: %w", err)
 		}
 		if n > transaction.MaxExportRows {
-			return failure.Invalid("since", "the range holds more than %d transactions, the largest export allowed: narrow it with since and until (e.g. one day at a time)", transaction.MaxExportRows)
+			return transaction.ExportTooLarge()
 		}
 		if _, err := tx.NewRaw("DECLARE export_cursor NO SCROLL CURSOR FOR "+q, qargs...).Exec(ctx); err != nil {
 			return fmt.Errorf("open export cursor: %w", err)

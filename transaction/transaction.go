@@ -139,6 +139,26 @@ const (
 // MaxExportRows is the largest export answered in one request.
 const MaxExportRows = 50000
 
+// ExportRange is the window [Since, Until) of an export; a nil end is open.
+type ExportRange struct {
+	Since, Until *time.Time
+}
+
+// Validate checks that a closed range is not empty or reversed. It returns a
+// ValidationFailed error on field "until", or nil.
+func (r ExportRange) Validate() error {
+	if r.Since != nil && r.Until != nil && !r.Since.Before(*r.Until) {
+		return failure.Invalid("until", "must be after since")
+	}
+	return nil
+}
+
+// ExportTooLarge is the ValidationFailed error for a range holding more than
+// MaxExportRows transactions.
+func ExportTooLarge() error {
+	return failure.Invalid("since", "the range holds more than %d transactions, the largest export allowed: narrow it with since and until (e.g. one day at a time)", MaxExportRows)
+}
+
 // Export is an encoded export and its row count.
 type Export struct {
 	Format  Format
