@@ -195,14 +195,20 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 	return out, err
 }
 
-// Get returns one of the caller's agents.
+// Get returns one of the caller's agents (NotFound for another
+// organization's or an unknown id).
 func (s *AgentService) Get(ctx context.Context, agentID string) (*agent.Agent, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return getOwn(ctx, s.db.bun, p.OrgID, agentID)
+}
+
+// getOwn reads an agent of orgID on q, without locking it.
+func getOwn(ctx context.Context, q bun.IDB, orgID, agentID string) (*agent.Agent, error) {
 	var row agentRow
-	err = s.db.bun.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", p.OrgID).Scan(ctx)
+	err := q.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", orgID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, agentNotFound(agentID)
 	}
@@ -268,15 +274,28 @@ func (s *AgentService) Count(ctx context.Context, status *agent.Status) (int, er
 // Verify recomputes the fingerprint from the stored row and re-walks the chain.
 // Verified means the stored fingerprint matches the row and the latest
 // fingerprint the chain recorded; AuditChainValid means every link holds.
+// The row and the chain are read in one REPEATABLE READ snapshot: read
+// apart, an update committing between them would make a genuine agent fail.
+// Errors: NotFound for an agent not the caller's.
 func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verification, error) {
-	a, err := s.Get(ctx, agentID)
+	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	chain, err := s.AuditChain(ctx, agentID)
+	var a *agent.Agent
+	var chains map[string][]agent.AuditEntry
+	opts := &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
+	err = s.db.bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+		if a, err = getOwn(ctx, tx, p.OrgID, agentID); err != nil {
+			return err
+		}
+		chains, err = auditChains(ctx, tx, p.OrgID, []string{agentID})
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	chain := chains[agentID]
 	fp := agent.Fingerprint(*a)
 	return &agent.Verification{
 		Verified:        fp == a.Fingerprint && fp == agent.LastFingerprint(chain),
@@ -291,7 +310,7 @@ func (s *AgentService) AuditChains(ctx context.Context, ids []string) (map[strin
 	if err != nil {
 		return nil, err
 	}
-	return s.db.auditChains(ctx, p.OrgID, ids)
+	return auditChains(ctx, s.db.bun, p.OrgID, ids)
 }
 
 // MaxPageSize is the largest page any list answers.

@@ -2,6 +2,8 @@ package resolvers_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -143,4 +145,48 @@ func TestVerifyAgent(t *testing.T) {
 		})
 	}
 	b.Do(b.Key, testkit.VerifyQuery, map[string]any{"id": "agent_nope"}).Refused(t, "NOT_FOUND")
+}
+
+// TestVerifyDuringUpdates verifies a genuine agent while updates commit: the
+// row and its chain must be read in one snapshot, or a verification that
+// reads the row before an update and the chain after it reports
+// verified: false for an agent nobody tampered with.
+func TestVerifyDuringUpdates(t *testing.T) {
+	t.Parallel()
+	b := testkit.New(t)
+	a := b.Register(nil)
+	const updates = 60
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range updates {
+			r := b.Do(b.Key, testkit.UpdateMutation, map[string]any{"id": a.ID, "input": map[string]any{"name": fmt.Sprintf("n%d", i)}})
+			if len(r.Errors) > 0 {
+				t.Errorf("update %d: %s", i, r.Body)
+				return
+			}
+		}
+	}()
+	verifies, failed := 0, 0
+	for running := true; running; verifies++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		r := b.Do(b.Key, testkit.VerifyQuery, map[string]any{"id": a.ID})
+		var v testkit.Verification
+		if err := json.Unmarshal(r.Data["verifyAgent"], &v); err != nil || len(r.Errors) > 0 {
+			t.Fatalf("verify: %v %s", err, r.Body)
+		}
+		if !v.Verified || !v.AuditChainValid {
+			failed++
+		}
+	}
+	if failed > 0 {
+		t.Fatalf("%d of %d verifications of a genuine agent failed while it was updated", failed, verifies)
+	}
+	if chain := b.AuditChain(a.ID); len(chain) != updates+1 {
+		t.Fatalf("chain has %d entries, want %d", len(chain), updates+1)
+	}
 }
