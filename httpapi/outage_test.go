@@ -1,9 +1,12 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -170,5 +173,55 @@ func TestDroppedDatabase(t *testing.T) {
 	}
 	if r := testkit.Serve(t, h, testkit.Request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable {
 		t.Fatalf("/readyz without a database: %d", r.Status)
+	}
+}
+
+// logBuffer collects JSON log lines from concurrent writers.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) lines(t *testing.T) []map[string]any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(l.buf.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Every line a request logs carries its request id and organization: the
+// resolver's error line as much as the edge's request line.
+func TestRequestIDInEveryLogLine(t *testing.T) {
+	t.Parallel()
+	b := testkit.New(t)
+	d, p := openThroughProxy(b)
+	var logs logBuffer
+	h := newHandlerLog(httpapi.Config{}, b.Orgs, d, slog.New(slog.NewJSONHandler(&logs, nil)))
+	p.cut()
+	req := testkit.Request(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{ agents { totalCount } }"}`),
+		"Content-Type", "application/json", "Authorization", "Bearer "+b.Key, "X-Request-Id", "trace-42")
+	testkit.Serve(t, h, req).RefusedHTTP(t, http.StatusServiceUnavailable, "INTERNAL")
+	msgs := map[string]bool{}
+	for _, l := range logs.lines(t) {
+		msgs[l["msg"].(string)] = true
+		if l["request_id"] != "trace-42" || l["org_id"] != b.OrgID {
+			t.Errorf("log line without the request's id and organization: %v", l)
+		}
+	}
+	if !msgs["internal error"] || !msgs["request"] {
+		t.Fatalf("want the resolver's and the edge's lines, got %v", msgs)
 	}
 }

@@ -70,6 +70,7 @@ func New(cfg Config, d Deps) http.Handler {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
+	d.Logger = slog.New(LogHandler(d.Logger.Handler()))
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
 	}

@@ -14,13 +14,18 @@ import (
 // newHandler wires the edge as wire.Handler does, but authenticating with a
 // while the services use d, so outage tests can break one and not the other.
 func newHandler(cfg httpapi.Config, a *db.OrgService, d *db.DB) http.Handler {
+	return newHandlerLog(cfg, a, d, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// newHandlerLog is newHandler logging to log.
+func newHandlerLog(cfg httpapi.Config, a *db.OrgService, d *db.DB, log *slog.Logger) http.Handler {
 	return httpapi.New(cfg, httpapi.Deps{
 		Auth:        a,
 		Services:    wire.Services(d),
 		Ready:       d.Ready,
 		Unavailable: db.Unavailable,
 		DBStats:     d.Stats,
-		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:      log,
 	})
 }
 
