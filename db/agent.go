@@ -3,10 +3,8 @@ package db
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -232,7 +230,7 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 		q = q.Where("status = ?", string(*f.Status))
 	}
 	if f.After != "" {
-		seq, err := decodeCursor(f.After)
+		seq, err := parseSeqCursor(f.After)
 		if err != nil {
 			return nil, err
 		}
@@ -249,7 +247,7 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 		page.Agents[i] = rows[i].agent()
 	}
 	if len(rows) > 0 {
-		page.EndCursor = encodeCursor(rows[len(rows)-1].Seq)
+		page.EndCursor = seqCursor(rows[len(rows)-1].Seq)
 	}
 	return page, nil
 }
@@ -313,26 +311,6 @@ func (s *AgentService) AuditChains(ctx context.Context, ids []string) (map[strin
 	return auditChains(ctx, s.db.bun, p.OrgID, ids)
 }
 
-// MaxPageSize is the largest page any list answers.
-const MaxPageSize = 200
-
-// checkLimit enforces the contract's page size, 1..MaxPageSize.
-func checkLimit(limit int) error {
-	if limit < 1 || limit > MaxPageSize {
-		return failure.Invalid("limit", "must be between 1 and %d (got %d)", MaxPageSize, limit)
-	}
-	return nil
-}
-
-// trimPage cuts the probe row a keyset query reads past the page (it asks
-// for limit+1) and reports whether another page follows.
-func trimPage[T any](rows []T, limit int) ([]T, bool) {
-	if len(rows) > limit {
-		return rows[:limit], true
-	}
-	return rows, false
-}
-
 // AuditChain loads one of the caller's agents' chain in one statement: every
 // agent's chain starts at registration, so an empty chain means no such agent.
 func (s *AgentService) AuditChain(ctx context.Context, agentID string) ([]agent.AuditEntry, error) {
@@ -344,25 +322,4 @@ func (s *AgentService) AuditChain(ctx context.Context, agentID string) ([]agent.
 		return nil, agentNotFound(agentID)
 	}
 	return chains[agentID], nil
-}
-
-// badCursor answers an `after` that no list of this service returned.
-func badCursor() error {
-	return failure.Invalid("after", "is not a cursor returned by this list: pass pageInfo.endCursor unchanged")
-}
-
-const cursorPrefix = "c1:"
-
-func encodeCursor(seq int64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.FormatInt(seq, 10)))
-}
-
-func decodeCursor(c string) (int64, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err == nil && len(b) > len(cursorPrefix) && string(b[:len(cursorPrefix)]) == cursorPrefix {
-		if seq, err := strconv.ParseInt(string(b[len(cursorPrefix):]), 10, 64); err == nil && seq > 0 {
-			return seq, nil
-		}
-	}
-	return 0, badCursor()
 }
