@@ -66,6 +66,9 @@ func ParseBearer(header string) (string, error) {
 // Authenticator resolves an API key to its principal; unknown or revoked keys
 // are Unauthenticated.
 type Authenticator interface {
+	// Authenticate returns the principal of a live key: Unauthenticated for
+	// an unknown or revoked one; any other error means the key could not be
+	// checked (the store is down) and is answered 503.
 	Authenticate(ctx context.Context, key string) (Principal, error)
 }
 
