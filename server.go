@@ -26,13 +26,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/internal/localpg"
 	"github.com/agenttrust/service/keyring"
-	"github.com/agenttrust/service/localpg"
 	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/outbound"
+	"github.com/agenttrust/service/wire"
 )
 
 func main() {
@@ -257,7 +257,7 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 
 // Handler builds the HTTP handler over an open database.
 func (m *Main) Handler() http.Handler {
-	return app.HandlerWith(m.Config.HTTP, m.DB, app.ServicesWith(m.DB, m.Webhooks), m.Logger, nil)
+	return wire.HandlerWith(m.Config.HTTP, m.DB, wire.ServicesWith(m.DB, m.Webhooks), m.Logger, nil)
 }
 
 // Serve runs the server until ctx ends, then drains in-flight requests.

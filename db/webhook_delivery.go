@@ -49,7 +49,7 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 	q := s.db.bun.NewSelect().Model((*deliveryRow)(nil)).Where("webhook_id = ?", whID).
 		OrderExpr("created_at DESC, id DESC").Limit(limit + 1)
 	if after != "" {
-		at, dlvID, err := decodeTxCursor(after)
+		at, dlvID, err := parseTimeCursor(after)
 		if err != nil {
 			return nil, err
 		}
@@ -68,7 +68,7 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 	}
 	if more {
 		last := rows[len(rows)-1]
-		page.NextCursor = encodeTxCursor(last.CreatedAt, last.ID)
+		page.NextCursor = timeCursor(last.CreatedAt, last.ID)
 	}
 	return page, nil
 }

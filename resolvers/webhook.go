@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/webhook"
 )
 
@@ -14,7 +15,7 @@ func (r *Resolver) Webhook() graph.WebhookResolver { return &webhookResolver{r} 
 type webhookResolver struct{ *Resolver }
 
 func (r *webhookResolver) Deliveries(ctx context.Context, w *webhook.Endpoint, limit *int, after *string) (*model.WebhookDeliveryConnection, error) {
-	page, err := r.svc.Webhooks.Deliveries(ctx, w.ID, deref(limit, 50), deref(after, ""))
+	page, err := r.svc.Webhooks.Deliveries(ctx, w.ID, paging.Limit(limit), deref(after, ""))
 	if err != nil {
 		return nil, err
 	}

@@ -341,7 +341,9 @@ func TestHungEndpointDoesNotDelayAnother(t *testing.T) {
 	e := webhooktest.NewEnv(t, webhooktest.Options{})
 	hung, fast := webhooktest.New(t), webhooktest.New(t)
 	e.Register(hung.URL(), event.AgentRegistered)
-	hung.Answer(func(webhooktest.Request) webhooktest.Answer { return webhooktest.Answer{Status: 200, Delay: 10 * time.Second} })
+	hung.Answer(func(webhooktest.Request) webhooktest.Answer {
+		return webhooktest.Answer{Status: 200, Delay: 10 * time.Second}
+	})
 	e.Register(fast.URL(), event.AgentRegistered)
 	e.Start(delivery.Config{Workers: 6, PerEndpoint: 2})
 	const n = 10

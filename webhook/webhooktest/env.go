@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/httpapi"
@@ -19,6 +18,7 @@ import (
 	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/outbound"
+	"github.com/agenttrust/service/wire"
 )
 
 // Options tune an Env; zero fields take short test defaults.
@@ -61,7 +61,7 @@ func NewEnv(t testing.TB, o Options) *Env {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	e := &Env{T: t, DB: d, DBURL: u, Webhooks: wh, Sender: sender,
-		Handler: app.HandlerWith(httpapi.Config{RateLimitRPS: 1e6, RateLimitBurst: 1e6}, d, app.ServicesWith(d, wh), log, nil)}
+		Handler: wire.HandlerWith(httpapi.Config{RateLimitRPS: 1e6, RateLimitBurst: 1e6}, d, wire.ServicesWith(d, wh), log, nil)}
 	e.OrgID, _, e.Key, err = db.NewOrgService(d).CreateOrg(context.Background(), "acme")
 	if err != nil {
 		t.Fatal(err)
