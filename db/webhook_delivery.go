@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -73,72 +74,83 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 	return page, nil
 }
 
-// DeliveryTarget loads what a delivery job needs. Errors: failure.NotFound
-// when the endpoint was deleted or the event is not addressed to its organization.
+// DeliveryTarget loads what a delivery job needs, in one statement. Errors:
+// failure.NotFound when the endpoint was deleted or the event is not
+// addressed to its organization.
 func (s *WebhookService) DeliveryTarget(ctx context.Context, whID, eventID string) (*webhook.Target, error) {
-	var row webhookRow
-	if err := s.db.bun.NewSelect().Model(&row).Where("id = ?", whID).Scan(ctx); errors.Is(err, sql.ErrNoRows) {
+	var row struct {
+		webhookRow
+		EventID   *string         `bun:"event_id"`
+		EventType string          `bun:"event_type"`
+		Data      json.RawMessage `bun:"event_data"`
+		EventAt   time.Time       `bun:"event_at"`
+	}
+	err := s.db.bun.NewRaw(`SELECT w.*, e.id AS event_id, e.type AS event_type, e.data AS event_data, e.created_at AS event_at
+		FROM webhooks w LEFT JOIN events e ON e.id = ? AND w.org_id = ANY(e.org_ids)
+		WHERE w.id = ?`, eventID, whID).Scan(ctx, &row)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, webhookNotFound(whID)
 	} else if err != nil {
-		return nil, fmt.Errorf("find webhook: %w", err)
+		return nil, fmt.Errorf("find delivery target: %w", err)
 	}
-	var ev eventRow
-	err := s.db.bun.NewSelect().Model(&ev).Where("id = ?", eventID).Where("? = ANY(org_ids)", row.OrgID).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
+	if row.EventID == nil {
 		return nil, failure.Errorf(failure.NotFound, "event %s not found", eventID)
-	} else if err != nil {
-		return nil, fmt.Errorf("find event: %w", err)
 	}
-	secrets, err := s.secrets(&row)
+	secrets, err := s.secrets(&row.webhookRow)
 	if err != nil {
 		return nil, err
 	}
 	return &webhook.Target{WebhookID: row.ID, OrgID: row.OrgID, URL: row.URL, Active: row.Active, Secrets: secrets,
-		Message: webhook.Outgoing{ID: ev.ID, Type: ev.Type, At: ev.CreatedAt, Data: ev.Data}}, nil
+		Message: webhook.Outgoing{ID: *row.EventID, Type: row.EventType, At: row.EventAt.UTC(), Data: row.Data}}, nil
 }
 
 // RecordAttempt stores one attempt and its effect on the endpoint in one
 // transaction: a success resets consecutive_failures; a failure counts, and
 // a 410 or the WEBHOOK_DISABLE_AFTER-th failure in a row disables the
 // endpoint and appends webhook.disabled. It reports whether the endpoint is
-// (now) inactive, so the caller stops retrying.
+// (now) inactive or gone, so the caller stops retrying. A success takes no
+// row lock unless it has failures to reset, so deliveries to one endpoint
+// do not queue up behind each other.
 func (s *WebhookService) RecordAttempt(ctx context.Context, whID string, msg webhook.Outgoing, a webhook.Attempt) (inactive bool, err error) {
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
-		var row webhookRow
-		if err := tx.NewSelect().Model(&row).Where("id = ?", whID).For("UPDATE").Scan(ctx); errors.Is(err, sql.ErrNoRows) {
-			inactive = true // deleted meanwhile: nothing to record
-			return nil
-		} else if err != nil {
-			return fmt.Errorf("lock webhook: %w", err)
-		}
-		n, err := tx.NewSelect().Model((*deliveryRow)(nil)).Where("webhook_id = ?", whID).Where("event_id = ?", msg.ID).Count(ctx)
-		if err != nil {
-			return fmt.Errorf("count attempts: %w", err)
-		}
 		now := s.db.Now()
-		d := deliveryRow{ID: id.New(id.Delivery), WebhookID: whID, EventID: msg.ID, EventType: msg.Type, Attempt: n + 1,
+		d := deliveryRow{ID: id.New(id.Delivery), WebhookID: whID, EventID: msg.ID, EventType: msg.Type,
 			Success: a.Success(), LatencyMs: int(a.Latency.Milliseconds()), CreatedAt: now}
 		if a.StatusCode != 0 {
-			d.StatusCode = &a.StatusCode
+			d.StatusCode, d.ResponseBody = &a.StatusCode, &a.Body
 		}
 		if a.Err != "" {
 			d.Error = &a.Err
 		}
-		if a.StatusCode != 0 {
-			d.ResponseBody = &a.Body
-		}
-		if _, err := tx.NewInsert().Model(&d).Exec(ctx); err != nil {
+		// The attempt number counts this endpoint's earlier attempts at the
+		// event; the insert finds no endpoint row when it was deleted.
+		res, err := tx.NewRaw(`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
+			SELECT ?, w.id, ?, ?, 1 + (SELECT count(*) FROM webhook_deliveries p WHERE p.webhook_id = w.id AND p.event_id = ?), ?, ?, ?, ?, ?, ?
+			FROM webhooks w WHERE w.id = ?`,
+			d.ID, d.EventID, d.EventType, d.EventID, d.Success, d.StatusCode, d.LatencyMs, d.Error, d.ResponseBody, d.CreatedAt, whID).Exec(ctx)
+		if err != nil {
 			return fmt.Errorf("record attempt: %w", err)
 		}
-		if a.Success() {
-			if row.ConsecutiveFailures != 0 {
-				row.ConsecutiveFailures = 0
-				_, err = tx.NewUpdate().Model(&row).Column("consecutive_failures").WherePK().Exec(ctx)
-			}
-			inactive = !row.Active
-			return err
+		if n, _ := res.RowsAffected(); n == 0 {
+			inactive = true // deleted meanwhile
+			return nil
 		}
-		row.ConsecutiveFailures++
+		if a.Success() {
+			var active bool
+			err := tx.NewRaw(`WITH reset AS (UPDATE webhooks SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0)
+				SELECT active FROM webhooks WHERE id = ?`, whID, whID).Scan(ctx, &active)
+			if err != nil {
+				return fmt.Errorf("reset failures: %w", err)
+			}
+			inactive = !active
+			return nil
+		}
+		var row webhookRow
+		err = tx.NewRaw(`UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
+			RETURNING id, org_id, url, active, consecutive_failures`, whID).Scan(ctx, &row)
+		if err != nil {
+			return fmt.Errorf("count failure: %w", err)
+		}
 		reason := ""
 		switch {
 		case !row.Active:
@@ -147,17 +159,12 @@ func (s *WebhookService) RecordAttempt(ctx context.Context, whID string, msg web
 		case row.ConsecutiveFailures >= s.cfg.DisableAfter:
 			reason = fmt.Sprintf("%d consecutive failed attempts", row.ConsecutiveFailures)
 		}
-		cols := []string{"consecutive_failures"}
-		if reason != "" {
-			row.Active, row.DisabledAt, row.UpdatedAt = false, &now, now
-			cols = append(cols, "active", "disabled_at", "updated_at")
-		}
-		if _, err := tx.NewUpdate().Model(&row).Column(cols...).WherePK().Exec(ctx); err != nil {
-			return fmt.Errorf("count failure: %w", err)
-		}
-		inactive = !row.Active
+		inactive = !row.Active || reason != ""
 		if reason == "" {
 			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE webhooks SET active = false, disabled_at = ?, updated_at = ? WHERE id = ?`, now, now, whID); err != nil {
+			return fmt.Errorf("disable webhook: %w", err)
 		}
 		data := webhook.Disabled{WebhookID: row.ID, URL: row.URL, Reason: reason, ConsecutiveFailures: row.ConsecutiveFailures, LastStatusCode: d.StatusCode}
 		_, err = appendEvent(ctx, tx, event.WebhookDisabled, now, data, row.OrgID)
@@ -170,10 +177,11 @@ func (s *WebhookService) RecordAttempt(ctx context.Context, whID string, msg web
 // and advances the durable dispatch cursor past them, in one transaction:
 // a crash before commit leaves the cursor where it was, one after leaves the
 // jobs queued. The cursor row's lock (SKIP LOCKED) lets one replica dispatch
-// at a time; the others return 0 at once. It returns how many events it read.
-func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (int, error) {
-	var n int
-	err := s.db.inTx(ctx, func(tx bun.Tx) error {
+// at a time; the others return 0 at once. It returns how many events it
+// read, and when none, whether committed events wait for older running
+// transactions to end before they can be read.
+func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int, pending bool, err error) {
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
 		var xid string
 		var seq int64
 		err := tx.QueryRowContext(ctx, `SELECT xid::text, seq FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED`).Scan(&xid, &seq)
@@ -188,8 +196,17 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (int, 
 			return fmt.Errorf("dispatch cursor: xid %q: %w", xid, err)
 		}
 		evs, err := readEvents(ctx, tx, event.Position{XID: x, Seq: seq}, batch)
-		if err != nil || len(evs) == 0 {
+		if err != nil {
 			return err
+		}
+		if len(evs) == 0 {
+			// Committed events that older running transactions still keep
+			// unreadable: worth another look soon rather than at the next poll.
+			err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM events WHERE (xid, seq) > (?::xid8, ?))`, xid, seq).Scan(&pending)
+			if err != nil {
+				return fmt.Errorf("look for pending events: %w", err)
+			}
+			return nil
 		}
 		n = len(evs)
 		jobs, err := s.matchEndpoints(ctx, tx, evs)
@@ -207,7 +224,7 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (int, 
 		}
 		return nil
 	})
-	return n, err
+	return n, pending, err
 }
 
 // matchEndpoints returns one job per event and active endpoint of an

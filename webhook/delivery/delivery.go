@@ -156,8 +156,12 @@ func (r *Runner) dispatch(ctx context.Context) {
 	t := time.NewTicker(r.cfg.Poll)
 	defer t.Stop()
 	backoff := 50 * time.Millisecond
+	recheck := 5 * time.Millisecond
 	for {
-		n, err := r.svc.DispatchWebhooks(ctx, r.cfg.Batch)
+		n, pending, err := r.svc.DispatchWebhooks(ctx, r.cfg.Batch)
+		if n > 0 {
+			recheck = 5 * time.Millisecond
+		}
 		switch {
 		case err != nil && ctx.Err() == nil:
 			r.cfg.Logger.Warn("dispatch webhooks", "err", err, "retry_in", backoff)
@@ -170,6 +174,16 @@ func (r *Runner) dispatch(ctx context.Context) {
 			continue
 		case n == r.cfg.Batch:
 			continue // more to read
+		case pending:
+			// Committed events wait for older transactions to end: look
+			// again shortly instead of at the next poll.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(recheck):
+			}
+			recheck = min(2*recheck, r.cfg.Poll)
+			continue
 		}
 		backoff = 50 * time.Millisecond
 		select {

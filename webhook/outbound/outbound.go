@@ -83,7 +83,7 @@ func New(cfg Config) *Client {
 		TLSClientConfig:       &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12},
 		TLSHandshakeTimeout:   cfg.ConnectTimeout,
 		ResponseHeaderTimeout: cfg.Timeout,
-		MaxIdleConnsPerHost:   16,
+		MaxIdleConnsPerHost:   128, // an endpoint may have that many deliveries in flight across workers
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
