@@ -90,7 +90,14 @@ type Runner struct {
 // New builds a runner; Run starts it.
 func New(ctx context.Context, d *db.DB, svc *db.WebhookService, sender webhook.Sender, cfg Config) (*Runner, error) {
 	cfg.defaults()
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	pcfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("webhook delivery pool: %w", err)
+	}
+	if pcfg.MaxConns < 10 {
+		pcfg.MaxConns = 10 // River's fetches, completions, leader election and listener
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		return nil, fmt.Errorf("webhook delivery pool: %w", err)
 	}
