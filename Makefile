@@ -27,4 +27,10 @@ bench: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)
 	bash tools/httpaudit/run.sh
 
-.PHONY: help run test generate lint bench audit
+webhookcheck: ## verify real webhook deliveries with the standardwebhooks npm package (needs node, npm, Postgres)
+	$(GO) test -count=1 -v -run TestNodeVerifiesDeliveries ./webhook/delivery/
+
+bench-webhooks: ## webhook delivery throughput (1 and 50 endpoints, vs plain net/http) and commit-to-first-attempt latency
+	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./webhook/delivery/
+
+.PHONY: help run test generate lint bench audit webhookcheck bench-webhooks
