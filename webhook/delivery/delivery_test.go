@@ -6,11 +6,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/webhooktest"
 )
@@ -357,5 +359,63 @@ func TestHungEndpointDoesNotDelayAnother(t *testing.T) {
 	}
 	if got := len(hung.Requests(event.AgentRegistered)); got > 2 {
 		t.Fatalf("the hung endpoint holds %d requests in flight, want at most 2", got)
+	}
+}
+
+func TestRedeliverPagesAndPrunes(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	rcv := webhooktest.New(t)
+	whID, secret := e.Register(rcv.URL(), event.AgentRegistered)
+	_, stop := e.Start(delivery.Config{})
+	e.RegisterAgent("r1")
+	first := rcv.Wait(t, 1, wait, event.AgentRegistered)[0]
+	r := e.Do(e.Key, http.MethodPost, "/webhooks/"+whID+"/redeliver", map[string]any{"event_id": first.Message.ID})
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("redeliver: %d %s", r.Status, r.Body)
+	}
+	again := rcv.Wait(t, 2, wait, event.AgentRegistered)[1]
+	webhooktest.Verify(t, again, secret)
+	if again.Header.Get("webhook-id") != first.Message.ID || !bytes.Equal(again.Message.Data, first.Message.Data) {
+		t.Fatalf("redelivered %s %s, first %s %s", again.Header.Get("webhook-id"), again.Message.Data, first.Message.ID, first.Message.Data)
+	}
+
+	var page1, page2 struct {
+		Data       []deliveryRecord
+		NextCursor *string `json:"next_cursor"`
+	}
+	eventually(t, "two recorded attempts", func() bool { return len(deliveries(t, e, whID)) == 2 })
+	e.Do(e.Key, http.MethodGet, "/webhooks/"+whID+"/deliveries?limit=1", nil).JSON(t, &page1)
+	if len(page1.Data) != 1 || page1.Data[0].Attempt != 2 || page1.NextCursor == nil {
+		t.Fatalf("first page %+v", page1)
+	}
+	e.Do(e.Key, http.MethodGet, "/webhooks/"+whID+"/deliveries?limit=1&after="+*page1.NextCursor, nil).JSON(t, &page2)
+	if len(page2.Data) != 1 || page2.Data[0].Attempt != 1 || page2.NextCursor != nil {
+		t.Fatalf("second page %+v", page2)
+	}
+
+	stop() // nothing else may read the clock while the test moves it
+	now := e.DB.Now
+	e.DB.Now = func() time.Time { return now().Add(webhook.DefaultRetention + time.Hour) }
+	n, err := e.Webhooks.PruneDeliveries(context.Background())
+	e.DB.Now = now
+	if err != nil || n != 2 || len(deliveries(t, e, whID)) != 0 {
+		t.Fatalf("pruned %d (%v), %d left; want 2 and none", n, err, len(deliveries(t, e, whID)))
+	}
+}
+
+func TestEndpointCap(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	rcv := webhooktest.New(t)
+	for i := range webhook.MaxEndpoints {
+		e.Register(rcv.URL()+"/"+strconv.Itoa(i), "*")
+	}
+	r := e.Do(e.Key, http.MethodPost, "/webhooks", map[string]any{"url": rcv.URL(), "events": []string{"*"}})
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "at most 50") {
+		t.Fatalf("51st endpoint: %d %s", r.Status, r.Body)
+	}
+	if other := e.NewKey(); e.Do(other, http.MethodPost, "/webhooks", map[string]any{"url": rcv.URL(), "events": []string{"*"}}).Status != http.StatusCreated {
+		t.Fatal("the cap is not per organization")
 	}
 }
