@@ -270,28 +270,41 @@ func (s *WebhookService) Update(ctx context.Context, whID string, in webhook.Upd
 	return out, err
 }
 
-// queueBacklog queues, in tx, the events a re-activated endpoint missed: those
-// since it was disabled, and older ones it was still failing on, none older
-// than the retention and none it already received.
+// queueBacklog queues, in tx, the events a re-activated endpoint missed:
+// every event after the last one it received (or since it was disabled, if
+// that is earlier), and older ones it was still failing on; none older than
+// the retention or than the endpoint, and none it already received.
 func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webhookRow) error {
-	since := s.db.Now().Add(-s.cfg.Retention)
-	if row.CreatedAt.After(since) {
-		since = row.CreatedAt
+	floor := s.db.Now().Add(-s.cfg.Retention)
+	if row.CreatedAt.After(floor) {
+		floor = row.CreatedAt
 	}
-	disabledAt := s.db.Now()
+	from := s.db.Now()
 	if row.DisabledAt != nil {
-		disabledAt = *row.DisabledAt
+		from = *row.DisabledAt
+	}
+	var lastOK sql.NullTime
+	err := tx.NewRaw(`SELECT max(e.created_at) FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+		WHERE d.webhook_id = ? AND d.success`, row.ID).Scan(ctx, &lastOK)
+	if err != nil {
+		return fmt.Errorf("find last delivered event: %w", err)
+	}
+	switch {
+	case !lastOK.Valid:
+		from = floor // never delivered anything: everything since it exists
+	case lastOK.Time.Before(from):
+		from = lastOK.Time
 	}
 	var evs []struct {
 		ID   string `bun:"id"`
 		Type string `bun:"type"`
 	}
-	err := tx.NewRaw(`SELECT e.id, e.type FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
+	err = tx.NewRaw(`SELECT e.id, e.type FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
 		WHERE eo.org_id = ? AND e.created_at >= ?
 		  AND (e.created_at >= ? OR e.id IN (SELECT event_id FROM webhook_deliveries WHERE webhook_id = ?))
 		  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = ? AND d.event_id = e.id AND d.success)
 		ORDER BY e.xid, e.seq LIMIT ?`,
-		row.OrgID, since, disabledAt, row.ID, row.ID, s.cfg.Backlog).Scan(ctx, &evs)
+		row.OrgID, floor, from, row.ID, row.ID, s.cfg.Backlog).Scan(ctx, &evs)
 	if err != nil {
 		return fmt.Errorf("find missed events: %w", err)
 	}
