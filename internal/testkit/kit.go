@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
@@ -80,11 +81,25 @@ func (k *Kit) NewOrg(name string) (orgID, key string) {
 	return o.ID, o.Key
 }
 
+// SQL opens a database/sql handle on the test database, for seeding and
+// checks behind the service's back; it is closed when the test ends. Its
+// statement timeout is generous: bulk seeding on a busy machine is slow.
+func (k *Kit) SQL() *sql.DB {
+	k.T.Helper()
+	conn := k.openSQL()
+	k.T.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+func (k *Kit) openSQL() *sql.DB {
+	return sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(k.DBURL), pgdriver.WithTimeout(2*time.Minute)))
+}
+
 // Exec runs SQL straight against the test database, behind the service's
 // back, and fails unless it changed a row.
 func (k *Kit) Exec(query string, args ...any) {
 	k.T.Helper()
-	conn := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(k.DBURL)))
+	conn := k.openSQL()
 	defer conn.Close()
 	res, err := conn.ExecContext(context.Background(), query, args...)
 	if err != nil {
