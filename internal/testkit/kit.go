@@ -29,7 +29,7 @@ import (
 // Kit is one test's isolated service: its own database and handler, and one
 // organization with an API key to act as.
 type Kit struct {
-	T       *testing.T
+	T       testing.TB
 	DB      *db.DB
 	DBURL   string
 	Orgs    *db.OrgService
@@ -40,7 +40,7 @@ type Kit struct {
 
 // New builds a kit on a fresh database: the handler wire.Handler builds, with
 // rate limits high enough not to interfere unless cfgs lower them.
-func New(t *testing.T, cfgs ...func(*httpapi.Config)) *Kit {
+func New(t testing.TB, cfgs ...func(*httpapi.Config)) *Kit {
 	t.Helper()
 	d, u := dbtest.NewWithURL(t)
 	cfg := httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}
@@ -55,7 +55,7 @@ func New(t *testing.T, cfgs ...func(*httpapi.Config)) *Kit {
 }
 
 // For returns a copy of the kit that reports to t (a subtest).
-func (k *Kit) For(t *testing.T) *Kit {
+func (k *Kit) For(t testing.TB) *Kit {
 	c := *k
 	c.T = t
 	return &c
