@@ -79,8 +79,8 @@ func New(cfg Config, d Deps) http.Handler {
 	gql := newGraphQL(cfg, d, m)
 
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", authenticate(d, limiter, writeGraphQLErrorStatus, readBody(cfg.MaxBodyBytes, gql)))
-	rest := authenticate(d, limiter, writeRESTError, webhookRoutes(d))
+	mux.Handle("/graphql", authenticate(d, limiter, readBody(cfg.MaxBodyBytes, gql)))
+	rest := authenticateREST(d, limiter, webhookRoutes(d))
 	mux.Handle("/webhooks", rest)
 	mux.Handle("/webhooks/", rest)
 	mux.Handle("GET /{$}", playgroundHandler())

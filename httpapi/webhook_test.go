@@ -182,8 +182,8 @@ func TestWebhookRESTRefusals(t *testing.T) {
 	refusedREST(t, post(map[string]any{"url": "http://example.com/hook", "events": []string{"*"}}), 422, "VALIDATION_FAILED", "url")
 	refusedREST(t, post(map[string]any{"url": "https://example.com/" + strings.Repeat("a", 2048), "events": []string{"*"}}), 422, "VALIDATION_FAILED", "url")
 	refusedREST(t, post(map[string]any{"url": rcv.URL(), "events": []string{}}), 422, "VALIDATION_FAILED", "events")
-	refusedREST(t, post(map[string]any{"url": rcv.URL(), "events": []string{"agent.exploded"}}), 422, "VALIDATION_FAILED", "events.0")
-	refusedREST(t, post(map[string]any{"url": rcv.URL(), "events": []string{"*", event.AgentRegistered}}), 422, "VALIDATION_FAILED", "events")
+	refusedREST(t, post(map[string]any{"url": rcv.URL(), "events": []string{"agent.exploded"}}), 422, "VALIDATION_FAILED", "events[0]")
+	refusedREST(t, post(map[string]any{"url": rcv.URL(), "events": []string{"*", event.AgentRegistered}}), 422, "VALIDATION_FAILED", "events[0]")
 
 	rcv.Answer(func(webhooktest.Request) webhooktest.Answer { return webhooktest.Answer{Status: 500} })
 	er := refusedREST(t, post(map[string]any{"url": rcv.URL(), "events": []string{"*"}}), 422, "VALIDATION_FAILED", "url")

@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"net/url"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/agenttrust/service/event"
@@ -18,8 +16,8 @@ import (
 
 // Event types sent to one endpoint only, never written to the log.
 const (
-	TypeTest         = "webhook.test"
-	TypeVerification = "webhook.verification"
+	TypeTest         = event.WebhookTest
+	TypeVerification = event.WebhookVerification
 )
 
 // MaxEndpoints is how many endpoints one organization may register.
@@ -29,7 +27,7 @@ const MaxEndpoints = 50
 const MaxURLLength = 2048
 
 // Wildcard in an endpoint's events asks for every event type.
-const Wildcard = "*"
+const Wildcard = event.All
 
 // Endpoint is a registered webhook endpoint. Secret is set only in the
 // answers to registration and rotation.
@@ -125,28 +123,11 @@ func ValidateURL(f *failure.Fields, field, raw string) {
 	}
 }
 
-// ValidateEvents checks an endpoint's event filter: non-empty, known event
-// types or exactly ["*"], no duplicates.
+// ValidateEvents checks an endpoint's event filter with the one rule for
+// filters (event.ValidateTypes): known types, or exactly ["*"].
 func ValidateEvents(f *failure.Fields, field string, events []string) {
-	if len(events) == 0 {
-		f.Add(field, `must list at least one event type, or "*" for all`)
-		return
-	}
-	if slices.Contains(events, Wildcard) && len(events) > 1 {
-		f.Add(field, `"*" must be the only entry`)
-		return
-	}
-	seen := map[string]bool{}
-	for i, e := range events {
-		if e == Wildcard {
-			continue
-		}
-		if !slices.Contains(event.Types, e) {
-			f.Add(field+"."+strconv.Itoa(i), "unknown event type %q (known: %s)", e, strings.Join(event.Types, ", "))
-		} else if seen[e] {
-			f.Add(field+"."+strconv.Itoa(i), "duplicate event type %q", e)
-		}
-		seen[e] = true
+	if fe := failure.As(event.ValidateTypes(field, events)); fe != nil {
+		*f = append(*f, fe.FieldErrors...)
 	}
 }
 
