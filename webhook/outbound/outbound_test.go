@@ -70,7 +70,9 @@ func TestClientChecksAddressesAtDialTime(t *testing.T) {
 		t.Fatal("a self-signed receiver was trusted without WEBHOOK_CA_FILE")
 	}
 
-	rcv.Answer(func(webhooktest.Request) webhooktest.Answer { return webhooktest.Answer{Status: 200, Delay: 5 * time.Second} })
+	rcv.Answer(func(webhooktest.Request) webhooktest.Answer {
+		return webhooktest.Answer{Status: 200, Delay: 5 * time.Second}
+	})
 	slow := outbound.New(outbound.Config{AllowPrivateNetworks: true, RootCAs: rcv.Roots(), Timeout: 300 * time.Millisecond})
 	start := time.Now()
 	if _, err := slow.Post(context.Background(), rcv.URL(), http.Header{}, nil); err == nil || time.Since(start) > 2*time.Second {
