@@ -23,9 +23,10 @@ import (
 
 // Options tune an Env; zero fields take short test defaults.
 type Options struct {
-	Schedule     string // default "50ms,100ms,150ms"
-	DisableAfter int    // default 50
-	Strict       bool   // refuse private networks (the production policy)
+	Schedule     string        // default "50ms,100ms,150ms"
+	DisableAfter int           // default 50
+	Strict       bool          // refuse private networks (the production policy)
+	Timeout      time.Duration // per request; default 3s
 }
 
 // Env is one test's service: its own database, the HTTP handler with a
@@ -44,6 +45,9 @@ type Env struct {
 // NewEnv builds an Env.
 func NewEnv(t testing.TB, o Options) *Env {
 	t.Helper()
+	if o.Timeout == 0 {
+		o.Timeout = 3 * time.Second
+	}
 	if o.Schedule == "" {
 		o.Schedule = "50ms,100ms,150ms"
 	}
@@ -54,7 +58,7 @@ func NewEnv(t testing.TB, o Options) *Env {
 	}
 	keys, _ := keyring.Parse(keyring.Generate())
 	roots := New(t).Roots() // every httptest TLS server shares one certificate
-	sender := outbound.New(outbound.Config{AllowPrivateNetworks: !o.Strict, RootCAs: roots, Timeout: 3 * time.Second})
+	sender := outbound.New(outbound.Config{AllowPrivateNetworks: !o.Strict, RootCAs: roots, Timeout: o.Timeout})
 	wh, err := db.NewWebhookService(d, keys, sender, db.WebhookConfig{Schedule: schedule, DisableAfter: o.DisableAfter})
 	if err != nil {
 		t.Fatal(err)
