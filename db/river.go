@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
@@ -35,7 +36,9 @@ func migrateRiver(ctx context.Context, d *DB) ([]string, error) {
 type jobInserter struct{ client *river.Client[*sql.Tx] }
 
 func newJobInserter(d *DB) (*jobInserter, error) {
-	c, err := river.NewClient(riverdatabasesql.New(d.bun.DB), &river.Config{})
+	// FetchCooldown here limits how often inserts notify the workers' queue:
+	// every dispatch should wake them, since delivery latency hangs on it.
+	c, err := river.NewClient(riverdatabasesql.New(d.bun.DB), &river.Config{FetchCooldown: time.Millisecond})
 	if err != nil {
 		return nil, fmt.Errorf("river insert client: %w", err)
 	}

@@ -189,7 +189,7 @@ func (r *Runner) dispatch(ctx context.Context) {
 				return
 			case <-time.After(recheck):
 			}
-			recheck = min(2*recheck, r.cfg.Poll)
+			recheck = min(2*recheck, 50*time.Millisecond, r.cfg.Poll)
 			continue
 		}
 		backoff = 50 * time.Millisecond
