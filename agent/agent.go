@@ -215,6 +215,8 @@ type Service interface {
 	Update(ctx context.Context, id string, in UpdateInput) (*Agent, error)
 	// Suspend moves an active agent to suspended; an already suspended one is Conflict.
 	Suspend(ctx context.Context, id string, reason *string) (*Agent, error)
+	// Reinstate moves a suspended agent back to active; an active one is Conflict.
+	Reinstate(ctx context.Context, id string, reason *string) (*Agent, error)
 	Get(ctx context.Context, id string) (*Agent, error)
 	List(ctx context.Context, f ListFilter) (*Page, error)
 	Count(ctx context.Context, status *Status) (int, error)

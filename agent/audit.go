@@ -14,6 +14,7 @@ const (
 	AuditRegistered = "agent.registered"
 	AuditUpdated    = "agent.updated"
 	AuditSuspended  = "agent.suspended"
+	AuditReinstated = "agent.reinstated"
 )
 
 // AuditEntry is one link of an agent's append-only, hash-linked audit chain.

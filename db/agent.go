@@ -17,6 +17,7 @@ import (
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/trust"
 )
 
 type agentRow struct {
@@ -36,8 +37,8 @@ type agentRow struct {
 	AuditHead         string         `bun:"audit_head"`
 	CreatedAt         time.Time      `bun:"created_at"`
 	UpdatedAt         time.Time      `bun:"updated_at"`
-	// Assessment is the stored trust assessment, read with the row by agentsFor.
-	Assessment string `bun:"assessment,scanonly"`
+	// TC holds the agent's trust counters, read with the row by agentsFor.
+	TC trustCounters `bun:"embed:tc_"`
 }
 
 func (r *agentRow) agent() *agent.Agent {
@@ -104,15 +105,14 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 
 // lockOwn reads an agent of orgID and locks its row until tx ends.
 func lockOwn(ctx context.Context, tx bun.Tx, orgID, agentID string) (*agentRow, error) {
-	var row agentRow
-	err := tx.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", orgID).For("UPDATE").Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, agentNotFound(agentID)
-	}
-	if err != nil {
+	var rows []agentRow
+	if err := agentsFor(tx, &rows, agentID).Where("agent_row.org_id = ?", orgID).For("UPDATE OF agent_row").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("lock agent: %w", err)
 	}
-	return &row, nil
+	if len(rows) == 0 {
+		return nil, agentNotFound(agentID)
+	}
+	return &rows[0], nil
 }
 
 // Update changes identity fields, recomputes the fingerprint, and records the
@@ -159,6 +159,27 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 
 // Suspend moves an active agent to suspended (Conflict if it already is).
 func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *string) (*agent.Agent, error) {
+	return s.setStatus(ctx, agentID, reason, agent.Suspended)
+}
+
+// Reinstate moves a suspended agent back to active (Conflict if it is active).
+func (s *AgentService) Reinstate(ctx context.Context, agentID string, reason *string) (*agent.Agent, error) {
+	return s.setStatus(ctx, agentID, reason, agent.Active)
+}
+
+// statusChange is what moving to a status records: the audit action and
+// event, the conflict when the agent is already there, and the trust action.
+var statusChange = map[agent.Status]struct {
+	audit, event, already, cause string
+	trust                        trust.Kind
+}{
+	agent.Suspended: {agent.AuditSuspended, event.AgentSuspended, "already suspended", "suspension", trust.Suspended},
+	agent.Active:    {agent.AuditReinstated, event.AgentReinstated, "not suspended", "reinstatement", trust.Reinstated},
+}
+
+// setStatus suspends or reinstates one of the caller's agents: the status,
+// its audit entry, its event and its rescoring commit together.
+func (s *AgentService) setStatus(ctx context.Context, agentID string, reason *string, to agent.Status) (*agent.Agent, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
@@ -166,33 +187,34 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 	if reason != nil && len(*reason) > 2000 {
 		return nil, failure.Invalid("reason", "must be at most 2000 characters")
 	}
+	change := statusChange[to]
 	var out *agent.Agent
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
 		row, err := lockOwn(ctx, tx, p.OrgID, agentID)
 		if err != nil {
 			return err
 		}
-		if row.Status == string(agent.Suspended) {
-			return failure.Errorf(failure.Conflict, "agent %q is already suspended", agentID)
+		if row.Status == string(to) {
+			return failure.Errorf(failure.Conflict, "agent %q is %s", agentID, change.already)
 		}
 		a := row.agent()
-		a.Status = agent.Suspended
+		a.Status = to
 		a.Stamp(s.db.Now())
 		row.set(a)
 		details := map[string]any{"reason": reason, "fingerprint": a.Fingerprint}
-		if err := appendAudit(ctx, tx, row, agent.AuditSuspended, p.KeyID, a.UpdatedAt, details); err != nil {
+		if err := appendAudit(ctx, tx, row, change.audit, p.KeyID, a.UpdatedAt, details); err != nil {
 			return err
 		}
 		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
-			return fmt.Errorf("suspend agent: %w", err)
+			return fmt.Errorf("set agent status: %w", err)
 		}
 		data := a.ToData()
 		data.Reason = reason
-		if _, err := appendEvent(ctx, tx, event.AgentSuspended, a.UpdatedAt, data, a.OrgID); err != nil {
+		if _, err := appendEvent(ctx, tx, change.event, a.UpdatedAt, data, a.OrgID); err != nil {
 			return err
 		}
 		out = a
-		return applyTrust(ctx, tx, row, trustDelta{}, "suspension:"+a.ID, a.UpdatedAt)
+		return applyTrust(ctx, tx, row, trust.Action{Kind: change.trust, At: a.UpdatedAt}, change.cause+":"+a.ID)
 	})
 	return out, err
 }

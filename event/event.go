@@ -12,17 +12,19 @@ const (
 	AgentRegistered      = "agent.registered"
 	AgentUpdated         = "agent.updated"
 	AgentSuspended       = "agent.suspended"
+	AgentReinstated      = "agent.reinstated"
 	TransactionCompleted = "transaction.completed"
 	TransactionReversed  = "transaction.reversed"
 	TrustScoreChanged    = "trust.score_changed"
 	DisputeFiled         = "dispute.filed"
+	DisputeWithdrawn     = "dispute.withdrawn"
 	WebhookDisabled      = "webhook.disabled"
 )
 
 // Types lists every event type an endpoint or subscription may ask for.
 var Types = []string{
-	AgentRegistered, AgentUpdated, AgentSuspended, TransactionCompleted,
-	TransactionReversed, TrustScoreChanged, DisputeFiled, WebhookDisabled,
+	AgentRegistered, AgentUpdated, AgentSuspended, AgentReinstated, TransactionCompleted,
+	TransactionReversed, TrustScoreChanged, DisputeFiled, DisputeWithdrawn, WebhookDisabled,
 }
 
 // Event is one entry of the log. Seq increases monotonically with insertion.

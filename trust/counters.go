@@ -92,5 +92,6 @@ func (c Counters) Close(o Counters) bool {
 	return near(c.Completed, o.Completed) && near(c.Failures, o.Failures) && near(c.LimitRefusals, o.LimitRefusals) &&
 		near(c.Reversals, o.Reversals) && near(c.DisputingOrgs, o.DisputingOrgs) &&
 		c.OpenDisputes == o.OpenDisputes && c.CounterpartyOrgs == o.CounterpartyOrgs &&
-		c.FirstExternalAt.Equal(o.FirstExternalAt)
+		c.FirstExternalAt.IsZero() == o.FirstExternalAt.IsZero() &&
+		c.FirstExternalAt.Sub(o.FirstExternalAt).Abs() <= time.Millisecond // storage keeps microseconds
 }
