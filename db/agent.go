@@ -106,7 +106,7 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 // lockOwn reads an agent of orgID and locks its row until tx ends.
 func lockOwn(ctx context.Context, tx bun.Tx, orgID, agentID string) (*agentRow, error) {
 	var rows []agentRow
-	if err := agentsFor(tx, &rows, agentID).Where("agent_row.org_id = ?", orgID).For("UPDATE OF agent_row").Scan(ctx); err != nil {
+	if err := agentsFor(tx, &rows, agentID).Where("agent_row.org_id = ?", orgID).For("UPDATE OF agent_row, tc").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("lock agent: %w", err)
 	}
 	if len(rows) == 0 {

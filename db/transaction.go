@@ -181,7 +181,9 @@ func byID(rows []agentRow) map[string]*agentRow {
 // opposite directions cannot deadlock) and returns them by id.
 func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agentRow, error) {
 	var rows []agentRow
-	if err := agentsFor(tx, &rows, ids...).For("UPDATE OF agent_row").Scan(ctx); err != nil {
+	// Lock the counters too: a row only joined, not locked, would be read
+	// as of the statement's snapshot after waiting for the agent's lock.
+	if err := agentsFor(tx, &rows, ids...).For("UPDATE OF agent_row, tc").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("lock agents: %w", err)
 	}
 	return byID(rows), nil

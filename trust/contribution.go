@@ -90,7 +90,8 @@ func describe(p Contribution, c Counters, f Factors) string {
 	case FactorCounterpartyOrgs:
 		s = fmt.Sprintf("Completed transactions with %d other %s", f.CounterpartyOrgs, plural(f.CounterpartyOrgs, "organization", "organizations"))
 	case FactorCompletion:
-		s = fmt.Sprintf("%s failed attempts against %s completed transactions in the last 30 days (decayed)", num(f.Failures), num(f.Volume))
+		s = fmt.Sprintf("%s failed attempts against %s completed transactions in the last 30 days (decayed; one failure weighs as %s completions)",
+			num(f.Failures), num(f.Volume), num(w.FailureWeight))
 	case FactorLimitRefusals:
 		s = fmt.Sprintf("%s refusals over its own spending or daily limit in the last day (decayed)", num(f.LimitRefusals))
 	case FactorReversals:

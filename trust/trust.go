@@ -11,7 +11,7 @@
 //	tenureDays        +100 · days/(days + 30)            days since the first transaction with another organization
 //	volume            +250 · v/(v + 40)                  v = min(completed, 15 · counterpartyOrgs)
 //	counterpartyOrgs  +150 · n/(n + 3)                   n = distinct other organizations transacted with
-//	completionRate    −300 · min(1, f/(completed + f + 5) / 0.2)    f = failed attempts
+//	completionRate    −400 · f/(f + 10 + completed/10)   f = failed attempts: one weighs as ten completions
 //	limitRefusals     −80 · l/(l + 10)                   l = refusals over the agent's own limits
 //	reversalRate      −250 · min(1, r/(completed + r + 5) / 0.25)   r = its sent transactions it reversed
 //	disputeRatio      −min(500, 90 · d)                  d = other organizations with open disputes against it
@@ -67,7 +67,8 @@ type Model struct {
 	VolumePerOrg                 float64 // completions counted per counterparty organization
 	OrgPoints, OrgHalf           float64 // diversity credit and the organization count at which half of it is earned
 
-	FailurePoints, FailureTolerance   float64 // largest failure penalty and the failure share that reaches it
+	FailurePoints, FailurePrior       float64 // failure penalty at a failure share of 1, and the clean pseudo-attempts of that share
+	FailureWeight                     float64 // completions one failure weighs as
 	LimitPoints, LimitHalf            float64 // largest limit-refusal penalty and the count at which half of it applies
 	ReversalPoints, ReversalTolerance float64 // largest reversal penalty and the reversal share that reaches it
 	DisputeOrgPoints, DisputeMax      float64 // penalty per disputing organization and its total cap
@@ -92,8 +93,9 @@ var Weights = Model{
 	OrgPoints:      150,
 	OrgHalf:        3,
 
-	FailurePoints:     300,
-	FailureTolerance:  0.2,
+	FailurePoints:     400,
+	FailurePrior:      10,
+	FailureWeight:     10,
 	LimitPoints:       80,
 	LimitHalf:         10,
 	ReversalPoints:    250,
@@ -228,7 +230,7 @@ func points(c Counters, f Factors) []part {
 		{FactorCounterpartyOrgs, w.OrgPoints * saturate(n, w.OrgHalf)},
 	}
 	penalty := []part{
-		{FactorCompletion, -w.FailurePoints * math.Min(1, share(c.Failures, c.Completed)/w.FailureTolerance)},
+		{FactorCompletion, -w.FailurePoints * failureShare(c.Failures, c.Completed)},
 		{FactorLimitRefusals, -w.LimitPoints * saturate(c.LimitRefusals, w.LimitHalf)},
 		{FactorReversals, -w.ReversalPoints * math.Min(1, share(c.Reversals, c.Completed)/w.ReversalTolerance)},
 		{FactorDisputes, -math.Min(w.DisputeMax, w.DisputeOrgPoints*c.DisputingOrgs)},
@@ -253,6 +255,17 @@ func points(c Counters, f Factors) []part {
 		suspension = -w.SuspendedShare * (plus - minus)
 	}
 	return append(out, part{FactorSuspended, suspension})
+}
+
+// failureShare is f/(f + FailurePrior + completed/FailureWeight): one failure
+// outweighs FailureWeight completions, so a day of failures moves even a long
+// clean record, while a few failures of a new agent do not sink it.
+func failureShare(f, completed float64) float64 {
+	if f <= 0 {
+		return 0
+	}
+	w := Weights
+	return f / (f + w.FailurePrior + math.Max(completed, 0)/w.FailureWeight)
 }
 
 // share is bad/(completed + bad + Prior): the smoothed share of bad outcomes.
