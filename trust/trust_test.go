@@ -85,7 +85,7 @@ func established(n, orgs, days int) *agent {
 	start := now.Add(-time.Duration(days) * day)
 	a := newAgent(start)
 	for i := 0; i < n; i++ {
-		a.execute(fmt.Sprint("org_", i%orgs), start.Add(time.Duration(i)*time.Duration(days)*day/time.Duration(n)))
+		a.execute(fmt.Sprint("org_", i%orgs), start.Add(time.Duration(days)*day/time.Duration(n)*time.Duration(i)))
 	}
 	return a
 }
