@@ -95,7 +95,8 @@ func describe(p Contribution, c Counters, f Factors) string {
 	case FactorLimitRefusals:
 		s = fmt.Sprintf("%s refusals over its own spending or daily limit in the last day (decayed)", num(f.LimitRefusals))
 	case FactorReversals:
-		s = fmt.Sprintf("%s of its transactions reversed over %s completed in the last 90 days (decayed)", num(f.Reversals), num(f.Volume))
+		s = fmt.Sprintf("%s of its transactions reversed over %s completed in the last 90 days (decayed; one reversal weighs as %s completions)",
+			num(f.Reversals), num(f.Volume), num(w.ReversalWeight))
 	case FactorDisputes:
 		orgs := "organizations"
 		if num(f.DisputingOrgs) == "1" {

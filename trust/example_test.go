@@ -32,15 +32,15 @@ func ExampleCompute() {
 	f := r.Factors
 	fmt.Printf("completion %.4f, disputes %.4f, reversals %.4f, confidence %.4f\n", f.CompletionRate, f.DisputeRatio, f.ReversalRate, f.Confidence)
 	// Output:
-	// 590 Moderate
+	// 598 Moderate
 	// base              500  Every agent starts at 500, no evidence either way: +500
 	// volume            127  41 completed transactions with other organizations in the last 30 days (decayed), 41 of them counted (at most 15 per organization): +127
 	// disputeRatio      -90  2 open disputes from 1 other organization (decayed, 90-day half-life) over 41 transactions: −90
 	// counterpartyOrgs   86  Completed transactions with 4 other organizations: +86
 	// tenureDays         57  First transaction with another organization 40 days ago: +57
 	// completionRate    -50  2 failed attempts against 41 completed transactions in the last 30 days (decayed; one failure weighs as 10 completions): −50
-	// reversalRate      -21  1 of its transactions reversed over 41 completed in the last 90 days (decayed): −21
 	// limitRefusals     -19  3 refusals over its own spending or daily limit in the last day (decayed): −19
+	// reversalRate      -13  1 of its transactions reversed over 41 completed in the last 90 days (decayed; one reversal weighs as 5 completions): −13
 	// suspended           0  The agent is active: 0
 	// completion 0.9535, disputes 0.0488, reversals 0.0238, confidence 0.8214
 }

@@ -13,7 +13,7 @@
 //	counterpartyOrgs  +150 · n/(n + 3)                   n = distinct other organizations transacted with
 //	completionRate    −400 · f/(f + 10 + completed/10)   f = failed attempts: one weighs as ten completions
 //	limitRefusals     −80 · l/(l + 10)                   l = refusals over the agent's own limits
-//	reversalRate      −250 · min(1, r/(completed + r + 5) / 0.25)   r = its sent transactions it reversed
+//	reversalRate      −250 · r/(r + 10 + completed/5)    r = its sent transactions it reversed: one weighs as five completions
 //	disputeRatio      −min(500, 90 · d)                  d = other organizations with open disputes against it
 //	suspended         −80% of the rest, while suspended
 //
@@ -70,9 +70,9 @@ type Model struct {
 	FailurePoints, FailurePrior       float64 // failure penalty at a failure share of 1, and the clean pseudo-attempts of that share
 	FailureWeight                     float64 // completions one failure weighs as
 	LimitPoints, LimitHalf            float64 // largest limit-refusal penalty and the count at which half of it applies
-	ReversalPoints, ReversalTolerance float64 // largest reversal penalty and the reversal share that reaches it
+	ReversalPoints, ReversalPrior     float64 // reversal penalty at a reversal share of 1, and the clean pseudo-transactions of that share
+	ReversalWeight                    float64 // completions one reversal weighs as
 	DisputeOrgPoints, DisputeMax      float64 // penalty per disputing organization and its total cap
-	Prior                             float64 // clean pseudo-completions in every share's denominator
 
 	SuspendedShare float64 // share of the score a suspension takes away
 
@@ -99,10 +99,10 @@ var Weights = Model{
 	LimitPoints:       80,
 	LimitHalf:         10,
 	ReversalPoints:    250,
-	ReversalTolerance: 0.25,
+	ReversalPrior:     10,
+	ReversalWeight:    5,
 	DisputeOrgPoints:  90,
 	DisputeMax:        500,
-	Prior:             5,
 
 	SuspendedShare: 0.8,
 
@@ -230,9 +230,9 @@ func points(c Counters, f Factors) []part {
 		{FactorCounterpartyOrgs, w.OrgPoints * saturate(n, w.OrgHalf)},
 	}
 	penalty := []part{
-		{FactorCompletion, -w.FailurePoints * failureShare(c.Failures, c.Completed)},
+		{FactorCompletion, -w.FailurePoints * weighedShare(c.Failures, c.Completed, w.FailurePrior, w.FailureWeight)},
 		{FactorLimitRefusals, -w.LimitPoints * saturate(c.LimitRefusals, w.LimitHalf)},
-		{FactorReversals, -w.ReversalPoints * math.Min(1, share(c.Reversals, c.Completed)/w.ReversalTolerance)},
+		{FactorReversals, -w.ReversalPoints * weighedShare(c.Reversals, c.Completed, w.ReversalPrior, w.ReversalWeight)},
 		{FactorDisputes, -math.Min(w.DisputeMax, w.DisputeOrgPoints*c.DisputingOrgs)},
 	}
 	plus, minus := w.Base, 0.0
@@ -257,23 +257,15 @@ func points(c Counters, f Factors) []part {
 	return append(out, part{FactorSuspended, suspension})
 }
 
-// failureShare is f/(f + FailurePrior + completed/FailureWeight): one failure
-// outweighs FailureWeight completions, so a day of failures moves even a long
-// clean record, while a few failures of a new agent do not sink it.
-func failureShare(f, completed float64) float64 {
-	if f <= 0 {
-		return 0
-	}
-	w := Weights
-	return f / (f + w.FailurePrior + math.Max(completed, 0)/w.FailureWeight)
-}
-
-// share is bad/(completed + bad + Prior): the smoothed share of bad outcomes.
-func share(bad, completed float64) float64 {
+// weighedShare is bad/(bad + prior + completed/weight): one bad outcome
+// outweighs weight completions, so a day of failures moves even a long clean
+// record, while the prior keeps a few bad outcomes of a new agent from
+// sinking it.
+func weighedShare(bad, completed, prior, weight float64) float64 {
 	if bad <= 0 {
 		return 0
 	}
-	return bad / (math.Max(completed, 0) + bad + Weights.Prior)
+	return bad / (bad + prior + math.Max(completed, 0)/weight)
 }
 
 // saturate returns x/(x+half) in 0..1 (0 for x <= 0 or NaN).
