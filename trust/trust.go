@@ -67,12 +67,12 @@ type Model struct {
 	VolumePerOrg                 float64 // completions counted per counterparty organization
 	OrgPoints, OrgHalf           float64 // diversity credit and the organization count at which half of it is earned
 
-	FailurePoints, FailurePrior       float64 // failure penalty at a failure share of 1, and the clean pseudo-attempts of that share
-	FailureWeight                     float64 // completions one failure weighs as
-	LimitPoints, LimitHalf            float64 // largest limit-refusal penalty and the count at which half of it applies
-	ReversalPoints, ReversalPrior     float64 // reversal penalty at a reversal share of 1, and the clean pseudo-transactions of that share
-	ReversalWeight                    float64 // completions one reversal weighs as
-	DisputeOrgPoints, DisputeMax      float64 // penalty per disputing organization and its total cap
+	FailurePoints, FailurePrior   float64 // failure penalty at a failure share of 1, and the clean pseudo-attempts of that share
+	FailureWeight                 float64 // completions one failure weighs as
+	LimitPoints, LimitHalf        float64 // largest limit-refusal penalty and the count at which half of it applies
+	ReversalPoints, ReversalPrior float64 // reversal penalty at a reversal share of 1, and the clean pseudo-transactions of that share
+	ReversalWeight                float64 // completions one reversal weighs as
+	DisputeOrgPoints, DisputeMax  float64 // penalty per disputing organization and its total cap
 
 	SuspendedShare float64 // share of the score a suspension takes away
 
@@ -93,16 +93,16 @@ var Weights = Model{
 	OrgPoints:      150,
 	OrgHalf:        3,
 
-	FailurePoints:     400,
-	FailurePrior:      10,
-	FailureWeight:     10,
-	LimitPoints:       80,
-	LimitHalf:         10,
-	ReversalPoints:    250,
-	ReversalPrior:     10,
-	ReversalWeight:    5,
-	DisputeOrgPoints:  90,
-	DisputeMax:        500,
+	FailurePoints:    400,
+	FailurePrior:     10,
+	FailureWeight:    10,
+	LimitPoints:      80,
+	LimitHalf:        10,
+	ReversalPoints:   250,
+	ReversalPrior:    10,
+	ReversalWeight:   5,
+	DisputeOrgPoints: 90,
+	DisputeMax:       500,
 
 	SuspendedShare: 0.8,
 
