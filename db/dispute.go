@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
@@ -92,14 +93,14 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 			return fmt.Errorf("insert dispute evidence: %w", err)
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID, "reason": d.Reason, "evidence_ids": d.EvidenceIDs}
-		if err := appendAudit(ctx, tx, a, "dispute.filed", p.KeyID, now, details); err != nil {
+		if err := appendAudit(ctx, tx, a, agent.AuditDisputeFiled, p.KeyID, now, details); err != nil {
 			return err
 		}
 		if err := saveAuditHead(ctx, tx, a); err != nil {
 			return err
 		}
 		out = d.dispute()
-		if _, err := appendEvent(ctx, tx, event.DisputeFiled, now, out.ToData(), p.OrgID, a.OrgID); err != nil {
+		if _, err := appendEvent(ctx, tx, event.DisputeFiled, now, trust.DisputeFiledEvent{DisputeData: out.ToData()}, p.OrgID, a.OrgID); err != nil {
 			return err
 		}
 		if p.OrgID == a.OrgID { // a dispute from the agent's own organization counts for nothing
@@ -214,14 +215,14 @@ func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.D
 			return fmt.Errorf("release dispute evidence: %w", err)
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID}
-		if err := appendAudit(ctx, tx, a, "dispute.withdrawn", p.KeyID, now, details); err != nil {
+		if err := appendAudit(ctx, tx, a, agent.AuditDisputeWithdrawn, p.KeyID, now, details); err != nil {
 			return err
 		}
 		if err := saveAuditHead(ctx, tx, a); err != nil {
 			return err
 		}
 		out = d.dispute()
-		if _, err := appendEvent(ctx, tx, event.DisputeWithdrawn, now, out.ToData(), p.OrgID, a.OrgID); err != nil {
+		if _, err := appendEvent(ctx, tx, event.DisputeWithdrawn, now, trust.DisputeWithdrawnEvent{DisputeData: out.ToData()}, p.OrgID, a.OrgID); err != nil {
 			return err
 		}
 		if p.OrgID == a.OrgID {

@@ -54,7 +54,7 @@ func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*tr
 	}
 	q := visibleDisputes(s.db.bun, p.OrgID, f)
 	if f.After != "" {
-		seq, err := decodeCursor(f.After)
+		seq, err := parseSeqCursor(f.After)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +70,7 @@ func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*tr
 		page.Disputes[i] = rows[i].dispute()
 	}
 	if len(rows) > 0 {
-		page.EndCursor = encodeCursor(rows[len(rows)-1].Seq)
+		page.EndCursor = seqCursor(rows[len(rows)-1].Seq)
 	}
 	return page, nil
 }

@@ -105,7 +105,7 @@ func trustHistory(ctx context.Context, tx bun.Tx, a *agentRow) (trust.History, e
 		h.Transactions = append(h.Transactions, r)
 	}
 	err = tx.NewSelect().TableExpr("audit_entries").ColumnExpr("at, details->>'reason_code' AS reason_code").
-		Where("agent_id = ? AND action = 'transaction.refused'", a.ID).Scan(ctx, &h.Refusals)
+		Where("agent_id = ? AND action = ?", a.ID, agent.AuditTransactionRefused).Scan(ctx, &h.Refusals)
 	if err != nil {
 		return h, fmt.Errorf("read refusals: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -13,7 +14,7 @@ func (r *queryResolver) Dispute(ctx context.Context, id string) (*trust.Dispute,
 }
 
 func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *trust.DisputeStatus, limit *int, after *string) (*model.DisputeConnection, error) {
-	f := trust.DisputeFilter{AgentID: agentID, Status: status, Limit: deref(limit, 50), After: deref(after, "")}
+	f := trust.DisputeFilter{AgentID: agentID, Status: status, Limit: paging.Limit(limit), After: deref(after, "")}
 	page, err := r.svc.Trust.Disputes(ctx, f)
 	if err != nil {
 		return nil, err

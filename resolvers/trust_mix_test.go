@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 // Issue 11's spiral: an agent with dailyLimit 150 takes 60 concurrent
@@ -17,11 +19,11 @@ import (
 // Risk, and the next day it pays again.
 func TestLimitStormDoesNotLockOut(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	clk := b.clock()
-	_, shopKey := b.newOrg("shop")
-	a := b.register(map[string]any{"spendingLimit": "100", "dailyLimit": "150"})
-	shop := b.registerAs(shopKey, nil)
+	b := testkit.New(t)
+	clk := b.Clock()
+	_, shopKey := b.NewOrg("shop")
+	a := b.Register(map[string]any{"spendingLimit": "100", "dailyLimit": "150"})
+	shop := b.RegisterAs(shopKey, nil)
 	for storm, want := range []map[string]int{{"ok": 15, "daily_limit_exceeded": 45}, {"daily_limit_exceeded": 60}} {
 		codes := make([]string, 60)
 		var wg sync.WaitGroup
@@ -29,7 +31,7 @@ func TestLimitStormDoesNotLockOut(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r := b.execute(b.key, pay(a, shop, "10"))
+				r := b.Execute(b.Key, testkit.Pay(a, shop, "10"))
 				codes[i] = "ok"
 				if len(r.Errors) > 0 {
 					codes[i], _ = r.Errors[0].Extensions["reasonCode"].(string)
@@ -44,18 +46,18 @@ func TestLimitStormDoesNotLockOut(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("storm %d: %v, want %v", storm, got, want)
 		}
-		p := b.profile(b.key, a.ID)
-		if p.Assessment == "High Risk" || p.Factors.LimitRefusals < float64(45+storm*60)*0.9 || sumPoints(p) != p.Score {
+		p := b.Profile(b.Key, a.ID)
+		if p.Assessment == "High Risk" || p.Factors.LimitRefusals < float64(45+storm*60)*0.9 || p.Points() != p.Score {
 			t.Fatalf("after storm %d: %+v", storm, p)
 		}
-		if e := b.evaluate(a.ID, "purchase", "10", "USD"); e.ReasonCode != "daily_limit_exceeded" {
+		if e := b.Evaluate(a.ID, "purchase", "10", "USD"); e.ReasonCode != "daily_limit_exceeded" {
 			t.Fatalf("evaluate after storm %d: %+v", storm, e)
 		}
-		clk.advance(time.Hour)
+		clk.Advance(time.Hour)
 	}
-	clk.advance(23 * time.Hour)
-	b.mustExecute(b.key, pay(a, shop, "10"))
-	if p := b.profile(b.key, a.ID); p.Assessment == "High Risk" || p.Factors.LimitRefusals > 105.0/2 {
+	clk.Advance(23 * time.Hour)
+	b.MustExecute(b.Key, testkit.Pay(a, shop, "10"))
+	if p := b.Profile(b.Key, a.ID); p.Assessment == "High Risk" || p.Factors.LimitRefusals > 105.0/2 {
 		t.Fatalf("the next day: %+v", p)
 	}
 }
@@ -75,21 +77,21 @@ type mixTx struct {
 // reached, and `trust rebuild` then finds no drift.
 func TestTrustRebuildFindsNoDrift(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	clk := b.clock()
-	otherOrg, otherKey := b.newOrg("globex")
-	keyOf := map[string]string{b.orgID: b.key, otherOrg: otherKey}
+	b := testkit.New(t)
+	clk := b.Clock()
+	otherOrg, otherKey := b.NewOrg("globex")
+	keyOf := map[string]string{b.OrgID: b.Key, otherOrg: otherKey}
 	type mixAgent struct {
-		agentJSON
+		testkit.Agent
 		org       string
 		suspended bool
 	}
 	var agents []*mixAgent
 	for i := 0; i < 4; i++ {
-		agents = append(agents, &mixAgent{b.register(map[string]any{"name": fmt.Sprint("m", i), "spendingLimit": "50", "dailyLimit": "120"}), b.orgID, false})
+		agents = append(agents, &mixAgent{b.Register(map[string]any{"name": fmt.Sprint("m", i), "spendingLimit": "50", "dailyLimit": "120"}), b.OrgID, false})
 	}
 	for i := 0; i < 2; i++ {
-		agents = append(agents, &mixAgent{b.registerAs(otherKey, map[string]any{"name": fmt.Sprint("f", i), "spendingLimit": "50", "dailyLimit": "120"}), otherOrg, false})
+		agents = append(agents, &mixAgent{b.RegisterAs(otherKey, map[string]any{"name": fmt.Sprint("f", i), "spendingLimit": "50", "dailyLimit": "120"}), otherOrg, false})
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var txs []*mixTx
@@ -108,7 +110,7 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 		return sum
 	}
 	for step := 0; step < 300; step++ {
-		clk.advance(time.Duration(rng.IntN(20)) * time.Minute)
+		clk.Advance(time.Duration(rng.IntN(20)) * time.Minute)
 		switch k := rng.IntN(20); {
 		case k < 10: // execute
 			from, to := agents[rng.IntN(len(agents))], agents[rng.IntN(len(agents))]
@@ -128,16 +130,16 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 				want = "counterparty_suspended"
 			case action == "teleport":
 				want = "action_not_authorized"
-			case b.profile(keyOf[from.org], from.ID).Assessment == "High Risk":
+			case b.Profile(keyOf[from.org], from.ID).Assessment == "High Risk":
 				want = "trust_too_low"
 			case amount > 50:
 				want = "amount_exceeds_limit"
 			case spent(from.ID)+amount > 120:
 				want = "daily_limit_exceeded"
 			}
-			in := pay(from.agentJSON, to.agentJSON, fmt.Sprint(amount))
+			in := testkit.Pay(from.Agent, to.Agent, fmt.Sprint(amount))
 			in["action"] = action
-			r := b.execute(keyOf[from.org], in)
+			r := b.Execute(keyOf[from.org], in)
 			got := "ok"
 			if len(r.Errors) > 0 {
 				got, _ = r.Errors[0].Extensions["reasonCode"].(string)
@@ -163,7 +165,7 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 			if rng.IntN(4) == 0 {
 				asOrg = receiverOrg
 			}
-			r := b.do(keyOf[asOrg], reverseMutation, map[string]any{"id": tx.id, "reason": "random"})
+			r := b.Do(keyOf[asOrg], testkit.ReverseMutation, map[string]any{"id": tx.id, "reason": "random"})
 			want := "ok"
 			switch {
 			case asOrg != tx.fromOrg:
@@ -171,8 +173,8 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 			case tx.reversed:
 				want = "CONFLICT"
 			}
-			if r.code() != want && !(want == "ok" && r.code() == "") {
-				t.Fatalf("step %d: reverse %s: %s, want %s", step, tx.id, r.code(), want)
+			if r.Code() != want && !(want == "ok" && r.Code() == "") {
+				t.Fatalf("step %d: reverse %s: %s, want %s", step, tx.id, r.Code(), want)
 			}
 			reached["reverse "+want]++
 			if want == "ok" {
@@ -192,18 +194,18 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				reporter, reported = reported, reporter
 			}
-			r := b.report(keyOf[reporter.org], reported.ID, "random", tx.id)
+			r := b.Report(keyOf[reporter.org], reported.ID, "random", tx.id)
 			want := "ok"
 			if underDispute[reporter.org+tx.id] {
 				want = "CONFLICT"
 			}
-			if got := r.code(); got != want && !(want == "ok" && got == "") {
+			if got := r.Code(); got != want && !(want == "ok" && got == "") {
 				t.Fatalf("step %d: report %s on %s: %s, want %s", step, reported.Name, tx.id, got, want)
 			}
 			reached["report "+want]++
 			if want == "ok" {
-				var d disputeJSON
-				r.into(t, "reportAgent", &d)
+				var d testkit.Dispute
+				r.Into(t, "reportAgent", &d)
 				underDispute[reporter.org+tx.id] = true
 				open = append(open, openDispute{d.ID, reporter.org, tx.id})
 			}
@@ -214,7 +216,7 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 				i := rng.IntN(len(open))
 				d = open[i]
 				if rng.IntN(5) == 0 {
-					d.reporter, want = map[string]string{b.orgID: otherOrg, otherOrg: b.orgID}[d.reporter], "FORBIDDEN"
+					d.reporter, want = map[string]string{b.OrgID: otherOrg, otherOrg: b.OrgID}[d.reporter], "FORBIDDEN"
 				} else {
 					open = append(open[:i], open[i+1:]...)
 					withdrawn = append(withdrawn, d)
@@ -225,8 +227,8 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 			} else {
 				continue
 			}
-			r := b.do(keyOf[d.reporter], withdrawMutation, map[string]any{"id": d.id})
-			if got := r.code(); got != want && !(want == "ok" && got == "") {
+			r := b.Do(keyOf[d.reporter], testkit.WithdrawMutation, map[string]any{"id": d.id})
+			if got := r.Code(); got != want && !(want == "ok" && got == "") {
 				// FORBIDDEN only when the other organization can see it (it is a party); else NOT_FOUND.
 				if !(want == "FORBIDDEN" && got == "NOT_FOUND") {
 					t.Fatalf("step %d: withdraw %s: %s, want %s", step, d.id, got, want)
@@ -246,14 +248,14 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 				mutation, status = "reinstateAgent", "active"
 			}
 			var got struct{ Status string }
-			b.do(keyOf[a.org], `mutation($id: ID!) { `+mutation+`(id: $id) { status } }`, map[string]any{"id": a.ID}).into(t, mutation, &got)
+			b.Do(keyOf[a.org], `mutation($id: ID!) { `+mutation+`(id: $id) { status } }`, map[string]any{"id": a.ID}).Into(t, mutation, &got)
 			if got.Status != status {
 				t.Fatalf("step %d: %s %s: %s", step, mutation, a.Name, got.Status)
 			}
 			a.suspended = !a.suspended
 			reached[mutation]++
 		default: // days pass
-			clk.advance(time.Duration(1+rng.IntN(3)) * 24 * time.Hour)
+			clk.Advance(time.Duration(1+rng.IntN(3)) * 24 * time.Hour)
 			reached["days pass"]++
 		}
 	}
@@ -275,22 +277,22 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 	sort.Strings(keys)
 	t.Logf("reached: %v", reached)
 	for _, a := range agents {
-		if p := b.profile(keyOf[a.org], a.ID); sumPoints(p) != p.Score {
-			t.Fatalf("%s: contributions add up to %d, score %d", a.Name, sumPoints(p), p.Score)
+		if p := b.Profile(keyOf[a.org], a.ID); p.Points() != p.Score {
+			t.Fatalf("%s: contributions add up to %d, score %d", a.Name, p.Points(), p.Score)
 		}
 	}
 
-	drifts, err := b.db.RebuildTrust(context.Background(), false)
+	drifts, err := b.DB.RebuildTrust(context.Background(), false)
 	if err != nil || len(drifts) != 0 {
 		t.Fatalf("drift after a random mix: %v %+v", err, drifts)
 	}
 	// A counter changed behind the service's back is found, and fixed.
-	b.exec(`UPDATE trust_counters SET failures = failures + 7 WHERE agent_id = $1`, agents[0].ID)
-	drifts, err = b.db.RebuildTrust(context.Background(), true)
+	b.Exec(`UPDATE trust_counters SET failures = failures + 7 WHERE agent_id = $1`, agents[0].ID)
+	drifts, err = b.DB.RebuildTrust(context.Background(), true)
 	if err != nil || len(drifts) != 1 || drifts[0].AgentID != agents[0].ID || drifts[0].Stored.Failures-drifts[0].Rebuilt.Failures < 6 {
 		t.Fatalf("tampered counter: %v %+v", err, drifts)
 	}
-	if drifts, _ = b.db.RebuildTrust(context.Background(), false); len(drifts) != 0 {
+	if drifts, _ = b.DB.RebuildTrust(context.Background(), false); len(drifts) != 0 {
 		t.Fatalf("drift after fix: %+v", drifts)
 	}
 }

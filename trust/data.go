@@ -38,6 +38,21 @@ type DisputeData struct {
 	CreatedAt     string   `json:"created_at"`
 }
 
+// DisputeFiledEvent is the data of a dispute.filed event.
+type DisputeFiledEvent struct{ DisputeData }
+
+// DisputeWithdrawnEvent is the data of a dispute.withdrawn event.
+type DisputeWithdrawnEvent struct{ DisputeData }
+
+// EventType names the event type each payload is written under.
+func (DisputeFiledEvent) EventType() string { return event.DisputeFiled }
+
+// EventType names the event type each payload is written under.
+func (DisputeWithdrawnEvent) EventType() string { return event.DisputeWithdrawn }
+
+// EventType names the event type the payload is written under.
+func (ScoreChangedData) EventType() string { return event.TrustScoreChanged }
+
 // ToData converts a dispute for an event payload.
 func (d *Dispute) ToData() DisputeData {
 	return DisputeData{ID: d.ID, DisputeID: d.ID, AgentID: d.AgentID, ReporterOrgID: d.ReporterOrg,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/paging"
 )
 
 // DisputeStatus is a dispute's place in its lifecycle.
@@ -83,19 +84,15 @@ type DisputeFilter struct {
 	After   string // opaque cursor from the previous page's EndCursor
 }
 
-// MaxPage is the largest page of disputes.
-const MaxPage = 200
-
 // Validate checks the filter's bounds (ValidationFailed naming the argument).
 func (f DisputeFilter) Validate() error {
-	var fe failure.Fields
-	if f.Limit < 1 || f.Limit > MaxPage {
-		fe.Add("limit", "must be between 1 and %d (got %d)", MaxPage, f.Limit)
+	if err := paging.Check(f.Limit); err != nil {
+		return err
 	}
 	if f.Status != nil && *f.Status != StatusOpen && *f.Status != StatusWithdrawn {
-		fe.Add("status", "must be open or withdrawn")
+		return failure.Invalid("status", "must be open or withdrawn")
 	}
-	return fe.Err()
+	return nil
 }
 
 // DisputePage is one page of disputes.
