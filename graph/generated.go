@@ -1408,7 +1408,7 @@ extend type Mutation {
 type TrustProfile {
   "The agent scored."
   agentId: ID!
-  "0..1000; recomputed whenever one of the agent's counters changes."
+  "0..1000, computed when read from the agent's decayed evidence (the README explains the model)."
   score: Int!
   "Exactly \"Verified\" (700 and above), \"Moderate\" (400..699) or \"High Risk\" (below 400)."
   assessment: String!
