@@ -11,27 +11,27 @@ import (
 // the history.
 type Counters struct {
 	// At is when the decayed counts below were last brought up to date.
-	At time.Time
+	At time.Time `json:"at"`
 	// Completed: transactions with other organizations, either side, not reversed (half-life 30 days).
-	Completed float64
+	Completed float64 `json:"completed"`
 	// Failures: refused attempts for malformed or unauthorized requests (30 days).
-	Failures float64
+	Failures float64 `json:"failures"`
 	// LimitRefusals: refused attempts over the agent's own spending or daily limit (1 day).
-	LimitRefusals float64
+	LimitRefusals float64 `json:"limit_refusals"`
 	// Reversals: transactions it sent to another organization and reversed (90 days).
-	Reversals float64
+	Reversals float64 `json:"reversals"`
 	// DisputingOrgs: other organizations with an open dispute against it, each
 	// weighed from its earliest open dispute (90 days).
-	DisputingOrgs float64
+	DisputingOrgs float64 `json:"disputing_orgs"`
 	// OpenDisputes counts open disputes from other organizations.
-	OpenDisputes int64
+	OpenDisputes int64 `json:"open_disputes"`
 	// CounterpartyOrgs counts other organizations with a completed, not reversed transaction.
-	CounterpartyOrgs int64
+	CounterpartyOrgs int64 `json:"counterparty_orgs"`
 	// FirstExternalAt is the time of its first transaction with another
 	// organization; zero when there is none.
-	FirstExternalAt time.Time
+	FirstExternalAt time.Time `json:"first_external_at"`
 	// Suspended is the agent's status.
-	Suspended bool
+	Suspended bool `json:"suspended"`
 }
 
 // maxCount bounds every count, so absurd stored values cannot overflow the model.

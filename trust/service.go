@@ -84,9 +84,9 @@ func ValidateBatch(agentIDs []string) error {
 // Drift is a difference `trust rebuild` found between stored counters and
 // the raw records, both decayed to the time of the comparison.
 type Drift struct {
-	AgentID string
-	Stored  Counters
-	Rebuilt Counters
+	AgentID string   `json:"agent_id"`
+	Stored  Counters `json:"stored"`
+	Rebuilt Counters `json:"rebuilt"`
 }
 
 // Service reads and maintains trust. Trust reads work for any agent id;
