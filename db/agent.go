@@ -182,7 +182,9 @@ var statusChange = map[agent.Status]struct {
 	agent.Suspended: {agent.AuditSuspended, "already suspended", "suspension", trust.Suspended,
 		func(d agent.Data, reason *string) event.Payload { return agent.SuspendedEvent{Data: d, Reason: reason} }},
 	agent.Active: {agent.AuditReinstated, "not suspended", "reinstatement", trust.Reinstated,
-		func(d agent.Data, reason *string) event.Payload { return agent.ReinstatedEvent{Data: d, Reason: reason} }},
+		func(d agent.Data, reason *string) event.Payload {
+			return agent.ReinstatedEvent{Data: d, Reason: reason}
+		}},
 }
 
 // setStatus suspends or reinstates one of the caller's agents: the status,
