@@ -146,8 +146,9 @@ func (r *Runner) Run(ctx context.Context) error {
 	return nil
 }
 
-// Kill stops at once, as a crash would as far as the queue can tell: running
-// attempts are cancelled and left for rescue. For tests of crash recovery.
+// Kill stops at once: running attempts are cancelled mid-request and their
+// jobs left to be retried. Tests use it to stand for a killed process (a real
+// crash leaves its running jobs to River's rescuer, after RescueAfter).
 func (r *Runner) Kill() { _ = r.client.StopAndCancel(context.Background()) }
 
 // Wake asks the dispatcher to read the log now.
