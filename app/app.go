@@ -44,13 +44,18 @@ type Server struct {
 	Hub *live.Hub
 }
 
-// NewServer wires the whole service over d, subscriptions included. reg may be nil.
-func NewServer(cfg httpapi.Config, d *db.DB, log *slog.Logger, reg *prometheus.Registry) *Server {
+// NewServer wires the whole service over d, subscriptions included. reg may
+// be nil; tune adjusts the hub's options (tests shrink its buffers).
+func NewServer(cfg httpapi.Config, d *db.DB, log *slog.Logger, reg *prometheus.Registry, tune ...func(*live.Options)) *Server {
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 	}
 	lm := live.NewMetrics(reg)
-	hub := live.NewHub(d, live.Options{Logger: log, Metrics: lm})
+	opts := live.Options{Logger: log, Metrics: lm}
+	for _, f := range tune {
+		f(&opts)
+	}
+	hub := live.NewHub(d, opts)
 	svc := Services(d)
 	svc.Live = hub
 	orgs := db.NewOrgService(d)

@@ -98,8 +98,11 @@ func (h *Hub) Run(ctx context.Context) error {
 
 	t := eventlog.New(h.src, h.log)
 	t.Poll, t.Batch = h.opts.Poll, h.opts.Batch
-	go h.src.ListenEvents(ctx, t.Wake)
-	return t.Run(ctx, start, h.deliver)
+	listening := make(chan struct{})
+	go func() { h.src.ListenEvents(ctx, t.Wake); close(listening) }()
+	err := t.Run(ctx, start, h.deliver)
+	<-listening
+	return err
 }
 
 // deliver fans one batch out. It never blocks: a subscriber whose queue is
