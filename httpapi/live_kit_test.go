@@ -252,6 +252,9 @@ func (w *wsClient) expectClose(code int, within time.Duration) string {
 func (w *wsClient) result(id string, timeout time.Duration) json.RawMessage {
 	w.t.Helper()
 	m := w.next(timeout)
+	for m.Type == "complete" && m.ID != id {
+		m = w.next(timeout)
+	}
 	if (m.Type != "next" && m.Type != "data") || m.ID != id {
 		w.t.Fatalf("want a result for %s, got %+v (%s)", id, m, m.Payload)
 	}

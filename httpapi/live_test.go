@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -91,5 +92,118 @@ func waitSubscribers(t *testing.T, b *liveBundle, n int) {
 			t.Fatalf("hub has %d subscriptions, want %d", b.srv.Hub.Subscribers(), n)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Every way to fail authentication closes the websocket with 4401 before
+// any operation runs (the legacy protocol sends connection_error first);
+// SSE answers 401; a foreign browser origin is 403.
+func TestLiveEventsAuthFailures(t *testing.T) {
+	t.Parallel()
+	b := setupLive(t)
+	_, revokedID, revoked := b.newOrg("revoked")
+	must(t, b.orgs.RevokeKey(t.Context(), revokedID))
+
+	cases := map[string]struct {
+		header  []string
+		payload map[string]any
+	}{
+		"no key":                {nil, nil},
+		"empty payload":         {nil, map[string]any{}},
+		"unknown key":           {nil, map[string]any{"Authorization": "Bearer att_sk_unknown"}},
+		"malformed":             {nil, map[string]any{"Authorization": "Basic dXNlcjpwYXNz"}},
+		"revoked key":           {nil, map[string]any{"authorization": "Bearer " + revoked}},
+		"bad upgrade header":    {[]string{"Authorization", "Bearer nope"}, nil},
+		"revoked in header":     {[]string{"Authorization", "Bearer " + revoked}, map[string]any{"Authorization": "Bearer " + b.key}},
+		"non-string in payload": {nil, map[string]any{"Authorization": 42}},
+	}
+	for name, c := range cases {
+		for _, proto := range []string{transportWS, legacyWS} {
+			w, _, err := dialWS(t, b.ts, proto, c.header...)
+			must(t, err)
+			w.send(map[string]any{"type": "connection_init", "payload": c.payload})
+			w.subscribe("1", eventsSubscription, nil)
+			if proto == legacyWS {
+				if m := w.next(5 * time.Second); m.Type != "connection_error" || !strings.Contains(string(m.Payload), "UNAUTHENTICATED") {
+					t.Errorf("%s over %s: want connection_error naming the API key, got %+v %s", name, proto, m, m.Payload)
+				}
+			}
+			if reason := w.expectClose(4401, 5*time.Second); !strings.Contains(reason, "API key") && !strings.Contains(reason, "Authorization") {
+				t.Errorf("%s over %s: close reason %q", name, proto, reason)
+			}
+		}
+	}
+	if n := b.srv.Hub.Subscribers(); n != 0 {
+		t.Fatalf("a refused connection subscribed: %d", n)
+	}
+
+	for key, status := range map[string]int{"": http.StatusUnauthorized, "att_sk_unknown": http.StatusUnauthorized, revoked: http.StatusUnauthorized} {
+		s := openSSE(t, b.ts, key, eventsSubscription, nil)
+		if s.resp.StatusCode != status {
+			t.Errorf("SSE with key %q: %d, want %d", key, s.resp.StatusCode, status)
+		}
+	}
+
+	_, resp, err := dialWS(t, b.ts, transportWS, "Origin", "https://evil.example")
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("foreign origin: %v %v", resp, err)
+	}
+	w, _, err := dialWS(t, b.ts, transportWS, "Origin", b.ts.URL)
+	must(t, err) // the service's own origin is allowed
+	w.init(map[string]any{"Authorization": "Bearer " + b.key})
+}
+
+// Bad arguments are refused with the contract's codes, and the connection
+// stays usable: queries and mutations also run over it.
+func TestLiveEventsArgumentsAndOperations(t *testing.T) {
+	t.Parallel()
+	b := setupLive(t)
+	_, _, keyB := b.newOrg("globex")
+	// An event id org A cannot see: org B's, read from org B's stream.
+	wb, _, err := dialWS(t, b.ts, transportWS)
+	must(t, err)
+	wb.init(map[string]any{"Authorization": "Bearer " + keyB})
+	wb.subscribe("b", eventsSubscription, nil)
+	waitSubscribers(t, b, 1)
+	b.registerAgent(b.ts, keyB, "theirs")
+	foreign := wb.events("b", 1, 10*time.Second)[0].ID
+
+	for i, proto := range []string{transportWS, legacyWS} {
+		w, _, err := dialWS(t, b.ts, proto)
+		must(t, err)
+		w.init(map[string]any{"Authorization": "Bearer " + b.key})
+		for id, c := range map[string]struct {
+			vars map[string]any
+			code string
+			text string
+		}{
+			"unknown-type": {map[string]any{"types": []string{"agent.registered", "agent.exploded"}}, "VALIDATION_FAILED", "agent.exploded"},
+			"empty-types":  {map[string]any{"types": []string{}}, "VALIDATION_FAILED", "types"},
+			"foreign":      {map[string]any{"after": foreign}, "NOT_FOUND", foreign},
+			"missing":      {map[string]any{"after": "evt_doesnotexist"}, "NOT_FOUND", "evt_doesnotexist"},
+		} {
+			w.subscribe(id, eventsSubscription, c.vars)
+			m := w.next(5 * time.Second)
+			if m.ID != id || !strings.Contains(string(m.Payload), c.code) || !strings.Contains(string(m.Payload), c.text) {
+				t.Fatalf("%s over %s: want %s naming %s, got %+v %s", id, proto, c.code, c.text, m, m.Payload)
+			}
+			if m.Type == "next" || m.Type == "data" { // gqlgen sends the resolver's error as a result, then complete
+				if c := w.next(5 * time.Second); c.Type != "complete" || c.ID != id {
+					t.Fatalf("%s: want complete, got %+v", id, c)
+				}
+			}
+		}
+		w.subscribe("q", `{ agents { totalCount } }`, nil)
+		if p := w.result("q", 5*time.Second); !strings.Contains(string(p), fmt.Sprintf(`"totalCount":%d`, i)) {
+			t.Fatalf("query over %s: %s", proto, p)
+		}
+		w.subscribe("m", registerQuery, map[string]any{"input": map[string]any{"name": "ws", "authorizedActions": []string{"purchase"},
+			"spendingLimit": "1", "currency": "USD", "environment": "sandbox"}})
+		if p := w.result("m", 5*time.Second); !strings.Contains(string(p), `"agent_`) {
+			t.Fatalf("mutation over %s: %s", proto, p)
+		}
+	}
+	if n := b.srv.Hub.Subscribers(); n != 1 {
+		t.Fatalf("refused subscriptions were registered: %d", n)
 	}
 }
