@@ -43,6 +43,17 @@ type liveConn struct {
 	ws     *wsConn
 	sse    *sseWriter
 	closed bool
+	// subs counts subscriptions whose "complete" is not yet written; a
+	// pending close waits for them (shutdown) or for the next one (slow
+	// consumer), so the events already handed over reach the peer first.
+	subs    int
+	pending *pendingClose
+}
+
+type pendingClose struct {
+	code      int
+	reason    string
+	immediate bool // at the next complete, dropping it; else once subs is 0
 }
 
 type liveConnKey struct{}
@@ -56,6 +67,7 @@ func (lc *liveConn) attach(ws *wsConn) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
 	lc.ws = ws
+	ws.lc = lc
 	if lc.closed {
 		_ = ws.Close()
 	}
@@ -82,7 +94,15 @@ func (lc *liveConn) close(code int, errCode failure.Code, reason string, ext map
 	lc.cancel()
 }
 
-// EndLive closes the connection of a subscription that fell behind.
+// LiveStarted counts a subscription of the connection.
+func (lc *liveConn) LiveStarted() {
+	lc.mu.Lock()
+	lc.subs++
+	lc.mu.Unlock()
+}
+
+// EndLive closes the connection of a subscription that fell behind, after
+// the events it was handed (the stream's complete marks the point).
 func (lc *liveConn) EndLive(reason error, resumeAfter string) {
 	msg := "slow consumer: resubscribe"
 	if resumeAfter != "" {
@@ -91,7 +111,57 @@ func (lc *liveConn) EndLive(reason error, resumeAfter string) {
 	if !errors.Is(reason, live.ErrSlowConsumer) {
 		msg = reason.Error()
 	}
-	lc.close(closeSlowConsumer, failure.RateLimited, msg, map[string]any{"resumeAfter": resumeAfter, "retryAfter": 0})
+	lc.mu.Lock()
+	sse := lc.sse
+	if lc.ws != nil && !lc.closed {
+		lc.pending = &pendingClose{code: closeSlowConsumer, reason: msg, immediate: true}
+	}
+	lc.mu.Unlock()
+	if sse != nil {
+		sse.fail(failure.RateLimited, msg, closeSlowConsumer, map[string]any{"resumeAfter": resumeAfter, "retryAfter": 0})
+	}
+}
+
+// closeWhenIdle closes a websocket normally once every subscription on it
+// has written its complete.
+func (lc *liveConn) closeWhenIdle(code int, reason string) {
+	lc.mu.Lock()
+	if lc.subs > 0 && lc.ws != nil && !lc.closed {
+		lc.pending = &pendingClose{code: code, reason: reason}
+		lc.mu.Unlock()
+		return
+	}
+	lc.mu.Unlock()
+	lc.close(code, "", reason, nil)
+}
+
+// completing is told by the websocket that it is about to write a complete
+// message; it answers whether to write it and whether to close after.
+func (lc *liveConn) completing() (write bool, closeAfter *pendingClose) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if lc.subs > 0 {
+		lc.subs--
+	}
+	p := lc.pending
+	switch {
+	case p == nil:
+		return true, nil
+	case p.immediate:
+		lc.closed = true
+		return false, p
+	case lc.subs == 0:
+		lc.closed = true
+		return true, p
+	}
+	return true, nil
+}
+
+// tracksCompletes says whether the websocket must look for complete messages.
+func (lc *liveConn) tracksCompletes() bool {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	return lc.subs > 0 || lc.pending != nil
 }
 
 // liveConns tracks the open live connections of one edge: it re-checks
@@ -188,7 +258,7 @@ func (l *liveConns) shutdown(ctx context.Context) error {
 	l.mu.Unlock()
 	for _, lc := range conns {
 		if lc.transport == "websocket" {
-			lc.close(closeNormal, "", "server shutting down", nil)
+			lc.closeWhenIdle(closeNormal, "server shutting down")
 		}
 	}
 	done := make(chan struct{})

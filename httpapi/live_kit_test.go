@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -381,8 +382,6 @@ func must(t *testing.T, err error) {
 	}
 }
 
-var _ = fmt.Sprint
-
 // drain collects the events of operation id until none arrives for d.
 func (w *wsClient) drain(id string, d time.Duration) []gotEvent {
 	w.t.Helper()
@@ -398,4 +397,30 @@ func (w *wsClient) drain(id string, d time.Duration) []gotEvent {
 		}
 		out = append(out, p.Data.Events)
 	}
+}
+
+func openSQL(t *testing.T, url string) *sql.DB {
+	t.Helper()
+	conn, err := sql.Open("pg", url)
+	must(t, err)
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// metric reads one unlabelled (or summed) metric from ts's /metrics.
+func metric(t *testing.T, b *liveBundle, name string) float64 {
+	t.Helper()
+	resp, err := b.ts.Client().Get(b.ts.URL + "/metrics")
+	must(t, err)
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var sum float64
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, name+" ") || strings.HasPrefix(line, name+"{") {
+			var v float64
+			fmt.Sscan(line[strings.LastIndexByte(line, ' ')+1:], &v)
+			sum += v
+		}
+	}
+	return sum
 }

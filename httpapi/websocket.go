@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -55,6 +56,7 @@ type wsConn struct {
 	idle      time.Duration
 	pinger    *time.Timer
 	closeSent atomic.Bool
+	lc        *liveConn // set by attach; nil outside the edge
 }
 
 // pingEvery sends a ping frame from a timer, not a goroutine: an idle
@@ -88,12 +90,29 @@ func (ws *wsConn) SetReadLimit(n int64) { ws.c.SetReadLimit(n) }
 // WriteJSON writes one message; a write that cannot finish in 10 s closes the
 // connection, so a stuck peer cannot hold its subscriptions open.
 func (ws *wsConn) WriteJSON(v any) error {
-	_ = ws.c.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	err := ws.c.WriteJSON(v)
-	if err != nil {
+	write, after := true, (*pendingClose)(nil)
+	if ws.lc != nil && ws.lc.tracksCompletes() {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		var m struct{ Type string }
+		if json.Unmarshal(b, &m) == nil && m.Type == "complete" {
+			write, after = ws.lc.completing()
+		}
+	}
+	if write {
+		_ = ws.c.SetWriteDeadline(time.Now().Add(10 * time.Second))
+		if err := ws.c.WriteJSON(v); err != nil {
+			_ = ws.c.Close()
+			return err
+		}
+	}
+	if after != nil {
+		_ = ws.WriteClose(after.code, after.reason)
 		_ = ws.c.Close()
 	}
-	return err
+	return nil
 }
 
 // WriteClose sends the close frame once; later calls (gqlgen's own
