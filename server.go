@@ -242,7 +242,7 @@ func (m *Main) Serve(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.ListenAddr, err)
 	}
-	svc := app.NewServer(m.Config.HTTP, m.DB, m.Logger, nil)
+	svc := wire.NewServer(m.Config.HTTP, m.DB, m.Logger, nil)
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopHub()
 	go func() { _ = svc.Run(hubCtx) }()

@@ -278,7 +278,7 @@ func (l *liveConns) shutdown(ctx context.Context) error {
 // come with the upgrade request or in connection_init (initFunc).
 func (e *Edge) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 	if !originAllowed(e.cfg.WSAllowedOrigins, r) {
-		writeGraphQLError(w, http.StatusForbidden, failure.Errorf(failure.Forbidden,
+		writeGraphQLErrorStatus(w, http.StatusForbidden, failure.Errorf(failure.Forbidden,
 			"origin %s may not open websockets here (see WS_ALLOWED_ORIGINS)", r.Header.Get("Origin")))
 		return
 	}
@@ -286,7 +286,7 @@ func (e *Edge) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	lc := &liveConn{transport: "websocket", cancel: cancel}
 	if !e.conns.add(lc) {
-		writeGraphQLError(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
+		writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
 		return
 	}
 	defer e.conns.remove(lc)
@@ -353,7 +353,7 @@ func (e *Edge) serveSSE(next http.Handler) http.Handler {
 		sw := &sseWriter{ResponseWriter: w}
 		lc := &liveConn{transport: "sse", cancel: cancel, keyID: p.KeyID, sse: sw}
 		if !e.conns.add(lc) {
-			writeGraphQLError(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
+			writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
 			return
 		}
 		defer e.conns.remove(lc)

@@ -18,11 +18,12 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/internal/testkit"
 	"github.com/agenttrust/service/live"
+	"github.com/agenttrust/service/wire"
 )
 
 // liveBundle is one test's service with its live hub running behind a real
@@ -32,7 +33,7 @@ type liveBundle struct {
 	db    *db.DB
 	dbURL string
 	orgs  *db.OrgService
-	srv   *app.Server
+	srv   *wire.Server
 	ts    *httptest.Server
 	orgID string
 	keyID string
@@ -58,9 +59,9 @@ func (b *liveBundle) start(tune ...func(*live.Options)) {
 }
 
 // process runs one more service process on b's database.
-func (b *liveBundle) process(tune ...func(*live.Options)) (*app.Server, *httptest.Server) {
+func (b *liveBundle) process(tune ...func(*live.Options)) (*wire.Server, *httptest.Server) {
 	cfg := httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000, KeyRecheck: 500 * time.Millisecond}
-	s := app.NewServer(cfg, b.db, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, tune...)
+	s := wire.NewServer(cfg, b.db, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, tune...)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = s.Run(ctx); close(done) }()
@@ -92,7 +93,7 @@ func (b *liveBundle) do(ts *httptest.Server, key, query string, vars map[string]
 	defer resp.Body.Close()
 	var out struct {
 		Data   map[string]json.RawMessage
-		Errors []gqlError
+		Errors []testkit.GQLError
 	}
 	raw, _ := io.ReadAll(resp.Body)
 	if err := json.Unmarshal(raw, &out); err != nil || len(out.Errors) > 0 {
@@ -213,7 +214,7 @@ func (w *wsClient) next(timeout time.Duration) wsMsg {
 func (w *wsClient) init(payload map[string]any) {
 	w.t.Helper()
 	w.send(map[string]any{"type": "connection_init", "payload": payload})
-	if m := w.next(5 * time.Second); m.Type != "connection_ack" {
+	if m := w.next(15 * time.Second); m.Type != "connection_ack" {
 		w.t.Fatalf("want connection_ack, got %+v", m)
 	}
 }
@@ -274,7 +275,7 @@ func (w *wsClient) events(id string, n int, timeout time.Duration) []gotEvent {
 		}
 		var p struct {
 			Data   struct{ Events gotEvent }
-			Errors []gqlError
+			Errors []testkit.GQLError
 		}
 		if err := json.Unmarshal(w.result(id, left), &p); err != nil || len(p.Errors) > 0 {
 			w.t.Fatalf("event payload: %v %+v", err, p.Errors)
@@ -359,7 +360,7 @@ func (s *sseStream) event(t *testing.T, timeout time.Duration) gotEvent {
 	ev := s.next(timeout)
 	var p struct {
 		Data   struct{ Events gotEvent }
-		Errors []gqlError
+		Errors []testkit.GQLError
 	}
 	if ev.name != "next" || json.Unmarshal([]byte(ev.data), &p) != nil || len(p.Errors) > 0 {
 		t.Fatalf("want an SSE event, got %+v", ev)
@@ -424,3 +425,8 @@ func metric(t *testing.T, b *liveBundle, name string) float64 {
 	}
 	return sum
 }
+
+// eventWait bounds the wait for an event. Events become readable once no
+// older writing transaction runs anywhere in the Postgres cluster, so on a
+// machine shared with other test suites that can take seconds.
+const eventWait = 30 * time.Second

@@ -50,7 +50,7 @@ func TestLiveEventsRevokedKeyEndsSubscriptions(t *testing.T) {
 		t.Fatalf("SSE after the error: %+v", ev)
 	}
 	b.registerAgent(b.ts, b.key, "still-here")
-	if got := kept.events("k", 1, 10*time.Second); got[0].Type != "agent.registered" {
+	if got := kept.events("k", 1, eventWait); got[0].Type != "agent.registered" {
 		t.Fatalf("the other key's subscription got %v", got)
 	}
 }
@@ -83,7 +83,7 @@ func TestLiveEventsSlowConsumer(t *testing.T) {
 	var got []gotEvent
 	var reason string
 	for reason == "" {
-		m := slow.next(10 * time.Second)
+		m := slow.next(eventWait)
 		switch m.Type {
 		case "next":
 			var p struct{ Data struct{ Events gotEvent } }
@@ -117,7 +117,7 @@ func TestLiveEventsSlowConsumer(t *testing.T) {
 		vars["after"] = got[len(got)-1].ID
 	}
 	again.subscribe("r", eventsSubscription, vars)
-	rest := again.events("r", burst-len(got), 20*time.Second)
+	rest := again.events("r", burst-len(got), eventWait)
 	all := append(got, rest...)
 	for i, e := range all {
 		if e.ID != "evt_burst"+leftPad(i+1) {
@@ -126,7 +126,7 @@ func TestLiveEventsSlowConsumer(t *testing.T) {
 	}
 	// The SSE subscriber was slow too: its stream ends with the reason.
 	for {
-		ev := sse.next(10 * time.Second)
+		ev := sse.next(eventWait)
 		if ev.name == "next" && strings.Contains(ev.data, "errors") {
 			if !strings.Contains(ev.data, "4420") || !strings.Contains(ev.data, "resumeAfter") {
 				t.Fatalf("SSE slow-consumer error: %s", ev.data)
@@ -156,7 +156,7 @@ func TestLiveEventsAcrossProcesses(t *testing.T) {
 	w.subscribe("1", eventsSubscription, map[string]any{"types": []string{"agent.registered"}})
 	time.Sleep(200 * time.Millisecond) // the other process's hub registers it
 	agentID := b.registerAgent(b.ts, b.key, "cross")
-	got := w.events("1", 1, 10*time.Second)
+	got := w.events("1", 1, eventWait)
 	if !strings.Contains(string(got[0].Data), agentID) {
 		t.Fatalf("other process delivered %+v", got[0])
 	}
@@ -178,9 +178,9 @@ func TestLiveEventsShutdown(t *testing.T) {
 	sse := openSSE(t, b.ts, b.key, eventsSubscription, nil)
 	waitSubscribers(t, b, 3)
 	b.registerAgent(b.ts, b.key, "before")
-	w.events("1", 1, 10*time.Second)
-	legacy.events("2", 1, 10*time.Second)
-	sse.event(t, 10*time.Second)
+	w.events("1", 1, eventWait)
+	legacy.events("2", 1, eventWait)
+	sse.event(t, eventWait)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -93,7 +93,7 @@ func TestLiveEventsResumeWithConcurrentOutOfOrderWriters(t *testing.T) {
 	}
 
 	// Resume after the third event while the writers are still running.
-	head := first.events("all", 3, 20*time.Second)
+	head := first.events("all", 3, eventWait)
 	resumed, _, err := dialWS(t, b.ts, legacyWS, "Authorization", "Bearer "+b.key)
 	must(t, err)
 	resumed.init(nil)
@@ -107,7 +107,7 @@ func TestLiveEventsResumeWithConcurrentOutOfOrderWriters(t *testing.T) {
 	}
 	total := writers*perWriter + delayed
 	var log []event.Event
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(eventWait)
 	for len(log) < total && time.Now().Before(deadline) {
 		log, err = b.db.ReadOrgEvents(ctx, b.orgID, event.Position{}, 1000)
 		must(t, err)
@@ -120,15 +120,15 @@ func TestLiveEventsResumeWithConcurrentOutOfOrderWriters(t *testing.T) {
 	for i, e := range log {
 		want[i] = e.ID
 	}
-	if got := append(ids(head), ids(first.events("all", total-3, 20*time.Second))...); !slices.Equal(got, want) {
+	if got := append(ids(head), ids(first.events("all", total-3, eventWait))...); !slices.Equal(got, want) {
 		t.Fatalf("live subscriber got\n%v\nwant the log\n%v", got, want)
 	}
-	if got := ids(resumed.events("r", total-3, 20*time.Second)); !slices.Equal(got, want[3:]) {
+	if got := ids(resumed.events("r", total-3, eventWait)); !slices.Equal(got, want[3:]) {
 		t.Fatalf("resumed subscriber got\n%v\nwant\n%v", got, want[3:])
 	}
 	var viaSSE []string
 	for range total - 1 {
-		viaSSE = append(viaSSE, sse.event(t, 20*time.Second).ID)
+		viaSSE = append(viaSSE, sse.event(t, eventWait).ID)
 	}
 	if !slices.Equal(viaSSE, want[1:]) {
 		t.Fatalf("SSE resumed subscriber got\n%v\nwant\n%v", viaSSE, want[1:])

@@ -47,7 +47,7 @@ func TestLiveEventsFilterAndTenancy(t *testing.T) {
 	must(t, json.Unmarshal(b.do(b.ts, b.key, executeQuery, map[string]any{"input": map[string]any{
 		"fromAgent": agentA, "toAgent": agentB, "action": "purchase", "amount": "5", "currency": "USD"}}, "executeTransaction"), &tx))
 
-	gotA := allA.events("1", 2, 10*time.Second)
+	gotA := allA.events("1", 2, eventWait)
 	if gotA[0].Type != "agent.registered" || gotA[1].Type != "transaction.completed" {
 		t.Fatalf("org A got %v", gotA)
 	}
@@ -61,14 +61,14 @@ func TestLiveEventsFilterAndTenancy(t *testing.T) {
 	if txData.ID != tx.ID {
 		t.Fatalf("transaction.completed data %s, want %s", gotA[1].Data, tx.ID)
 	}
-	if got := txOnlyA.events("t", 1, 10*time.Second); got[0].ID != gotA[1].ID {
+	if got := txOnlyA.events("t", 1, eventWait); got[0].ID != gotA[1].ID {
 		t.Fatalf("filtered stream got %v, want only %s", got, gotA[1].ID)
 	}
-	gotB := allB.events("b", 2, 10*time.Second)
+	gotB := allB.events("b", 2, eventWait)
 	if gotB[0].Type != "agent.registered" || gotB[1].ID != gotA[1].ID {
 		t.Fatalf("org B got %v; the shared transaction event is %s", gotB, gotA[1].ID)
 	}
-	if sse := []gotEvent{sseB.event(t, 10*time.Second), sseB.event(t, 10*time.Second)}; !slices.Equal(ids(sse), ids(gotB)) {
+	if sse := []gotEvent{sseB.event(t, eventWait), sseB.event(t, eventWait)}; !slices.Equal(ids(sse), ids(gotB)) {
 		t.Fatalf("SSE got %v, websocket %v", ids(sse), ids(gotB))
 	}
 	// Trust events may follow the transaction; none of them may be
@@ -86,7 +86,7 @@ func TestLiveEventsFilterAndTenancy(t *testing.T) {
 // waitSubscribers waits until the hub holds n subscriptions.
 func waitSubscribers(t *testing.T, b *liveBundle, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(eventWait)
 	for b.srv.Hub.Subscribers() != n {
 		if time.Now().After(deadline) {
 			t.Fatalf("hub has %d subscriptions, want %d", b.srv.Hub.Subscribers(), n)
@@ -124,11 +124,11 @@ func TestLiveEventsAuthFailures(t *testing.T) {
 			w.send(map[string]any{"type": "connection_init", "payload": c.payload})
 			w.subscribe("1", eventsSubscription, nil)
 			if proto == legacyWS {
-				if m := w.next(5 * time.Second); m.Type != "connection_error" || !strings.Contains(string(m.Payload), "UNAUTHENTICATED") {
+				if m := w.next(15 * time.Second); m.Type != "connection_error" || !strings.Contains(string(m.Payload), "UNAUTHENTICATED") {
 					t.Errorf("%s over %s: want connection_error naming the API key, got %+v %s", name, proto, m, m.Payload)
 				}
 			}
-			if reason := w.expectClose(4401, 5*time.Second); !strings.Contains(reason, "API key") && !strings.Contains(reason, "Authorization") {
+			if reason := w.expectClose(4401, 15*time.Second); !strings.Contains(reason, "API key") && !strings.Contains(reason, "Authorization") {
 				t.Errorf("%s over %s: close reason %q", name, proto, reason)
 			}
 		}
@@ -166,7 +166,7 @@ func TestLiveEventsArgumentsAndOperations(t *testing.T) {
 	wb.subscribe("b", eventsSubscription, nil)
 	waitSubscribers(t, b, 1)
 	b.registerAgent(b.ts, keyB, "theirs")
-	foreign := wb.events("b", 1, 10*time.Second)[0].ID
+	foreign := wb.events("b", 1, eventWait)[0].ID
 
 	for i, proto := range []string{transportWS, legacyWS} {
 		w, _, err := dialWS(t, b.ts, proto)
@@ -183,23 +183,23 @@ func TestLiveEventsArgumentsAndOperations(t *testing.T) {
 			"missing":      {map[string]any{"after": "evt_doesnotexist"}, "NOT_FOUND", "evt_doesnotexist"},
 		} {
 			w.subscribe(id, eventsSubscription, c.vars)
-			m := w.next(5 * time.Second)
+			m := w.next(15 * time.Second)
 			if m.ID != id || !strings.Contains(string(m.Payload), c.code) || !strings.Contains(string(m.Payload), c.text) {
 				t.Fatalf("%s over %s: want %s naming %s, got %+v %s", id, proto, c.code, c.text, m, m.Payload)
 			}
 			if m.Type == "next" || m.Type == "data" { // gqlgen sends the resolver's error as a result, then complete
-				if c := w.next(5 * time.Second); c.Type != "complete" || c.ID != id {
+				if c := w.next(15 * time.Second); c.Type != "complete" || c.ID != id {
 					t.Fatalf("%s: want complete, got %+v", id, c)
 				}
 			}
 		}
 		w.subscribe("q", `{ agents { totalCount } }`, nil)
-		if p := w.result("q", 5*time.Second); !strings.Contains(string(p), fmt.Sprintf(`"totalCount":%d`, i)) {
+		if p := w.result("q", 15*time.Second); !strings.Contains(string(p), fmt.Sprintf(`"totalCount":%d`, i)) {
 			t.Fatalf("query over %s: %s", proto, p)
 		}
 		w.subscribe("m", registerQuery, map[string]any{"input": map[string]any{"name": "ws", "authorizedActions": []string{"purchase"},
 			"spendingLimit": "1", "currency": "USD", "environment": "sandbox"}})
-		if p := w.result("m", 5*time.Second); !strings.Contains(string(p), `"agent_`) {
+		if p := w.result("m", 15*time.Second); !strings.Contains(string(p), `"agent_`) {
 			t.Fatalf("mutation over %s: %s", proto, p)
 		}
 	}

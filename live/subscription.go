@@ -3,11 +3,9 @@ package live
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/agenttrust/service/event"
-	"github.com/agenttrust/service/failure"
 )
 
 // Request is what a subscriber asks for.
@@ -19,18 +17,14 @@ type Request struct {
 	After string
 }
 
-// Validate checks the types against the known event types. Errors:
-// failure.ValidationFailed naming the bad entry.
+// Validate checks the types as webhook endpoints' are checked: absent, or
+// non-empty known types, or exactly ["*"]. Errors: failure.ValidationFailed
+// naming each bad entry (types[i]).
 func (r Request) Validate() error {
-	if r.Types != nil && len(r.Types) == 0 {
-		return failure.Invalid("types", `must not be empty: omit it or pass ["*"] for every type`)
+	if r.Types == nil {
+		return nil
 	}
-	for i, t := range r.Types {
-		if t != "*" && !slices.Contains(event.Types, t) {
-			return failure.Invalid("types["+itoa(i)+"]", "unknown event type %q; known types: %s, or \"*\"", t, strings.Join(event.Types, ", "))
-		}
-	}
-	return nil
+	return event.ValidateTypes("types", r.Types)
 }
 
 // Subscription is one subscriber's stream. C yields events in log order and
@@ -80,7 +74,7 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	}
 	s := &Subscription{orgID: req.OrgID, queue: make(chan *event.Event, h.opts.Buffer),
 		out: make(chan *event.Event), last: req.After}
-	if !slices.Contains(req.Types, "*") && len(req.Types) > 0 {
+	if !slices.Contains(req.Types, event.All) && len(req.Types) > 0 {
 		s.types = slices.Clone(req.Types)
 	}
 	s.C = s.out
@@ -190,14 +184,6 @@ func (h *Hub) stream(ctx context.Context, s *Subscription, after, head event.Pos
 			return
 		}
 	}
-}
-
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
-	}
-	return itoa(i/10) + digits[i%10:i%10+1]
 }
 
 // Ender ends the connection a subscription is served on; the transport puts
