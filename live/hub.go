@@ -96,10 +96,11 @@ func (h *Hub) Run(ctx context.Context) error {
 	h.mu.Unlock()
 	close(h.ready)
 
-	t := eventlog.New(h.src, h.log)
+	t := eventlog.New(countedReads{h.src, h.opts.Metrics}, h.log)
 	t.Poll, t.Batch = h.opts.Poll, h.opts.Batch
 	listening := make(chan struct{})
-	go func() { h.src.ListenEvents(ctx, t.Wake); close(listening) }()
+	wake := func() { h.opts.Metrics.woke(); t.Wake() }
+	go func() { h.src.ListenEvents(ctx, wake); close(listening) }()
 	err := t.Run(ctx, start, h.deliver)
 	<-listening
 	return err
@@ -207,3 +208,14 @@ var (
 
 // errClosing refuses subscriptions once Shutdown has begun.
 var errClosing = failure.Errorf(failure.Internal, "the server is shutting down: reconnect and resume with after")
+
+// countedReads counts the hub's log reads for the statements-per-wake-up metric.
+type countedReads struct {
+	Source
+	m *Metrics
+}
+
+func (c countedReads) ReadEvents(ctx context.Context, after event.Position, limit int) ([]event.Event, error) {
+	c.m.read()
+	return c.Source.ReadEvents(ctx, after, limit)
+}

@@ -17,6 +17,8 @@ type Metrics struct {
 	delivers      *prometheus.CounterVec
 	slows         prometheus.Counter
 	latency       *prometheus.HistogramVec
+	reads         prometheus.Counter
+	wakeups       prometheus.Counter
 }
 
 // NewMetrics registers the live-event metrics with reg.
@@ -39,8 +41,14 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help:    "From an event's creation in its transaction to its hand-off to the subscriber's connection.",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"transport"}),
+		reads: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "att_live_log_reads_total", Help: "Statements the live hub ran to read the event log (all subscribers together).",
+		}),
+		wakeups: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "att_live_wakeups_total", Help: "Notifications (and listener reconnects) that woke the live hub.",
+		}),
 	}
-	reg.MustRegister(m.Connections, m.subscriptions, m.delivers, m.slows, m.latency)
+	reg.MustRegister(m.Connections, m.subscriptions, m.delivers, m.slows, m.latency, m.reads, m.wakeups)
 	return m
 }
 
@@ -75,5 +83,17 @@ func (m *Metrics) delivered(ctx context.Context, ev *event.Event) {
 func (m *Metrics) slow() {
 	if m != nil {
 		m.slows.Inc()
+	}
+}
+
+func (m *Metrics) read() {
+	if m != nil {
+		m.reads.Inc()
+	}
+}
+
+func (m *Metrics) woke() {
+	if m != nil {
+		m.wakeups.Inc()
 	}
 }
