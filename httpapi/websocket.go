@@ -21,15 +21,14 @@ type gorillaWS struct {
 
 var _ transport.WebsocketImplementation = gorillaWS{}
 
-// writeBuffers lends idle connections no write buffer: 10,000 idle
-// subscribers then hold no 4 KiB buffer each.
+// writeBuffers lends write buffers only while a message is written, so an
+// idle connection holds none (the read side reuses the HTTP server's buffer).
 var writeBuffers sync.Pool
 
 // Accept upgrades the request; the origin was checked before.
 func (g gorillaWS) Accept(w http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
 	up := websocket.Upgrader{
 		HandshakeTimeout: 10 * time.Second,
-		ReadBufferSize:   1024,
 		WriteBufferPool:  &writeBuffers,
 		Subprotocols:     o.Subprotocols,
 		CheckOrigin:      func(*http.Request) bool { return true },
