@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -89,20 +90,19 @@ func (ws *wsConn) SetReadLimit(n int64) { ws.c.SetReadLimit(n) }
 // WriteJSON writes one message; a write that cannot finish in 10 s closes the
 // connection, so a stuck peer cannot hold its subscriptions open.
 func (ws *wsConn) WriteJSON(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
 	write, after := true, (*pendingClose)(nil)
-	if ws.lc != nil && ws.lc.tracksCompletes() {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		var m struct{ Type string }
-		if json.Unmarshal(b, &m) == nil && m.Type == "complete" {
-			write, after = ws.lc.completing()
-		}
+	// Both sub-protocols' messages encode "type" last, and a complete
+	// carries no payload.
+	if bytes.HasSuffix(b, []byte(`"type":"complete"}`)) && ws.lc != nil && ws.lc.tracksCompletes() {
+		write, after = ws.lc.completing()
 	}
 	if write {
 		_ = ws.c.SetWriteDeadline(time.Now().Add(10 * time.Second))
-		if err := ws.c.WriteJSON(v); err != nil {
+		if err := ws.c.WriteMessage(websocket.TextMessage, b); err != nil {
 			_ = ws.c.Close()
 			return err
 		}

@@ -111,6 +111,10 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 	if err != nil {
 		return err
 	}
+	mBefore, err := metrics(base)
+	if err != nil {
+		return err
+	}
 
 	// Subscribe.
 	var received sync.Mutex
@@ -174,6 +178,7 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 	if err != nil {
 		return err
 	}
+	per := func(name string) float64 { return (m0[name] - mBefore[name]) / float64(nSubs) }
 
 	// Burst: nEvents mutations spread over the organizations; each event
 	// reaches the nSubs/nOrgs subscribers of its organization.
@@ -231,6 +236,8 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 	fmt.Printf("  subscribed in %s\n", setup.Round(time.Millisecond))
 	fmt.Printf("  server RSS: %.1f MiB before, %.1f MiB with the subscriptions idle: %.1f KiB per idle subscription (connection included)\n",
 		mib(rssBefore), mib(rssIdle), float64(rssIdle-rssBefore)/1024/float64(nSubs))
+	fmt.Printf("  of which, per subscription: %.1f goroutines, %.1f KiB of goroutine stacks, %.1f KiB of heap in use\n",
+		per("go_goroutines"), per("go_memstats_stack_inuse_bytes")/1024, per("go_memstats_heap_inuse_bytes")/1024)
 	fmt.Printf("  burst: %d events (mutations by %d writers, %s to write), %d deliveries expected, %d received in %s\n",
 		nEvents, nWriters, written.Round(time.Millisecond), want, got.Load(), all.Round(time.Millisecond))
 	fmt.Printf("  commit to receipt: p50 %s, p99 %s, max %s\n", pct(lat, 50), pct(lat, 99), pct(lat, 100))
