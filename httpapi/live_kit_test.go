@@ -38,12 +38,19 @@ type liveBundle struct {
 	orgID string
 	keyID string
 	key   string
+	cfg   func(*httpapi.Config)
 }
 
 func setupLive(t *testing.T, tune ...func(*live.Options)) *liveBundle {
 	t.Helper()
+	return setupLiveConfig(t, nil, tune...)
+}
+
+// setupLiveConfig is setupLive with the edge's configuration adjusted by cfg.
+func setupLiveConfig(t *testing.T, cfg func(*httpapi.Config), tune ...func(*live.Options)) *liveBundle {
+	t.Helper()
 	d, u := dbtest.NewWithURL(t)
-	b := &liveBundle{t: t, db: d, dbURL: u, orgs: db.NewOrgService(d)}
+	b := &liveBundle{t: t, db: d, dbURL: u, orgs: db.NewOrgService(d), cfg: cfg}
 	b.start(tune...)
 	var err error
 	b.orgID, b.keyID, b.key, err = b.orgs.CreateOrg(context.Background(), "acme")
@@ -61,6 +68,9 @@ func (b *liveBundle) start(tune ...func(*live.Options)) {
 // process runs one more service process on b's database.
 func (b *liveBundle) process(tune ...func(*live.Options)) (*wire.Server, *httptest.Server) {
 	cfg := httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000, KeyRecheck: 500 * time.Millisecond}
+	if b.cfg != nil {
+		b.cfg(&cfg)
+	}
 	s := wire.NewServer(cfg, b.db, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, tune...)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agenttrust/service/httpapi"
 )
 
 const executeQuery = `mutation($input: ExecuteTransactionInput!) { executeTransaction(input: $input) { id } }`
@@ -206,4 +208,34 @@ func TestLiveEventsArgumentsAndOperations(t *testing.T) {
 	if n := b.srv.Hub.Subscribers(); n != 1 {
 		t.Fatalf("refused subscriptions were registered: %d", n)
 	}
+}
+
+// Connection attempts and every operation over a websocket take a token
+// from the key's rate limit.
+func TestLiveEventsRateLimit(t *testing.T) {
+	t.Parallel()
+	b := setupLiveConfig(t, func(c *httpapi.Config) { c.RateLimitRPS, c.RateLimitBurst = 0.01, 3 })
+	w, _, err := dialWS(t, b.ts, transportWS)
+	must(t, err)
+	w.init(map[string]any{"Authorization": "Bearer " + b.key}) // token 1
+	w.subscribe("1", eventsSubscription, nil)                  // token 2
+	w.subscribe("q", `{ agents { totalCount } }`, nil)         // token 3
+	if p := w.result("q", 15*time.Second); !strings.Contains(string(p), `"totalCount":0`) {
+		t.Fatalf("query within the limit: %s", p)
+	}
+	w.subscribe("over", `{ agents { totalCount } }`, nil)
+	m := w.next(15 * time.Second)
+	for m.Type == "complete" && m.ID == "q" {
+		m = w.next(15 * time.Second)
+	}
+	if m.ID != "over" || !strings.Contains(string(m.Payload), "RATE_LIMITED") || !strings.Contains(string(m.Payload), "retryAfter") {
+		t.Fatalf("operation over the limit: %+v %s", m, m.Payload)
+	}
+	again, _, err := dialWS(t, b.ts, legacyWS)
+	must(t, err)
+	again.send(map[string]any{"type": "connection_init", "payload": map[string]any{"Authorization": "Bearer " + b.key}})
+	if m := again.next(15 * time.Second); m.Type != "connection_error" || !strings.Contains(string(m.Payload), "rate limit") {
+		t.Fatalf("connection over the limit: %+v %s", m, m.Payload)
+	}
+	again.expectClose(4429, 15*time.Second)
 }
