@@ -43,7 +43,7 @@ type liveConn struct {
 	ws     *wsConn
 	sse    *sseWriter
 	closed bool
-	// subs counts subscriptions whose "complete" is not yet written; a
+	// subs counts operations whose "complete" is not yet written; a
 	// pending close waits for them (shutdown) or for the next one (slow
 	// consumer), so the events already handed over reach the peer first.
 	subs    int
@@ -94,8 +94,9 @@ func (lc *liveConn) close(code int, errCode failure.Code, reason string, ext map
 	lc.cancel()
 }
 
-// LiveStarted counts a subscription of the connection.
-func (lc *liveConn) LiveStarted() {
+// opStarted counts an operation of the connection: gqlgen ends each one,
+// subscription or not, with one complete message.
+func (lc *liveConn) opStarted() {
 	lc.mu.Lock()
 	lc.subs++
 	lc.mu.Unlock()
@@ -411,9 +412,11 @@ func (s *sseWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 // chargeWebsocketOperation charges each operation run over a websocket to
 // its key's rate limit, as every HTTP request is charged at the edge.
 func (e *Edge) chargeWebsocketOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	if lc := liveConnFrom(ctx); lc == nil || lc.transport != "websocket" {
+	lc := liveConnFrom(ctx)
+	if lc == nil || lc.transport != "websocket" {
 		return next(ctx)
 	}
+	lc.opStarted()
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return next(ctx)

@@ -179,6 +179,12 @@ func TestLiveEventsShutdown(t *testing.T) {
 	waitSubscribers(t, b, 3)
 	b.registerAgent(b.ts, b.key, "before")
 	w.events("1", 1, eventWait)
+	// A query on the same connection completes without ending its subscription.
+	w.subscribe("q", `{ agents { totalCount } }`, nil)
+	w.result("q", eventWait)
+	if m := w.next(eventWait); m.Type != "complete" || m.ID != "q" {
+		t.Fatalf("query: want complete, got %+v", m)
+	}
 	legacy.events("2", 1, eventWait)
 	sse.event(t, eventWait)
 

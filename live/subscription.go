@@ -99,9 +99,6 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 		after = head
 	}
 	h.opts.Metrics.subscribed(ctx, 1)
-	if e, ok := ctx.Value(enderKey{}).(Ender); ok {
-		e.LiveStarted()
-	}
 	go h.stream(ctx, s, after, head)
 	return s, nil
 }
@@ -190,8 +187,6 @@ func (h *Hub) stream(ctx context.Context, s *Subscription, after, head event.Pos
 // one in the context so that a slow consumer's connection closes with a
 // reason instead of completing as if the stream were over.
 type Ender interface {
-	// LiveStarted says a subscription began on the connection.
-	LiveStarted()
 	// EndLive closes the connection because of reason, once the events
 	// already handed over are written; resumeAfter is the last of them
 	// ("" if none).
