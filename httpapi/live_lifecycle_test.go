@@ -211,3 +211,37 @@ func TestLiveEventsShutdown(t *testing.T) {
 		t.Fatal("a websocket opened after shutdown")
 	}
 }
+
+// Killing the listener's connection loses nothing: events committed while
+// it reconnects still arrive, once each.
+func TestLiveEventsListenerReconnect(t *testing.T) {
+	t.Parallel()
+	b := setupLive(t)
+	conn := openSQL(t, b.dbURL)
+	w, _, err := dialWS(t, b.ts, transportWS)
+	must(t, err)
+	w.init(map[string]any{"Authorization": "Bearer " + b.key})
+	w.subscribe("1", eventsSubscription, map[string]any{"types": []string{"agent.registered"}})
+	waitSubscribers(t, b, 1)
+	first := b.registerAgent(b.ts, b.key, "before")
+	if got := w.events("1", 1, eventWait); !strings.Contains(string(got[0].Data), first) {
+		t.Fatalf("before the reconnect: %+v", got)
+	}
+	var killed int
+	must(t, conn.QueryRowContext(t.Context(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`).Scan(&killed))
+	if killed != 1 {
+		t.Fatalf("terminated %d listener connections, want 1", killed)
+	}
+	var want []string
+	for i := range 3 {
+		want = append(want, b.registerAgent(b.ts, b.key, fmt.Sprint("during-", i)))
+	}
+	got := w.events("1", 3, eventWait)
+	for i, e := range got {
+		if !strings.Contains(string(e.Data), want[i]) {
+			t.Fatalf("after the reconnect, event %d is %s, want agent %s", i, e.Data, want[i])
+		}
+	}
+	w.quiet(300 * time.Millisecond)
+}
