@@ -241,6 +241,7 @@ func (l *liveConns) checkKeys() {
 			continue
 		}
 		for _, id := range revoked {
+			l.log.Info("live events: closing the connections of a revoked key", "key_id", id, "connections", len(byKey[id]))
 			for _, lc := range byKey[id] {
 				lc.close(closeUnauthorized, failure.Unauthenticated, "API key revoked", nil)
 			}

@@ -110,6 +110,7 @@ func (h *Hub) stream(ctx context.Context, s *Subscription, after, head event.Pos
 	defer func() {
 		if s.reason == ErrSlowConsumer {
 			h.opts.Metrics.slow()
+			h.log.InfoContext(ctx, "live events: slow consumer closed", "org_id", s.orgID, "resume_after", s.last)
 			if e, ok := ctx.Value(enderKey{}).(Ender); ok {
 				e.EndLive(s.reason, s.last) // before the stream completes normally
 			}
