@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
 	"strings"
@@ -88,4 +89,23 @@ func TestServeLiveEventsAndDrain(t *testing.T) {
 func toJSON(m map[string]any) string {
 	b, _ := json.Marshal(m)
 	return string(b)
+}
+
+func TestWSAllowedOriginsValidation(t *testing.T) {
+	t.Parallel()
+	for v, ok := range map[string]bool{
+		"https://app.example.com":                           true,
+		"https://app.example.com, http://localhost:3000, *": true,
+		"app.example.com":                                   false,
+		"https://app.example.com/path":                      false,
+	} {
+		env := map[string]string{"WS_ALLOWED_ORIGINS": v}
+		var cfg Config
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		cfg.RegisterFlags(fs, func(k string) string { return env[k] })
+		err := cfg.Validate()
+		if ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), "WS_ALLOWED_ORIGINS")) {
+			t.Errorf("WS_ALLOWED_ORIGINS=%q: %v", v, err)
+		}
+	}
 }

@@ -239,3 +239,15 @@ func TestLiveEventsRateLimit(t *testing.T) {
 	}
 	again.expectClose(4429, 15*time.Second)
 }
+
+// WS_ALLOWED_ORIGINS admits the listed browser origins besides the service's own.
+func TestLiveEventsAllowedOrigins(t *testing.T) {
+	t.Parallel()
+	b := setupLiveConfig(t, func(c *httpapi.Config) { c.WSAllowedOrigins = []string{"https://app.example.com"} })
+	for origin, ok := range map[string]bool{"https://app.example.com": true, "https://evil.example": false, b.ts.URL: true} {
+		_, resp, err := dialWS(t, b.ts, transportWS, "Origin", origin)
+		if ok != (err == nil) || (!ok && (resp == nil || resp.StatusCode != http.StatusForbidden)) {
+			t.Errorf("origin %s: %v %v", origin, resp, err)
+		}
+	}
+}
