@@ -33,4 +33,10 @@ webhookcheck: ## verify real webhook deliveries with the standardwebhooks npm pa
 bench-webhooks: ## webhook delivery throughput (1 and 50 endpoints, vs plain net/http) and commit-to-first-attempt latency
 	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./webhook/delivery/
 
-.PHONY: help run test generate lint bench audit webhookcheck bench-webhooks
+livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients against a freshly started service (needs npm)
+	bash tools/livecheck/run.sh
+
+livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
+	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
+
+.PHONY: livecheck livebench help run test generate lint bench audit webhookcheck bench-webhooks

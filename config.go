@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agenttrust/service/httpapi"
@@ -60,6 +62,9 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv func(string) string) {
 		c.envErrs = append(c.envErrs, fmt.Errorf("RATE_LIMIT_BURST=%q is not a whole number", getenv("RATE_LIMIT_BURST")))
 	}
 	c.registerWebhookFlags(fs, env)
+	fs.Func("ws-allowed-origins", "browser origins allowed to open websockets, comma-separated, * for any; unset: same origin only ($WS_ALLOWED_ORIGINS)",
+		func(v string) error { c.HTTP.WSAllowedOrigins = splitOrigins(v); return nil })
+	c.HTTP.WSAllowedOrigins = splitOrigins(getenv("WS_ALLOWED_ORIGINS"))
 	fs.Float64Var(&c.HTTP.RateLimitRPS, "rate-limit-rps", rps, "requests per second per API key ($RATE_LIMIT_RPS)")
 	fs.IntVar(&c.HTTP.RateLimitBurst, "rate-limit-burst", burst, "burst of requests per API key ($RATE_LIMIT_BURST)")
 }
@@ -86,6 +91,11 @@ func (c *Config) Validate() error {
 		}
 	}
 	errs = append(errs, c.validateWebhooks()...)
+	for _, o := range c.HTTP.WSAllowedOrigins {
+		if u, err := url.Parse(o); o != "*" && (err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/")) {
+			errs = append(errs, fmt.Errorf("WS_ALLOWED_ORIGINS: %q is not an origin such as https://app.example.com (or *)", o))
+		}
+	}
 	if c.ListenAddr == "" {
 		errs = append(errs, errors.New("LISTEN_ADDR must not be empty"))
 	}
@@ -143,4 +153,14 @@ func (c *Config) validateWebhooks() []error {
 		}
 	}
 	return errs
+}
+
+func splitOrigins(v string) []string {
+	var out []string
+	for _, o := range strings.Split(v, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
 }

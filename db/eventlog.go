@@ -129,7 +129,7 @@ func (d *DB) ListenEvents(ctx context.Context, wake func()) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		ln := pgdriver.NewListener(d.bun)
-		// The listener's receive does not end with ctx: closing it does.
+		// A blocked receive does not watch ctx: closing the listener ends it.
 		stop := context.AfterFunc(ctx, func() { ln.Close() })
 		err := ln.Listen(ctx, EventChannel)
 		if err == nil {

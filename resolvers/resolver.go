@@ -6,6 +6,7 @@ package resolvers
 import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
 	"github.com/agenttrust/service/webhook"
@@ -17,6 +18,8 @@ type Services struct {
 	Transactions transaction.Service
 	Trust        trust.Service
 	Webhooks     webhook.Service
+	// Live serves subscriptions; nil refuses them.
+	Live *live.Hub
 }
 
 // Resolver is the root resolver.
