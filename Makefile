@@ -24,7 +24,13 @@ bench: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 1 ./resolvers/
 	bash bench/run-pgbench.sh
 
+playground: ## refresh the embedded GraphiQL assets from npm (versions pinned in playground/package-lock.json)
+	bash playground/build.sh
+
+screenshot: ## open the playground in headless Chromium and save docs/playground.png
+	PLAYGROUND_SCREENSHOT=$(CURDIR)/docs/playground.png $(GO) test -count=1 -run TestPlaygroundInChromium ./httpapi/
+
 audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)
 	bash tools/httpaudit/run.sh
 
-.PHONY: help run test generate lint bench audit
+.PHONY: help run test generate lint bench audit playground screenshot

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/httpapi/playground"
 	"github.com/agenttrust/service/resolvers"
 )
 
@@ -79,7 +80,9 @@ func New(cfg Config, d Deps) http.Handler {
 
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", authenticate(d, limiter, readBody(cfg.MaxBodyBytes, gql)))
-	mux.Handle("GET /{$}", playgroundHandler())
+	pg := playground.Handler("/graphql")
+	mux.Handle("GET /{$}", pg)
+	mux.Handle("GET "+playground.AssetPrefix, pg)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
