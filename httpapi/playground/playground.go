@@ -23,11 +23,10 @@ const AssetPrefix = "/playground/"
 // DefaultHeaders pre-fills GraphiQL's headers editor; the user replaces the placeholder key.
 const DefaultHeaders = "{\n  \"Authorization\": \"Bearer att_sk_…\"\n}"
 
-const defaultQuery = `# Agent Trust and Transaction Service
-# 1. Put your API key into Headers.
+const defaultQuery = `# 1. Put your key into Headers.
 # 2. Run with ▶ or Ctrl-Enter.
-# Explorer (left bar) builds queries
-# by clicking; Docs shows the schema.
+# Explorer (left) builds queries;
+# Docs shows the schema.
 {
   agents(limit: 10) {
     totalCount
