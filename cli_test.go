@@ -134,7 +134,9 @@ func serveOnce(t *testing.T, env map[string]string) string {
 	var logs syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, io.Discard, &logs) }()
+	go func() {
+		served <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, io.Discard, &logs)
+	}()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		resp, err := http.Get("http://" + env["LISTEN_ADDR"] + "/readyz")
