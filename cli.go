@@ -298,7 +298,8 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 
 // run executes one command line; it is main without the process around it.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var cfg Config
+	// A secret: never a flag, so it stays out of ps and shell history.
+	cfg := Config{EncryptionKey: getenv("ENCRYPTION_KEY")}
 	return newCommand(&cfg, getenv, stdout, stderr).Run(ctx, append([]string{"agenttrust"}, args...))
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/db/dbtest"
+	"github.com/agenttrust/service/keyring"
 )
 
 // Every command explains itself: its own name, flags and an example, and no
@@ -164,7 +165,7 @@ func serveOnce(t *testing.T, env map[string]string) string {
 func TestFirstRunHint(t *testing.T) {
 	t.Parallel()
 	_, url := dbtest.NewWithURL(t)
-	env := map[string]string{"DATABASE_URL": url, "LISTEN_ADDR": freeAddr(t)}
+	env := map[string]string{"DATABASE_URL": url, "LISTEN_ADDR": freeAddr(t), "ENCRYPTION_KEY": keyring.Generate()}
 	const hint = "no organization yet: create one and its API key with `go run . org create --name NAME`"
 	logs := serveOnce(t, env)
 	var lines []string

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/keyring"
 )
 
 // Config is the service configuration: environment variables, mirrored by
@@ -17,6 +18,7 @@ type Config struct {
 	DatabaseURL     string
 	ListenAddr      string
 	BootstrapAPIKey string
+	EncryptionKey   string // base64 keys, comma-separated; unset: generated into the state directory
 	LogFormat       string
 	LogLevel        string
 	HTTP            httpapi.Config
@@ -49,6 +51,11 @@ func (c *Config) Validate() error {
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL (--log-level) must be debug, info, warn or error (got %q)", c.LogLevel))
+	}
+	if c.EncryptionKey != "" {
+		if _, err := keyring.Parse(c.EncryptionKey); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if c.ListenAddr == "" {
 		errs = append(errs, errors.New("LISTEN_ADDR must not be empty"))
