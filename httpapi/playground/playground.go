@@ -58,6 +58,8 @@ func Handler(endpoint string) http.Handler {
 		"endpoint":       endpoint,
 		"defaultHeaders": DefaultHeaders,
 		"defaultQuery":   defaultQuery,
+		"placeholderHint": "Replace att_sk_… in Headers with your API key, then run again. " +
+			"No key yet? `go run . org create --name NAME` prints one.",
 	})
 	if err != nil {
 		panic(err)

@@ -33,8 +33,23 @@
     }
   }
 
+  // GraphiQL's first schema request comes before its headers editor exists
+  // and carries no headers: use the saved (or pre-filled) ones instead.
+  function savedHeaders() {
+    try {
+      return JSON.parse(localStorage.getItem('graphiql:headers') || cfg.defaultHeaders);
+    } catch (e) {
+      return {};
+    }
+  }
+
   function fetcher(params, opts) {
-    headers = (opts && opts.headers) || {};
+    headers = opts && opts.headers && Object.keys(opts.headers).length ? opts.headers : savedHeaders();
+    opts = Object.assign({}, opts, { headers: headers });
+    if (authorization(JSON.stringify(headers)).indexOf('\u2026') >= 0) {
+      // Still the placeholder: say what to do instead of sending it.
+      return Promise.resolve({ errors: [{ message: cfg.placeholderHint }] });
+    }
     if (isSubscription(params)) {
       return wsClient.iterate({
         query: params.query,
@@ -55,11 +70,7 @@
       return '';
     }
   }
-  var stored = null;
-  try {
-    stored = localStorage.getItem('graphiql:headers');
-  } catch (e) { /* storage disabled */ }
-  var introspectedWith = authorization(stored || cfg.defaultHeaders); // GraphiQL introspects with these on load
+  var introspectedWith = authorization(JSON.stringify(savedHeaders())); // GraphiQL introspects with these on load
   var refetchTimer = 0;
   function onEditHeaders(text) {
     var auth = authorization(text);
