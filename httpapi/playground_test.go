@@ -58,7 +58,7 @@ func TestPlaygroundAssetsAreEmbedded(t *testing.T) {
 // else to the test's temporary directory.
 func TestPlaygroundInChromium(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	br := launchBrowser(t, ctx)
 	b := setup(t)
@@ -69,7 +69,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 	agentID := b.register("shopper")
 
 	br.call(ctx, br.session, "Page.navigate", map[string]any{"url": srv.URL + "/"}, nil)
-	br.waitFor(ctx, "GraphiQL to render", `document.querySelector('.graphiql-execute-button')`, 30*time.Second)
+	br.waitFor(ctx, "GraphiQL to render", `document.querySelector('.graphiql-execute-button')`, 60*time.Second)
 
 	// The headers editor is open and pre-filled with the placeholder; paste the key as a user would.
 	headersEditor := `[...document.querySelectorAll('.graphiql-editor-tool .CodeMirror')].map(e => e.CodeMirror)
@@ -83,7 +83,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 	}
 	// With the placeholder still there, the page says what to do and sends nothing.
 	br.waitFor(ctx, "the placeholder hint in the result pane", `document.querySelector('.result-window') &&
-		document.querySelector('.result-window').innerText.includes('Replace att_sk_')`, 10*time.Second)
+		document.querySelector('.result-window').innerText.includes('Replace att_sk_')`, 20*time.Second)
 	var hint string
 	if err := br.eval(ctx, `document.getElementById('hint').innerText`, &hint); err != nil || !strings.Contains(hint, "org create --name") {
 		t.Fatalf("hint %q (%v)", hint, err)
@@ -94,19 +94,19 @@ func TestPlaygroundInChromium(t *testing.T) {
 	}
 
 	// The explorer plugin is loaded: open it.
-	br.waitFor(ctx, "the explorer's button", `document.querySelector('[aria-label="Show GraphiQL Explorer"]')`, 10*time.Second)
+	br.waitFor(ctx, "the explorer's button", `document.querySelector('[aria-label="Show GraphiQL Explorer"]')`, 20*time.Second)
 	if err := br.eval(ctx, `document.querySelector('[aria-label="Show GraphiQL Explorer"]').click()`, nil); err != nil {
 		t.Fatal(err)
 	}
 	br.waitFor(ctx, "the explorer to list root fields", `document.querySelector('.graphiql-plugin') &&
-		document.querySelector('.graphiql-plugin').innerText.includes('agentAuditChain')`, 20*time.Second)
+		document.querySelector('.graphiql-plugin').innerText.includes('agentAuditChain')`, 30*time.Second)
 
 	// Run the default query (agents) with the key.
 	if err := br.eval(ctx, `document.querySelector('.graphiql-execute-button').click()`, nil); err != nil {
 		t.Fatal(err)
 	}
 	resultText := `document.querySelector('.result-window .CodeMirror').CodeMirror.getValue()`
-	br.waitFor(ctx, "the query's result", resultText+`.includes('"totalCount": 1')`, 20*time.Second)
+	br.waitFor(ctx, "the query's result", resultText+`.includes('"totalCount": 1')`, 30*time.Second)
 	var result string
 	_ = br.eval(ctx, resultText, &result)
 	if !strings.Contains(result, agentID) || !strings.Contains(result, `"assessment": "Moderate"`) {
@@ -179,13 +179,14 @@ func TestPlaygroundInChromium(t *testing.T) {
 		window.beforeReload = true`, nil); err != nil {
 		t.Fatal(err)
 	}
+	br.waitFor(ctx, "GraphiQL to save the query", `(localStorage.getItem('graphiql:tabState') || '').includes('agents { totalCount }')`, 20*time.Second)
 	br.call(ctx, br.session, "Page.reload", map[string]any{}, nil)
-	br.waitFor(ctx, "GraphiQL after a reload", `!window.beforeReload && document.querySelector('[aria-label="Show GraphiQL Explorer"], [aria-label="Hide GraphiQL Explorer"]')`, 30*time.Second)
+	br.waitFor(ctx, "GraphiQL after a reload", `!window.beforeReload && document.querySelector('[aria-label="Show GraphiQL Explorer"], [aria-label="Hide GraphiQL Explorer"]')`, 60*time.Second)
 	if err := br.eval(ctx, `(() => { const show = document.querySelector('[aria-label="Show GraphiQL Explorer"]'); if (show) show.click(); })()`, nil); err != nil {
 		t.Fatal(err)
 	}
 	br.waitFor(ctx, "the explorer to list root fields after a reload", `document.querySelector('.graphiql-plugin') &&
-		document.querySelector('.graphiql-plugin').innerText.includes('agentAuditChain')`, 20*time.Second)
+		document.querySelector('.graphiql-plugin').innerText.includes('agentAuditChain')`, 30*time.Second)
 
 	// Nothing left the origin, nothing failed, nothing broke the content policy.
 	for _, raw := range br.eventsNamed("Network.requestWillBeSent") {
