@@ -12,14 +12,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 // The playground is served from the binary: the page and every asset it
 // names answer from this origin, with a policy that forbids any other.
 func TestPlaygroundAssetsAreEmbedded(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	page := b.get("", "/")
+	b := testkit.New(t)
+	page := b.Get("", "/")
 	if page.Status != http.StatusOK || !strings.Contains(page.Header.Get("Content-Security-Policy"), "default-src 'self'") {
 		t.Fatalf("/: %d, CSP %q", page.Status, page.Header.Get("Content-Security-Policy"))
 	}
@@ -37,7 +39,7 @@ func TestPlaygroundAssetsAreEmbedded(t *testing.T) {
 			continue
 		}
 		srcs++
-		r := b.get("", part)
+		r := b.Get("", part)
 		if r.Status != http.StatusOK || len(r.Body) == 0 {
 			t.Errorf("%s: %d (%d bytes)", part, r.Status, len(r.Body))
 		}
@@ -45,7 +47,7 @@ func TestPlaygroundAssetsAreEmbedded(t *testing.T) {
 	if srcs != 9 {
 		t.Errorf("page references %d assets, want 9", srcs)
 	}
-	if r := b.get("", "/playground/nope.js"); r.Status != http.StatusNotFound {
+	if r := b.Get("", "/playground/nope.js"); r.Status != http.StatusNotFound {
 		t.Errorf("unknown asset: %d", r.Status)
 	}
 }
@@ -61,12 +63,12 @@ func TestPlaygroundInChromium(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	br := launchBrowser(t, ctx)
-	b := setup(t)
-	srv := httptest.NewServer(b.handler)
+	b := testkit.New(t)
+	srv := httptest.NewServer(b.Handler)
 	defer srv.Close()
 	origin, _ := url.Parse(srv.URL)
 
-	agentID := b.register("shopper")
+	agentID := register(b, "shopper")
 
 	br.call(ctx, br.session, "Page.navigate", map[string]any{"url": srv.URL + "/"}, nil)
 	br.waitFor(ctx, "GraphiQL to render", `document.querySelector('.graphiql-execute-button')`, 60*time.Second)
@@ -88,7 +90,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 	if err := br.eval(ctx, `document.getElementById('hint').innerText`, &hint); err != nil || !strings.Contains(hint, "org create --name") {
 		t.Fatalf("hint %q (%v)", hint, err)
 	}
-	keyJSON, _ := json.Marshal(`{"Authorization": "Bearer ` + b.key + `"}`)
+	keyJSON, _ := json.Marshal(`{"Authorization": "Bearer ` + b.Key + `"}`)
 	if err := br.eval(ctx, `(`+headersEditor+`).setValue(`+string(keyJSON)+`)`, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +171,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 	}
 	// Once the server speaks the protocol, connection_init carries the pasted key.
 	for _, raw := range br.eventsNamed("Network.webSocketFrameSent") {
-		if s := string(raw); strings.Contains(s, "connection_init") && !strings.Contains(s, b.key) {
+		if s := string(raw); strings.Contains(s, "connection_init") && !strings.Contains(s, b.Key) {
 			t.Errorf("connection_init without the key: %s", s)
 		}
 	}
