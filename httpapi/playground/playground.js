@@ -46,7 +46,7 @@
   function fetcher(params, opts) {
     headers = opts && opts.headers && Object.keys(opts.headers).length ? opts.headers : savedHeaders();
     opts = Object.assign({}, opts, { headers: headers });
-    if (authorization(JSON.stringify(headers)).indexOf('\u2026') >= 0) {
+    if (authOf(headers).indexOf('\u2026') >= 0) {
       // Still the placeholder: say what to do instead of sending it.
       return Promise.resolve({ errors: [{ message: cfg.placeholderHint }] });
     }
@@ -62,15 +62,17 @@
 
   // The schema (docs, explorer, completion) needs a key too: when a new
   // Authorization header is typed or pasted, fetch the schema again.
+  function authOf(h) {
+    return String((h && (h.Authorization || h.authorization)) || '');
+  }
   function authorization(text) {
     try {
-      var h = JSON.parse(text || '{}');
-      return h.Authorization || h.authorization || '';
+      return authOf(JSON.parse(text || '{}'));
     } catch (e) {
       return '';
     }
   }
-  var introspectedWith = authorization(JSON.stringify(savedHeaders())); // GraphiQL introspects with these on load
+  var introspectedWith = authOf(savedHeaders()); // GraphiQL introspects with these on load
   var refetchTimer = 0;
   function onEditHeaders(text) {
     var auth = authorization(text);
