@@ -1,9 +1,11 @@
 package httpapi_test
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -49,6 +51,22 @@ func TestPlaygroundAssetsAreEmbedded(t *testing.T) {
 	}
 	if r := b.Get("", "/playground/nope.js"); r.Status != http.StatusNotFound {
 		t.Errorf("unknown asset: %d", r.Status)
+	}
+	// Scripts and styles go gzipped to clients that accept it, the same bytes once unpacked.
+	for _, asset := range []string{"/playground/graphiql.min.js", "/playground/playground.css"} {
+		plain := b.Get("", asset)
+		zipped := b.Serve(testkit.Request(http.MethodGet, asset, nil, "Accept-Encoding", "gzip, br"))
+		if zipped.Header.Get("Content-Encoding") != "gzip" || len(zipped.Body) >= len(plain.Body) {
+			t.Fatalf("%s: Content-Encoding %q, %d bytes gzipped vs %d", asset, zipped.Header.Get("Content-Encoding"), len(zipped.Body), len(plain.Body))
+		}
+		zr, err := gzip.NewReader(strings.NewReader(zipped.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		unpacked, err := io.ReadAll(zr)
+		if err != nil || string(unpacked) != plain.Body || zipped.Header.Get("Content-Type") != plain.Header.Get("Content-Type") {
+			t.Fatalf("%s: gzipped answer differs from the plain one (%v)", asset, err)
+		}
 	}
 }
 
