@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/db/dbtest"
+	"github.com/agenttrust/service/internal/testkit"
 	"github.com/agenttrust/service/keyring"
 )
 
@@ -187,5 +190,33 @@ func TestFirstRunHint(t *testing.T) {
 	env["LISTEN_ADDR"] = freeAddr(t)
 	if logs := serveOnce(t, env); strings.Contains(logs, "no organization yet") {
 		t.Fatalf("start with an organization still hints:\n%s", logs)
+	}
+}
+
+// trust rebuild reports drift with exit code 3, and --fix repairs it.
+func TestTrustRebuildExitCodes(t *testing.T) {
+	t.Parallel()
+	k := testkit.New(t)
+	a := k.Register(nil)
+	k.Exec(`UPDATE trust_counters SET disputes = disputes + 3 WHERE agent_id = $1`, a.ID)
+	env := map[string]string{"DATABASE_URL": k.DBURL, "ENCRYPTION_KEY": keyring.Generate(), "LOG_LEVEL": "error"}
+	rebuild := func(args ...string) (map[string]any, error) {
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"trust", "rebuild"}, args...), func(k string) string { return env[k] }, &out, io.Discard)
+		var v map[string]any
+		if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
+			t.Fatalf("trust rebuild %v printed %q: %v", args, out.String(), jerr)
+		}
+		return v, err
+	}
+	if v, err := rebuild(); exitCode(err) != exitDrift || v["drifted"] != 1.0 || v["fixed"] != false ||
+		!strings.Contains(fmt.Sprint(err), "trust rebuild --fix") {
+		t.Fatalf("drift without --fix: %v, exit %d (%v)", v, exitCode(err), err)
+	}
+	if v, err := rebuild("--fix"); err != nil || v["drifted"] != 1.0 || v["fixed"] != true {
+		t.Fatalf("--fix: %v (%v)", v, err)
+	}
+	if v, err := rebuild(); err != nil || v["drifted"] != 0.0 {
+		t.Fatalf("after --fix: %v (%v)", v, err)
 	}
 }
