@@ -136,22 +136,30 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 			return nil
 		}
 		after.Stamp(s.db.Now())
-		row.set(&after)
 		details := map[string]any{"changes": agent.Changes(*before, after, changed), "fingerprint": after.Fingerprint}
-		if err := appendAudit(ctx, tx, row, agent.AuditUpdated, p.KeyID, after.UpdatedAt, details); err != nil {
-			return err
-		}
-		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
-			return fmt.Errorf("update agent: %w", err)
-		}
 		data := agent.UpdatedEvent{Data: after.ToData(), ChangedFields: changed}
-		if _, err := appendEvent(ctx, tx, event.AgentUpdated, after.UpdatedAt, data, after.OrgID); err != nil {
+		if err := saveAgentChange(ctx, tx, row, &after, agent.AuditUpdated, p.KeyID, details, data); err != nil {
 			return err
 		}
 		out = &after
 		return nil
 	})
 	return out, err
+}
+
+// saveAgentChange stores a changed agent (a, stamped) in its locked row,
+// with the audit entry action and the event announcing it, in tx: the one
+// shape of every agent state change (update, suspend, reinstate).
+func saveAgentChange(ctx context.Context, tx bun.Tx, row *agentRow, a *agent.Agent, action, actor string, details any, data event.Payload) error {
+	row.set(a)
+	if err := appendAudit(ctx, tx, row, action, actor, a.UpdatedAt, details); err != nil {
+		return err
+	}
+	if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
+		return fmt.Errorf("save agent: %w", err)
+	}
+	_, err := appendEvent(ctx, tx, data.EventType(), a.UpdatedAt, data, a.OrgID)
+	return err
 }
 
 // Suspend moves an active agent to suspended (Conflict if it already is).
@@ -175,16 +183,9 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 		a := row.agent()
 		a.Status = agent.Suspended
 		a.Stamp(s.db.Now())
-		row.set(a)
 		details := map[string]any{"reason": reason, "fingerprint": a.Fingerprint}
-		if err := appendAudit(ctx, tx, row, agent.AuditSuspended, p.KeyID, a.UpdatedAt, details); err != nil {
-			return err
-		}
-		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
-			return fmt.Errorf("suspend agent: %w", err)
-		}
 		data := agent.SuspendedEvent{Data: a.ToData(), Reason: reason}
-		if _, err := appendEvent(ctx, tx, event.AgentSuspended, a.UpdatedAt, data, a.OrgID); err != nil {
+		if err := saveAgentChange(ctx, tx, row, a, agent.AuditSuspended, p.KeyID, details, data); err != nil {
 			return err
 		}
 		out = a
