@@ -161,7 +161,8 @@ func (e *benchEnv) count(query string, args ...any) int64 {
 // trust.score_changed event, the steady state of a long-running service.
 func (e *benchEnv) steadyTrust(agentIDs []string, n int64) {
 	e.T.Helper()
-	e.exec(`UPDATE trust_counters SET attempts = $1, completed = $1, transactions = $1 WHERE agent_id IN (`+sqlList(agentIDs)+`)`, n)
+	e.exec(`UPDATE trust_counters SET completed = $1, counterparty_orgs = 5, first_external_at = now() - interval '90 days',
+		evidence_at = now() WHERE agent_id IN (`+sqlList(agentIDs)+`)`, n)
 	e.rescore()
 }
 
@@ -182,8 +183,9 @@ func sqlList(ids []string) string {
 func (e *benchEnv) rescore() {
 	e.T.Helper()
 	ctx := context.Background()
-	rows, err := e.conn.QueryContext(ctx, `SELECT tc.agent_id, tc.attempts, tc.completed, tc.refused, tc.reversed,
-		tc.disputes, tc.transactions, a.status, a.created_at FROM trust_counters tc JOIN agents a ON a.id = tc.agent_id`)
+	rows, err := e.conn.QueryContext(ctx, `SELECT tc.agent_id, tc.evidence_at, tc.completed, tc.failures, tc.limit_refusals,
+		tc.reversals, tc.disputing_orgs, tc.open_disputes, tc.counterparty_orgs, coalesce(tc.first_external_at, 'epoch'), a.status
+		FROM trust_counters tc JOIN agents a ON a.id = tc.agent_id`)
 	if err != nil {
 		e.T.Fatalf("read counters: %v", err)
 	}
@@ -197,9 +199,12 @@ func (e *benchEnv) rescore() {
 		var s score
 		var c trust.Counters
 		var status string
-		if err := rows.Scan(&s.id, &c.Attempts, &c.Completed, &c.Refused, &c.Reversed, &c.Disputes, &c.Transactions,
-			&status, &c.RegisteredAt); err != nil {
+		if err := rows.Scan(&s.id, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals, &c.DisputingOrgs,
+			&c.OpenDisputes, &c.CounterpartyOrgs, &c.FirstExternalAt, &status); err != nil {
 			e.T.Fatalf("scan counters: %v", err)
+		}
+		if c.FirstExternalAt.Unix() == 0 {
+			c.FirstExternalAt = time.Time{}
 		}
 		c.Suspended = status == "suspended"
 		r := trust.Compute(c, now)
@@ -220,8 +225,7 @@ func (e *benchEnv) rescore() {
 // (sender of 3 in 5, receiver of the rest) and the others in turn on the
 // other, created over the 365 days before the last hour and stored oldest
 // first, as a live service appends them. Then it recounts every agent's trust
-// counters from the transactions (as `trust rebuild` would: completed = sent,
-// transactions = either side), rescores, VACUUM ANALYZEs (so autovacuum does
+// counters from the transactions (`trust rebuild --fix`), rescores, VACUUM ANALYZEs (so autovacuum does
 // not start in the middle of a measurement) and CHECKPOINTs (so the
 // checkpointer is not writing the seeded pages out during one either).
 //
@@ -293,14 +297,10 @@ FROM generate_series($2::int, 1, -1) AS g, cp, hub`, hub, n)
 	run(`RESET session_replication_role`)
 	run(`RESET synchronous_commit`)
 	run(`RESET maintenance_work_mem`)
-	e.exec(`
-WITH s AS (
-  SELECT from_agent AS agent_id, count(*) AS sent, 0::bigint AS received FROM transactions WHERE reversal_of IS NULL GROUP BY 1
-  UNION ALL
-  SELECT to_agent, 0, count(*) FROM transactions WHERE reversal_of IS NULL GROUP BY 1),
-t AS (SELECT agent_id, sum(sent)::bigint AS sent, sum(received)::bigint AS received FROM s GROUP BY 1)
-UPDATE trust_counters tc SET completed = t.sent, attempts = t.sent + tc.refused, transactions = t.sent + t.received
-FROM t WHERE tc.agent_id = t.agent_id`)
+	// Recount every agent's trust counters from the seeded records, as `trust rebuild --fix` does.
+	if _, err := e.DB.RebuildTrust(ctx, true); err != nil {
+		e.T.Fatalf("rebuild trust: %v", err)
+	}
 	e.rescore()
 	e.exec(`VACUUM ANALYZE`)
 	// Write the seeded pages out now, not during the measurements.
