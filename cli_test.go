@@ -198,7 +198,7 @@ func TestTrustRebuildExitCodes(t *testing.T) {
 	t.Parallel()
 	k := testkit.New(t)
 	a := k.Register(nil)
-	k.Exec(`UPDATE trust_counters SET disputes = disputes + 3 WHERE agent_id = $1`, a.ID)
+	k.Exec(`UPDATE trust_counters SET failures = failures + 3 WHERE agent_id = $1`, a.ID)
 	env := map[string]string{"DATABASE_URL": k.DBURL, "ENCRYPTION_KEY": keyring.Generate(), "LOG_LEVEL": "error"}
 	rebuild := func(args ...string) (map[string]any, error) {
 		var out bytes.Buffer
