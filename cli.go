@@ -89,6 +89,8 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 				Sources: env("RATE_LIMIT_RPS"), Destination: &cfg.rateLimitRPS},
 			&cli.StringFlag{Name: "rate-limit-burst", Usage: "burst of `N` requests per API key", Value: "100", Local: true,
 				Sources: env("RATE_LIMIT_BURST"), Destination: &cfg.rateLimitBurst},
+			&cli.StringFlag{Name: "ws-allowed-origins", Usage: "browser `ORIGINS` allowed to open websockets, comma-separated, * for any; unset: same origin only",
+				Local: true, Sources: env("WS_ALLOWED_ORIGINS"), Destination: &cfg.wsAllowedOrigins},
 		}
 	}
 	main := func(run func(context.Context, *Main, *cli.Command) error) cli.ActionFunc {

@@ -29,7 +29,7 @@ func TestHelpForEveryCommand(t *testing.T) {
 	}{
 		{[]string{"--help"}, []string{"agenttrust [global options] [command", "serve", "migrate", "org", "apikey", "trust",
 			"--database-url", "$DATABASE_URL", "--listen", "$LISTEN_ADDR", "Exit codes", "Examples:"}, []string{"--fix", "--org", "--key"}},
-		{[]string{"serve", "--help"}, []string{"agenttrust serve", "--listen", "--rate-limit-rps", "$RATE_LIMIT_BURST", "--database-url", "Examples:"}, []string{"--fix", "--org"}},
+		{[]string{"serve", "--help"}, []string{"agenttrust serve", "--listen", "--rate-limit-rps", "$RATE_LIMIT_BURST", "--ws-allowed-origins", "$WS_ALLOWED_ORIGINS", "--database-url", "Examples:"}, []string{"--fix", "--org"}},
 		{[]string{"migrate", "--help"}, []string{"agenttrust migrate", "applied", "--database-url", "Example:"}, []string{"--listen", "--name"}},
 		{[]string{"org", "--help"}, []string{"agenttrust org", "create"}, []string{"--fix", "--key"}},
 		{[]string{"org", "create", "--help"}, []string{"agenttrust org create", "--name NAME", "api_key", "Example:", "org create --name acme"}, []string{"--fix", "--key", "--org", "--listen"}},

@@ -6,7 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/keyring"
@@ -22,9 +24,9 @@ type Config struct {
 	LogFormat       string
 	LogLevel        string
 	HTTP            httpapi.Config
-	// rateLimitRPS and rateLimitBurst hold the flags' text until Validate
-	// parses them, so that every bad setting is reported at once.
-	rateLimitRPS, rateLimitBurst string
+	// rateLimitRPS, rateLimitBurst and wsAllowedOrigins hold the flags' text
+	// until Validate parses them, so that every bad setting is reported at once.
+	rateLimitRPS, rateLimitBurst, wsAllowedOrigins string
 }
 
 // Validate parses and checks the settings, reporting every bad one at once
@@ -57,6 +59,12 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	c.HTTP.WSAllowedOrigins = splitOrigins(c.wsAllowedOrigins)
+	for _, o := range c.HTTP.WSAllowedOrigins {
+		if u, err := url.Parse(o); o != "*" && (err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/")) {
+			errs = append(errs, fmt.Errorf("WS_ALLOWED_ORIGINS: %q is not an origin such as https://app.example.com (or *)", o))
+		}
+	}
 	if c.ListenAddr == "" {
 		errs = append(errs, errors.New("LISTEN_ADDR must not be empty"))
 	}
@@ -75,4 +83,14 @@ func (c *Config) Logger(w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func splitOrigins(v string) []string {
+	var out []string
+	for _, o := range strings.Split(v, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
 }

@@ -121,3 +121,10 @@ type KeyInfo struct {
 // LastUseResolution is how stale a key's LastUsedAt may be: recording every
 // use would add a write to every request.
 const LastUseResolution = time.Minute
+
+// KeyChecker re-checks keys already authenticated, for connections that
+// outlive a request (websockets, SSE).
+type KeyChecker interface {
+	// RevokedKeys returns the ids among keyIDs that are revoked (or gone).
+	RevokedKeys(ctx context.Context, keyIDs []string) ([]string, error)
+}
