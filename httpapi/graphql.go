@@ -11,7 +11,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -168,8 +167,4 @@ func depth(set ast.SelectionSet, frags ast.FragmentDefinitionList, level int) in
 		deepest = max(deepest, d)
 	}
 	return deepest
-}
-
-func playgroundHandler() http.Handler {
-	return playground.Handler("Agent Trust and Transaction Service", "/graphql")
 }
