@@ -2083,7 +2083,12 @@ type Webhook {
   "The signing secret, ` + "`" + `whsec_<base64>` + "`" + `: set only in the answers of registerWebhook and rotateWebhookSecret."
   secret: String
   "Delivery attempts, newest first. ` + "`" + `limit` + "`" + ` is 1..200; ` + "`" + `after` + "`" + ` is the previous page's endCursor."
-  deliveries(limit: Int = 50, after: String): WebhookDeliveryConnection!
+  deliveries(
+    "Page size, 1..200."
+    limit: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): WebhookDeliveryConnection!
 }
 
 "One attempt to deliver one event to one endpoint."
@@ -2148,22 +2153,47 @@ extend type Query {
   "Your organization's webhook endpoints, oldest first."
   webhooks: [Webhook!]!
   "One of your organization's webhook endpoints."
-  webhook(id: ID!): Webhook!
+  webhook(
+    "The endpoint's id, ` + "`" + `wh_<id>` + "`" + `; another organization's is NOT_FOUND."
+    id: ID!
+  ): Webhook!
 }
 
 extend type Mutation {
   "Register an endpoint (at most 50 per organization); the answer shows its secret, once."
-  registerWebhook(input: RegisterWebhookInput!): Webhook!
+  registerWebhook(
+    "The URL and the event types to deliver."
+    input: RegisterWebhookInput!
+  ): Webhook!
   "Change an endpoint's URL, events or active flag."
-  updateWebhook(id: ID!, input: UpdateWebhookInput!): Webhook!
+  updateWebhook(
+    "The endpoint's id."
+    id: ID!
+    "The fields to change."
+    input: UpdateWebhookInput!
+  ): Webhook!
   "Delete an endpoint and its delivery records; true when it is gone."
-  deleteWebhook(id: ID!): Boolean!
+  deleteWebhook(
+    "The endpoint's id."
+    id: ID!
+  ): Boolean!
   "Send a signed ` + "`" + `webhook.test` + "`" + ` now and report the answer; consecutiveFailures is untouched."
-  testWebhook(id: ID!): WebhookTestResult!
+  testWebhook(
+    "The endpoint's id."
+    id: ID!
+  ): WebhookTestResult!
   "Give an endpoint a new secret (shown in the answer); for 24 hours deliveries carry signatures under both."
-  rotateWebhookSecret(id: ID!): Webhook!
+  rotateWebhookSecret(
+    "The endpoint's id."
+    id: ID!
+  ): Webhook!
   "Queue one of your organization's events to an endpoint again; true once queued."
-  redeliverEvent(webhookId: ID!, eventId: ID!): Boolean!
+  redeliverEvent(
+    "The endpoint's id."
+    webhookId: ID!
+    "One of your organization's events, ` + "`" + `evt_<id>` + "`" + `."
+    eventId: ID!
+  ): Boolean!
 }
 
 """
