@@ -30,13 +30,16 @@ const (
 	DefaultMaxRetries = 3
 	// APIKeyEnv is read when Options.APIKey is empty.
 	APIKeyEnv = "AGENTTRUST_API_KEY"
+	// BaseURLEnv is read when Options.BaseURL is empty.
+	BaseURLEnv = "AGENTTRUST_BASE_URL"
 )
 
 // Options configure a Client; zero fields take the defaults.
 type Options struct {
 	// APIKey authenticates every request; empty reads $AGENTTRUST_API_KEY.
 	APIKey string
-	// BaseURL is the service's root URL; default http://localhost:8080.
+	// BaseURL is the service's root URL; empty reads $AGENTTRUST_BASE_URL,
+	// and without it http://localhost:8080.
 	BaseURL string
 	// Timeout bounds each attempt of each request; default 30 s.
 	Timeout time.Duration
@@ -97,6 +100,9 @@ func New(o Options) (*Client, error) {
 		return nil, ErrNoAPIKey
 	}
 	base := o.BaseURL
+	if base == "" {
+		base = os.Getenv(BaseURLEnv)
+	}
 	if base == "" {
 		base = DefaultBaseURL
 	}
