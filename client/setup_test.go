@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -31,8 +32,17 @@ type bundle struct {
 
 func setup(t *testing.T, opts ...func(*client.Options)) *bundle {
 	t.Helper()
+	return setupWrapped(t, nil, opts...)
+}
+
+// setupWrapped is setup with the server's handler wrapped by wrap (nil: not wrapped).
+func setupWrapped(t *testing.T, wrap func(http.Handler) http.Handler, opts ...func(*client.Options)) *bundle {
+	t.Helper()
 	d := dbtest.New(t)
 	h := app.Handler(httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, d, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if wrap != nil {
+		h = wrap(h)
+	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	b := &bundle{t: t, ctx: context.Background(), db: d, orgs: db.NewOrgService(d), srv: srv}
