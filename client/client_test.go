@@ -1,7 +1,10 @@
 package client_test
 
 import (
+	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/agenttrust/service/client"
@@ -25,9 +28,16 @@ func TestNew(t *testing.T) {
 	if _, err := client.New(client.Options{APIKey: "k", Timeout: -1}); err == nil {
 		t.Fatal("negative timeout accepted")
 	}
+	s := &script{answers: []func(http.ResponseWriter){dataAnswer("agent", agentJSON)}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
 	t.Setenv(client.APIKeyEnv, "from-env")
-	t.Setenv(client.BaseURLEnv, "https://api.example.com/")
-	if _, err := client.New(client.Options{}); err != nil {
+	t.Setenv(client.BaseURLEnv, srv.URL+"/")
+	c, err := client.New(client.Options{})
+	if err != nil {
 		t.Fatalf("key from the environment: %v", err)
+	}
+	if _, err := c.Agents.Get(context.Background(), "agent_1"); err != nil || s.req(0).Header.Get("Authorization") != "Bearer from-env" {
+		t.Fatalf("request with the environment's key and URL: %v", err)
 	}
 }
