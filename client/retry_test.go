@@ -266,7 +266,9 @@ func TestRetryBoundedByContext(t *testing.T) {
 	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start = time.Now()
-	c := scripted(t, s, func(o *client.Options) { o.MaxRetries, o.RetryWaitMin, o.RetryWaitMax = 100, 50*time.Millisecond, 50*time.Millisecond })
+	c := scripted(t, s, func(o *client.Options) {
+		o.MaxRetries, o.RetryWaitMin, o.RetryWaitMax = 100, 50*time.Millisecond, 50*time.Millisecond
+	})
 	if _, err := c.Agents.Get(ctx, "agent_1"); err == nil || time.Since(start) > time.Second || s.count() < 2 {
 		t.Fatalf("%v after %d attempts and %s", err, s.count(), time.Since(start))
 	}
