@@ -388,8 +388,12 @@ func fatal(err error) bool {
 		return false
 	}
 	switch api.Code {
-	case CodeRateLimited, CodeInternal, "":
+	case CodeRateLimited, CodeInternal:
 		return false
+	case "":
+		// An upgrade refused without a code: a client error will not go away.
+		return api.StatusCode >= 400 && api.StatusCode < 500 &&
+			api.StatusCode != http.StatusRequestTimeout && api.StatusCode != http.StatusTooManyRequests
 	}
 	return true
 }

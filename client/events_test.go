@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -339,6 +340,23 @@ func TestSubscribeRefusals(t *testing.T) {
 	var ve *client.ValidationError
 	if !errors.As(st.Err(), &ve) || len(ve.FieldErrors) != 1 || ve.FieldErrors[0].Field != "after" {
 		t.Fatalf("unknown after: %v", st.Err())
+	}
+
+	// An upgrade refused with a client error is not retried.
+	var upgrades atomic.Int32
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		upgrades.Add(1)
+		http.Error(w, "no websockets here", http.StatusBadRequest)
+	}))
+	defer plain.Close()
+	pc, err := client.New(client.Options{APIKey: "k", BaseURL: plain.URL, RetryWaitMin: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pc.Events.Subscribe(context.Background(), client.SubscribeOptions{})
+	var api *client.APIError
+	if !errors.As(err, &api) || api.StatusCode != http.StatusBadRequest || upgrades.Load() != 1 {
+		t.Fatalf("plain 400: %v after %d upgrades", err, upgrades.Load())
 	}
 
 	// The context ends the stream without an error.
