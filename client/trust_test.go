@@ -39,7 +39,7 @@ func TestTrust(t *testing.T) {
 		t.Fatalf("evaluate another org's agent: %v", err)
 	}
 
-	tx := b.execute(from.ID, to.ID, "10")
+	b.execute(from.ID, to.ID, "10")
 	sums, err := b.c.Trust.BatchQuery(b.ctx, []string{to.ID, stranger.ID, from.ID})
 	if err != nil || len(sums) != 3 || sums[0].AgentID != to.ID || sums[1].AgentID != stranger.ID || sums[2].AgentID != from.ID {
 		t.Fatalf("batch: %+v %v", sums, err)
@@ -48,27 +48,29 @@ func TestTrust(t *testing.T) {
 		t.Fatalf("batch with an unknown id: %v", err)
 	}
 
-	d, err := b.c.Trust.Report(b.ctx, client.ReportInput{AgentID: to.ID, Reason: "never delivered", EvidenceIDs: []string{tx.ID}})
-	if err != nil || d.AgentID != to.ID || d.ID == "" || len(d.EvidenceIDs) != 1 || d.EvidenceIDs[0] != tx.ID {
+	// A dispute against another organization's agent, backed by a payment to it.
+	paid := b.execute(from.ID, stranger.ID, "5")
+	d, err := b.c.Trust.Report(b.ctx, client.ReportInput{AgentID: stranger.ID, Reason: "never delivered", EvidenceIDs: []string{paid.ID}})
+	if err != nil || d.AgentID != stranger.ID || d.ID == "" || len(d.EvidenceIDs) != 1 || d.EvidenceIDs[0] != paid.ID || d.Reason != "never delivered" {
 		t.Fatalf("report: %+v %v", d, err)
 	}
 	if _, err := b.c.Trust.Report(b.ctx, client.ReportInput{AgentID: to.ID, Reason: "x"}); !errors.Is(err, client.ErrValidation) {
 		t.Fatalf("report without evidence: %v", err)
 	}
-
-	hist, err := b.c.Trust.GetHistory(b.ctx, to.ID, time.Time{})
-	if err != nil || len(hist) < 2 {
-		t.Fatalf("history: %+v %v", hist, err)
+	if _, err := b.c.Trust.Report(b.ctx, client.ReportInput{AgentID: to.ID, Reason: "x", EvidenceIDs: []string{paid.ID}}); !errors.Is(err, client.ErrValidation) {
+		t.Fatalf("report with evidence not involving the agent: %v", err)
 	}
-	if hist[0].Cause != "dispute:"+d.ID || hist[len(hist)-1].Cause != "registration:"+to.ID {
-		t.Fatalf("history causes, newest first: %+v", hist)
+
+	hist, err := b.c.Trust.GetHistory(b.ctx, from.ID, time.Time{})
+	if err != nil || len(hist) == 0 || hist[len(hist)-1].Cause != "registration:"+from.ID {
+		t.Fatalf("history: %+v %v", hist, err)
 	}
 	for i := 1; i < len(hist); i++ {
 		if hist[i].Timestamp.After(hist[i-1].Timestamp) {
 			t.Fatalf("history not newest first: %+v", hist)
 		}
 	}
-	if recent, err := b.c.Trust.GetHistory(b.ctx, to.ID, time.Now().Add(time.Hour)); err != nil || len(recent) != 0 {
+	if recent, err := b.c.Trust.GetHistory(b.ctx, from.ID, time.Now().Add(time.Hour)); err != nil || len(recent) != 0 {
 		t.Fatalf("history since the future: %+v %v", recent, err)
 	}
 }
