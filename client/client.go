@@ -87,7 +87,7 @@ type Client struct {
 
 // ErrNoAPIKey is returned by New when neither Options.APIKey nor
 // $AGENTTRUST_API_KEY holds a key.
-var ErrNoAPIKey = errors.New("client: no API key: set Options.APIKey or " + APIKeyEnv)
+var ErrNoAPIKey = errors.New("agenttrust: no API key: set Options.APIKey or " + APIKeyEnv)
 
 // New returns a Client for o. It fails with ErrNoAPIKey without a key and with
 // a descriptive error for a malformed BaseURL or a negative duration.
@@ -108,10 +108,10 @@ func New(o Options) (*Client, error) {
 	}
 	u, err := url.Parse(strings.TrimRight(base, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("client: BaseURL %q must be an absolute http or https URL", base)
+		return nil, fmt.Errorf("agenttrust: BaseURL %q must be an absolute http or https URL", base)
 	}
 	if o.Timeout < 0 || o.MaxRetries < 0 || o.RetryWaitMin < 0 || o.RetryWaitMax < 0 {
-		return nil, errors.New("client: Timeout, MaxRetries, RetryWaitMin and RetryWaitMax must not be negative")
+		return nil, errors.New("agenttrust: Timeout, MaxRetries, RetryWaitMin and RetryWaitMax must not be negative")
 	}
 	c := &Client{
 		apiKey:     key,
