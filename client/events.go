@@ -91,7 +91,8 @@ func (st *EventStream) Err() error {
 }
 
 // LastEventID is the id of the last event delivered (or SubscribeOptions.After):
-// pass it as After to resume in a new stream.
+// once Events has handed over an event, LastEventID is that event or a later
+// one. Pass it as After to resume in a new stream.
 func (st *EventStream) LastEventID() string {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -313,13 +314,20 @@ func (st *EventStream) consume(ctx context.Context, conn *websocket.Conn) (deliv
 			if ev.ID == st.LastEventID() {
 				continue // already delivered
 			}
+			// The resume point moves before the hand-over, so that a caller
+			// who received ev reads it from LastEventID; it moves back if
+			// the stream ends first.
+			st.mu.Lock()
+			prev := st.lastID
+			st.lastID = ev.ID
+			st.mu.Unlock()
 			select {
 			case st.events <- ev:
 				delivered = true
-				st.mu.Lock()
-				st.lastID = ev.ID
-				st.mu.Unlock()
 			case <-ctx.Done():
+				st.mu.Lock()
+				st.lastID = prev
+				st.mu.Unlock()
 				return delivered, ctx.Err()
 			}
 		case "error":
@@ -362,22 +370,32 @@ func decodeNext(payload json.RawMessage) (Event, error) {
 	return *r.Data.Events, nil
 }
 
-// closeError explains a read failure; a 44xx close code is the server
-// refusing the connection, as the typed error of its kind.
+// closeError explains a read failure. The close codes that refuse the
+// connection itself (bad request, bad key, unacceptable protocol) become the
+// typed error of their kind, which ends the stream; others (a slow consumer's
+// 4420, an init timeout, an internal error) are reconnected.
 func closeError(during string, err error) error {
 	var ce *websocket.CloseError
-	if errors.As(err, &ce) && ce.Code >= 4400 && ce.Code < 4500 {
-		code := map[int]string{4400: CodeValidationFailed, 4401: CodeUnauthenticated, 4403: CodeUnauthenticated, 4429: CodeRateLimited}[ce.Code]
-		if code == "" {
-			code = CodeForbidden
+	if errors.As(err, &ce) {
+		if code, ok := refusals[ce.Code]; ok {
+			msg := ce.Text
+			if msg == "" {
+				msg = fmt.Sprintf("connection closed with code %d", ce.Code)
+			}
+			return typedError(0, nil, errorDetail{code: code, message: msg})
 		}
-		msg := ce.Text
-		if msg == "" {
-			msg = fmt.Sprintf("connection closed with code %d", ce.Code)
-		}
-		return typedError(0, nil, errorDetail{code: code, message: msg})
 	}
 	return fmt.Errorf("agenttrust events.subscribe: %s: %w", during, err)
+}
+
+// refusals maps the graphql-transport-ws close codes that end a stream to
+// error codes.
+var refusals = map[int]string{
+	4400: CodeValidationFailed,   // bad request
+	4401: CodeUnauthenticated,    // unauthorized
+	4403: CodeUnauthenticated,    // forbidden: connection_init refused
+	4406: "PROTOCOL_UNSUPPORTED", // subprotocol not acceptable
+	4409: "PROTOCOL_UNSUPPORTED", // subscriber for the id already exists
 }
 
 // fatal reports whether err means reconnecting cannot help: the server
