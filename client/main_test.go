@@ -13,12 +13,12 @@ import (
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
-	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/client"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/wire"
 )
 
 // TestMain starts one service for the examples, which read its URL and key
@@ -65,7 +65,7 @@ func exampleServer() (stop func(), err error) {
 		drop()
 		return nil, err
 	}
-	srv := httptest.NewServer(app.Handler(httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, d, slog.New(slog.NewTextHandler(io.Discard, nil)), nil))
+	srv := httptest.NewServer(wire.Handler(httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, d, slog.New(slog.NewTextHandler(io.Discard, nil)), nil))
 	os.Setenv(client.APIKeyEnv, key)
 	os.Setenv(client.BaseURLEnv, srv.URL)
 	return func() {

@@ -2,8 +2,6 @@ package client_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -11,23 +9,18 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/client"
-	"github.com/agenttrust/service/db"
-	"github.com/agenttrust/service/db/dbtest"
-	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/internal/testkit"
 )
 
-// bundle is one test's service: its own database and in-process server, one
-// organization and a client holding its key.
+// bundle is one test's service: the test kit's database and handler behind a
+// real HTTP server, its organization, and a client holding its key.
 type bundle struct {
-	t    *testing.T
-	ctx  context.Context
-	db   *db.DB
-	orgs *db.OrgService
-	srv  *httptest.Server
-	key  string
-	c    *client.Client
+	t   *testing.T
+	ctx context.Context
+	kit *testkit.Kit
+	srv *httptest.Server
+	c   *client.Client
 }
 
 func setup(t *testing.T, opts ...func(*client.Options)) *bundle {
@@ -38,20 +31,15 @@ func setup(t *testing.T, opts ...func(*client.Options)) *bundle {
 // setupWrapped is setup with the server's handler wrapped by wrap (nil: not wrapped).
 func setupWrapped(t *testing.T, wrap func(http.Handler) http.Handler, opts ...func(*client.Options)) *bundle {
 	t.Helper()
-	d := dbtest.New(t)
-	h := app.Handler(httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, d, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	k := testkit.New(t)
+	h := k.Handler
 	if wrap != nil {
 		h = wrap(h)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	b := &bundle{t: t, ctx: context.Background(), db: d, orgs: db.NewOrgService(d), srv: srv}
-	_, _, key, err := b.orgs.CreateOrg(b.ctx, "acme")
-	if err != nil {
-		t.Fatalf("create org: %v", err)
-	}
-	b.key = key
-	b.c = b.client(key, opts...)
+	b := &bundle{t: t, ctx: context.Background(), kit: k, srv: srv}
+	b.c = b.client(k.Key, opts...)
 	return b
 }
 
@@ -72,10 +60,7 @@ func (b *bundle) client(key string, opts ...func(*client.Options)) *client.Clien
 // otherOrg returns a client of a second organization on the same server.
 func (b *bundle) otherOrg() *client.Client {
 	b.t.Helper()
-	_, _, key, err := b.orgs.CreateOrg(b.ctx, "globex")
-	if err != nil {
-		b.t.Fatalf("create org: %v", err)
-	}
+	_, key := b.kit.NewOrg("globex")
 	return b.client(key)
 }
 
