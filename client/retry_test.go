@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/client"
+	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 // script is a fake service answering its i-th request with answers[i] (the
@@ -367,5 +369,54 @@ func TestExecuteLostAnswerCreatesOneTransaction(t *testing.T) {
 	mu.Lock()
 	if len(keys) != 3 || keys[2] == keys[0] {
 		t.Fatalf("keys: %q", keys)
+	}
+}
+
+// TestRetryRealRateLimit lets the real edge refuse a request with 429 and
+// Retry-After; the client waits and the retry succeeds.
+func TestRetryRealRateLimit(t *testing.T) {
+	t.Parallel()
+	k := testkit.New(t, func(cfg *httpapi.Config) { cfg.RateLimitRPS, cfg.RateLimitBurst = 1, 1 })
+	srv := httptest.NewServer(k.Handler)
+	t.Cleanup(srv.Close)
+	c, err := client.New(client.Options{APIKey: k.Key, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Agents.List(context.Background(), client.ListAgentsParams{}); err != nil {
+		t.Fatal(err)
+	}
+	noRetry, _ := client.New(client.Options{APIKey: k.Key, BaseURL: srv.URL, NoRetries: true})
+	_, err = noRetry.Agents.List(context.Background(), client.ListAgentsParams{})
+	var rl *client.RateLimitError
+	if !errors.As(err, &rl) || rl.RetryAfter < time.Second || rl.StatusCode != http.StatusTooManyRequests || rl.RequestID == "" {
+		t.Fatalf("over the limit without retries: %#v", err)
+	}
+	start := time.Now()
+	a, err := c.Agents.Register(context.Background(), client.RegisterAgentInput{Name: "patient", AuthorizedActions: []string{"purchase"},
+		SpendingLimit: dec("1"), Currency: "USD", Environment: client.Sandbox})
+	if err != nil || time.Since(start) < 500*time.Millisecond {
+		t.Fatalf("register after a 429: %+v %v in %s", a, err, time.Since(start))
+	}
+	time.Sleep(time.Second)
+	if page, err := c.Agents.List(context.Background(), client.ListAgentsParams{}); err != nil || page.TotalCount != 1 {
+		t.Fatalf("one agent expected: %+v %v", page, err)
+	}
+}
+
+// TestAttemptTimeout bounds each attempt by Options.Timeout: a read that
+// timed out is retried, a mutation is not (it may have run).
+func TestAttemptTimeout(t *testing.T) {
+	t.Parallel()
+	slow := func(w http.ResponseWriter) { time.Sleep(400 * time.Millisecond); dataAnswer("agent", agentJSON)(w) }
+	s := &script{answers: []func(http.ResponseWriter){slow, dataAnswer("agent", agentJSON)}}
+	c := scripted(t, s, func(o *client.Options) { o.Timeout = 100 * time.Millisecond })
+	if _, err := c.Agents.Get(context.Background(), "agent_1"); err != nil || s.count() != 2 {
+		t.Fatalf("read: %v after %d attempts", err, s.count())
+	}
+	s = &script{answers: []func(http.ResponseWriter){slow, dataAnswer("suspendAgent", agentJSON)}}
+	c = scripted(t, s, func(o *client.Options) { o.Timeout = 100 * time.Millisecond })
+	if _, err := c.Agents.Suspend(context.Background(), "agent_1", ""); !errors.Is(err, context.DeadlineExceeded) || s.count() != 1 {
+		t.Fatalf("mutation: %v after %d attempts", err, s.count())
 	}
 }
