@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"iter"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -20,7 +21,18 @@ type TrustProfile struct {
 	Score      int          `json:"score"`
 	Assessment string       `json:"assessment"`
 	Factors    TrustFactors `json:"factors"`
-	UpdatedAt  time.Time    `json:"updatedAt"`
+	// Contributions say why the score is what it is, largest effect first;
+	// their points add up to Score.
+	Contributions []TrustContribution `json:"contributions"`
+	UpdatedAt     time.Time           `json:"updatedAt"`
+}
+
+// TrustContribution is one factor's signed effect on a score, like a credit
+// score's reason code.
+type TrustContribution struct {
+	Factor      string `json:"factor"` // a TrustFactors field name, or "base"
+	Points      int    `json:"points"`
+	Description string `json:"description"` // a readable sentence with the numbers
 }
 
 // TrustFactors are the observed inputs of a trust score.
@@ -31,9 +43,18 @@ type TrustFactors struct {
 	TenureDays     float64 `json:"tenureDays"`
 	Volume         int     `json:"volume"`
 	Confidence     float64 `json:"confidence"` // 0..1
+	// CounterpartyOrgs counts other organizations it completed a transaction with.
+	CounterpartyOrgs int `json:"counterpartyOrgs"`
+	// Failures, LimitRefusals, Reversals and DisputingOrgs are decayed counts.
+	Failures      float64 `json:"failures"`
+	LimitRefusals float64 `json:"limitRefusals"`
+	Reversals     float64 `json:"reversals"`
+	DisputingOrgs float64 `json:"disputingOrgs"`
+	OpenDisputes  int     `json:"openDisputes"`
+	Suspended     int     `json:"suspended"` // 1 while suspended
 }
 
-const trustProfileFields = `agentId score assessment factors { completionRate disputeRatio reversalRate tenureDays volume confidence } updatedAt`
+const trustProfileFields = `agentId score assessment factors { completionRate disputeRatio reversalRate tenureDays volume confidence counterpartyOrgs failures limitRefusals reversals disputingOrgs openDisputes suspended } contributions { factor points description } updatedAt`
 
 // TrustSummary is the short form of a trust profile.
 type TrustSummary struct {
@@ -89,13 +110,24 @@ type ReportInput struct {
 	EvidenceIDs []string `json:"evidenceIds"` // transactions visible to you involving the agent
 }
 
+// DisputeStatus is where a dispute is in its lifecycle.
+type DisputeStatus string
+
+// Dispute states.
+const (
+	DisputeOpen      DisputeStatus = "open"      // counting against the agent
+	DisputeWithdrawn DisputeStatus = "withdrawn" // withdrawn by its reporter
+)
+
 // Dispute is a report against an agent.
 type Dispute struct {
-	ID          string    `json:"id"` // disp_<id>
-	AgentID     string    `json:"agentId"`
-	Reason      string    `json:"reason"`
-	EvidenceIDs []string  `json:"evidenceIds"`
-	CreatedAt   time.Time `json:"createdAt"`
+	ID            string        `json:"id"` // disp_<id>
+	AgentID       string        `json:"agentId"`
+	Reason        string        `json:"reason"`
+	EvidenceIDs   []string      `json:"evidenceIds"`
+	CreatedAt     time.Time     `json:"createdAt"`
+	Status        DisputeStatus `json:"status"`
+	ReporterOrgID string        `json:"reporterOrgId"`
 }
 
 // TrustService holds the trust operations.
@@ -161,7 +193,87 @@ func (s *TrustService) Report(ctx context.Context, in ReportInput) (*Dispute, er
 	}
 	var d Dispute
 	err := s.c.graphql(ctx, "trust.report", once,
-		`mutation($input: ReportAgentInput!) { reportAgent(input: $input) { id agentId reason evidenceIds createdAt } }`,
+		`mutation($input: ReportAgentInput!) { reportAgent(input: $input) { `+disputeFields+` } }`,
 		map[string]any{"input": in}, "reportAgent", &d)
+	return ptrOrNil(&d, err)
+}
+
+const disputeFields = `id agentId reason evidenceIds createdAt status reporterOrgId`
+
+// DisputePage is one page of disputes, newest first.
+type DisputePage struct {
+	Disputes   []Dispute
+	PageInfo   PageInfo
+	TotalCount int
+}
+
+// ListDisputesParams filter and page Trust.ListDisputes.
+type ListDisputesParams struct {
+	AgentID string        // only disputes against this agent
+	Status  DisputeStatus // "" lists both
+	Limit   int           // 1..200; 0 is the server's default of 50
+	After   string        // the EndCursor of the previous page
+}
+
+// GetDispute returns a dispute filed by or against your organization, or a
+// *NotFoundError.
+func (s *TrustService) GetDispute(ctx context.Context, id string) (*Dispute, error) {
+	var d Dispute
+	err := s.c.graphql(ctx, "trust.getDispute", safe,
+		`query($id: ID!) { dispute(id: $id) { `+disputeFields+` } }`, map[string]any{"id": id}, "dispute", &d)
+	return ptrOrNil(&d, err)
+}
+
+// ListDisputes returns one page of the disputes filed by or against your
+// organization, newest first.
+func (s *TrustService) ListDisputes(ctx context.Context, p ListDisputesParams) (*DisputePage, error) {
+	vars := map[string]any{}
+	if p.AgentID != "" {
+		vars["agentId"] = p.AgentID
+	}
+	if p.Status != "" {
+		vars["status"] = p.Status
+	}
+	if p.Limit != 0 {
+		vars["limit"] = p.Limit
+	}
+	if p.After != "" {
+		vars["after"] = p.After
+	}
+	var conn struct {
+		Nodes      []Dispute `json:"nodes"`
+		PageInfo   PageInfo  `json:"pageInfo"`
+		TotalCount int       `json:"totalCount"`
+	}
+	err := s.c.graphql(ctx, "trust.listDisputes", safe,
+		`query($agentId: ID, $status: DisputeStatus, $limit: Int, $after: String) { disputes(agentId: $agentId, status: $status, limit: $limit, after: $after) { nodes { `+disputeFields+` } pageInfo { endCursor hasNextPage } totalCount } }`,
+		vars, "disputes", &conn)
+	if err != nil {
+		return nil, err
+	}
+	return &DisputePage{Disputes: conn.Nodes, PageInfo: conn.PageInfo, TotalCount: conn.TotalCount}, nil
+}
+
+// ListAllDisputes iterates over every dispute matching p, page after page
+// from p.After on; the first error ends it.
+func (s *TrustService) ListAllDisputes(ctx context.Context, p ListDisputesParams) iter.Seq2[Dispute, error] {
+	return every(ctx, p.After, func(ctx context.Context, after string) ([]Dispute, PageInfo, error) {
+		p.After = after
+		page, err := s.ListDisputes(ctx, p)
+		if err != nil {
+			return nil, PageInfo{}, err
+		}
+		return page.Disputes, page.PageInfo, nil
+	})
+}
+
+// WithdrawDispute withdraws an open dispute your organization filed; it
+// stops counting against the agent. The reported organization gets a
+// *ForbiddenError, a withdrawn dispute a *ConflictError. It is retried only
+// when the request provably never reached the server.
+func (s *TrustService) WithdrawDispute(ctx context.Context, id string) (*Dispute, error) {
+	var d Dispute
+	err := s.c.graphql(ctx, "trust.withdrawDispute", once,
+		`mutation($id: ID!) { withdrawDispute(id: $id) { `+disputeFields+` } }`, map[string]any{"id": id}, "withdrawDispute", &d)
 	return ptrOrNil(&d, err)
 }

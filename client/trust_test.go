@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,8 +17,18 @@ func TestTrust(t *testing.T) {
 	stranger := b.register(other, "stranger", "10")
 
 	p, err := b.c.Trust.Query(b.ctx, from.ID)
-	if err != nil || p.AgentID != from.ID || p.Score < 0 || p.Score > 1000 || p.Assessment == "" || p.UpdatedAt.IsZero() {
+	if err != nil || p.AgentID != from.ID || p.Score < 0 || p.Score > 1000 || p.Assessment == "" || p.UpdatedAt.IsZero() || len(p.Contributions) == 0 {
 		t.Fatalf("query: %+v %v", p, err)
+	}
+	sum := 0
+	for _, c := range p.Contributions {
+		if c.Factor == "" || c.Description == "" {
+			t.Fatalf("contribution %+v", c)
+		}
+		sum += c.Points
+	}
+	if sum != p.Score {
+		t.Fatalf("contributions add up to %d, score %d", sum, p.Score)
 	}
 	// Trust reads work for any organization's agent.
 	if sp, err := b.c.Trust.Query(b.ctx, stranger.ID); err != nil || sp.AgentID != stranger.ID {
@@ -51,7 +62,8 @@ func TestTrust(t *testing.T) {
 	// A dispute against another organization's agent, backed by a payment to it.
 	paid := b.execute(from.ID, stranger.ID, "5")
 	d, err := b.c.Trust.Report(b.ctx, client.ReportInput{AgentID: stranger.ID, Reason: "never delivered", EvidenceIDs: []string{paid.ID}})
-	if err != nil || d.AgentID != stranger.ID || d.ID == "" || len(d.EvidenceIDs) != 1 || d.EvidenceIDs[0] != paid.ID || d.Reason != "never delivered" {
+	if err != nil || d.AgentID != stranger.ID || d.ID == "" || len(d.EvidenceIDs) != 1 || d.EvidenceIDs[0] != paid.ID || d.Reason != "never delivered" ||
+		d.Status != client.DisputeOpen || !strings.HasPrefix(d.ReporterOrgID, "org_") {
 		t.Fatalf("report: %+v %v", d, err)
 	}
 	if _, err := b.c.Trust.Report(b.ctx, client.ReportInput{AgentID: to.ID, Reason: "x"}); !errors.Is(err, client.ErrValidation) {
