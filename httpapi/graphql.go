@@ -26,7 +26,8 @@ import (
 
 // newGraphQL builds the gqlgen handler: transports, limits, persisted
 // queries, the error presenter and per-operation metrics.
-func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
+func newGraphQL(e *Edge, m *metrics) http.Handler {
+	cfg, d := e.cfg, e.deps
 	c := graph.Config{Resolvers: resolvers.New(d.Services)}
 	// A list costs its page size times its element.
 	c.Complexity.Query.Agents = func(child int, _ *agent.Status, limit *int, _ *string) int {
@@ -39,6 +40,14 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 		return 1 + child*paging.Cost(limit)
 	}
 	srv := handler.New(graph.NewExecutableSchema(c))
+	srv.AddTransport(transport.Websocket{
+		Implementation:        gorillaWS{ping: cfg.WSPingInterval},
+		InitFunc:              e.initFunc,
+		InitTimeout:           10 * time.Second,
+		KeepAlivePingInterval: cfg.WSPingInterval,
+		PayloadReadLimit:      &cfg.MaxBodyBytes,
+	})
+	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -49,6 +58,7 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 	srv.Use(depthLimit{max: cfg.DepthLimit})
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
+	srv.AroundOperations(e.chargeWebsocketOperation)
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		resp := next(ctx)
 		if resp == nil || !graphql.HasOperationContext(ctx) {
