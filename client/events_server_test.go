@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -181,5 +182,44 @@ func TestSubscribeRealServerResume(t *testing.T) {
 	case ev := <-st.Events():
 		t.Fatalf("extra event %+v", ev)
 	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// TestSubscribeRealServerRefusals: a bad key fails Subscribe at once; an
+// unknown event type ends the stream with the server's validation error.
+func TestSubscribeRealServerRefusals(t *testing.T) {
+	t.Parallel()
+	d := dbtest.New(t)
+	srv := wire.NewServer(httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, d, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = srv.Run(ctx); close(done) }()
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { ts.Close(); cancel(); <-done })
+	_, _, key, err := db.NewOrgService(d).CreateOrg(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	bad, _ := client.New(client.Options{APIKey: "att_sk_wrong", BaseURL: ts.URL})
+	if _, err := bad.Events.Subscribe(ctx, client.SubscribeOptions{}); !errors.Is(err, client.ErrUnauthenticated) {
+		t.Fatalf("bad key: %v", err)
+	}
+
+	c, _ := client.New(client.Options{APIKey: key, BaseURL: ts.URL})
+	st, err := c.Events.Subscribe(ctx, client.SubscribeOptions{Types: []string{"no.such_type"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case _, ok := <-st.Events():
+		if ok {
+			t.Fatal("an event for an unknown type")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream did not end")
+	}
+	if !errors.Is(st.Err(), client.ErrValidation) {
+		t.Fatalf("unknown type: %v", st.Err())
 	}
 }
