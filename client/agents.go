@@ -257,6 +257,34 @@ func (s *AgentsService) GetAuditChain(ctx context.Context, agentID string, p Aud
 	return entries, nil
 }
 
+// AuditChainAll iterates over an agent's audit entries in chain order from
+// p.After on, fetching p.Limit entries (default 500) per request; the first
+// error ends it.
+func (s *AgentsService) AuditChainAll(ctx context.Context, agentID string, p AuditChainParams) iter.Seq2[AuditEntry, error] {
+	return func(yield func(AuditEntry, error) bool) {
+		limit := p.Limit
+		if limit == 0 {
+			limit = 500
+		}
+		for after := p.After; ; {
+			page, err := s.GetAuditChain(ctx, agentID, AuditChainParams{After: after, Limit: limit})
+			if err != nil {
+				yield(AuditEntry{}, err)
+				return
+			}
+			for _, e := range page {
+				if !yield(e, nil) {
+					return
+				}
+			}
+			if len(page) < limit {
+				return
+			}
+			after = page[len(page)-1].Sequence
+		}
+	}
+}
+
 // ptrOrNil returns v, or nil and err when err is set.
 func ptrOrNil[T any](v *T, err error) (*T, error) {
 	if err != nil {
