@@ -200,6 +200,27 @@ type Page struct {
 	HasNextPage bool
 }
 
+// ChainPage selects the audit entries with Sequence > After, at most Limit of them.
+type ChainPage struct{ After, Limit int }
+
+// MaxChainPage is the largest page of an audit chain; DefaultChainPage the default.
+const (
+	MaxChainPage     = 1000
+	DefaultChainPage = 500
+)
+
+// Validate checks the page bounds: After ≥ 0, Limit 1..MaxChainPage.
+func (p ChainPage) Validate() error {
+	var f failure.Fields
+	if p.After < 0 {
+		f.Add("after", "must be 0 or more (got %d)", p.After)
+	}
+	if p.Limit < 1 || p.Limit > MaxChainPage {
+		f.Add("limit", "must be between 1 and %d (got %d)", MaxChainPage, p.Limit)
+	}
+	return f.Err()
+}
+
 // Verification is the outcome of re-checking an agent's stored identity.
 type Verification struct {
 	Verified        bool
@@ -219,8 +240,10 @@ type Service interface {
 	List(ctx context.Context, f ListFilter) (*Page, error)
 	Count(ctx context.Context, status *Status) (int, error)
 	Verify(ctx context.Context, id string) (*Verification, error)
-	// AuditChains returns the chains of the given own-organization agents in chain order.
-	AuditChains(ctx context.Context, ids []string) (map[string][]AuditEntry, error)
-	// AuditChain returns one own-organization agent's chain (NotFound otherwise).
-	AuditChain(ctx context.Context, id string) ([]AuditEntry, error)
+	// AuditChains returns a page of the chains of the given own-organization
+	// agents in chain order (see ChainPage); ValidationFailed for a bad page.
+	AuditChains(ctx context.Context, ids []string, page ChainPage) (map[string][]AuditEntry, error)
+	// AuditChain returns a page of one own-organization agent's chain
+	// (NotFound otherwise, ValidationFailed for a bad page).
+	AuditChain(ctx context.Context, id string, page ChainPage) ([]AuditEntry, error)
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -132,4 +133,52 @@ func CanonicalJSON(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, fmt.Errorf("encode json: %w", err)
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// HeadMAC signs a chain position under the server key: hex HMAC-SHA256 of
+// the agent id, sequence, entry hash and fingerprint. The head of every chain
+// is signed (with fingerprint "") so that cutting or rewriting a chain in the
+// database is detected; verification checkpoints are signed with the
+// fingerprint they proved.
+func HeadMAC(key []byte, agentID string, sequence int, hash, fingerprint string) string {
+	m := hmac.New(sha256.New, key)
+	fmt.Fprintf(m, "agenttrust chain head v1\x00%s\x00%d\x00%s\x00%s", agentID, sequence, hash, fingerprint)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// ChainWalk checks a chain incrementally, one batch of entries at a time, from
+// a proven position (sequence and hash; 0 and "" for the chain's start).
+type ChainWalk struct {
+	next        int    // the sequence the next entry must have
+	prevHash    string // the hash it must link to
+	fingerprint string // the latest fingerprint recorded so far
+	ok          bool
+}
+
+// NewChainWalk starts a walk after the proven position seq/hash, whose latest
+// recorded fingerprint was fingerprint.
+func NewChainWalk(seq int, hash, fingerprint string) *ChainWalk {
+	return &ChainWalk{next: seq + 1, prevHash: hash, fingerprint: fingerprint, ok: true}
+}
+
+// Add checks the next entries in sequence order; it reports whether the
+// chain still holds. A broken walk goes on collecting fingerprints.
+func (w *ChainWalk) Add(entries []AuditEntry) bool {
+	for _, e := range entries {
+		h, err := e.ComputeHash()
+		if e.Sequence != w.next || e.PreviousHash != w.prevHash || err != nil || h != e.Hash {
+			w.ok = false
+		}
+		if fp := LastFingerprint([]AuditEntry{e}); fp != "" {
+			w.fingerprint = fp
+		}
+		w.next, w.prevHash = e.Sequence+1, e.Hash
+	}
+	return w.ok
+}
+
+// End reports whether the walk ended exactly at the head seq/hash (a cut
+// tail ends early), and the latest fingerprint the chain recorded.
+func (w *ChainWalk) End(seq int, hash string) (bool, string) {
+	return w.ok && w.next == seq+1 && w.prevHash == hash, w.fingerprint
 }

@@ -34,6 +34,7 @@ type agentRow struct {
 	Fingerprint       string         `bun:"fingerprint"`
 	AuditSeq          int            `bun:"audit_seq"`
 	AuditHead         string         `bun:"audit_head"`
+	AuditHeadMAC      string         `bun:"audit_head_mac"`
 	CreatedAt         time.Time      `bun:"created_at"`
 	UpdatedAt         time.Time      `bun:"updated_at"`
 	// Assessment is the stored trust assessment, read with the row by agentsFor.
@@ -85,7 +86,7 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 	var row agentRow
 	row.set(a)
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
-		if err := appendAudit(ctx, tx, &row, agent.AuditRegistered, p.KeyID, a.CreatedAt, a.ToData()); err != nil {
+		if err := s.db.appendAudit(ctx, tx, &row, agent.AuditRegistered, p, a.CreatedAt, a.ToData()); err != nil {
 			return err
 		}
 		if _, err := tx.NewInsert().Model(&row).Returning("seq").Exec(ctx); err != nil {
@@ -140,7 +141,7 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 		after.Stamp(s.db.Now())
 		row.set(&after)
 		details := map[string]any{"changes": agent.Changes(*before, after, changed), "fingerprint": after.Fingerprint}
-		if err := appendAudit(ctx, tx, row, agent.AuditUpdated, p.KeyID, after.UpdatedAt, details); err != nil {
+		if err := s.db.appendAudit(ctx, tx, row, agent.AuditUpdated, p, after.UpdatedAt, details); err != nil {
 			return err
 		}
 		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
@@ -180,7 +181,7 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 		a.Stamp(s.db.Now())
 		row.set(a)
 		details := map[string]any{"reason": reason, "fingerprint": a.Fingerprint}
-		if err := appendAudit(ctx, tx, row, agent.AuditSuspended, p.KeyID, a.UpdatedAt, details); err != nil {
+		if err := s.db.appendAudit(ctx, tx, row, agent.AuditSuspended, p, a.UpdatedAt, details); err != nil {
 			return err
 		}
 		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
@@ -267,33 +268,16 @@ func (s *AgentService) Count(ctx context.Context, status *agent.Status) (int, er
 	return n, nil
 }
 
-// Verify recomputes the fingerprint from the stored row and re-walks the chain.
-// Verified means the stored fingerprint matches the row and the latest
-// fingerprint the chain recorded; AuditChainValid means every link holds.
-func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verification, error) {
-	a, err := s.Get(ctx, agentID)
-	if err != nil {
-		return nil, err
-	}
-	chain, err := s.AuditChain(ctx, agentID)
-	if err != nil {
-		return nil, err
-	}
-	fp := agent.Fingerprint(*a)
-	return &agent.Verification{
-		Verified:        fp == a.Fingerprint && fp == agent.LastFingerprint(chain),
-		Fingerprint:     fp,
-		AuditChainValid: agent.VerifyChain(chain),
-	}, nil
-}
-
-// AuditChains loads the chains of the caller's agents among ids.
-func (s *AgentService) AuditChains(ctx context.Context, ids []string) (map[string][]agent.AuditEntry, error) {
+// AuditChains loads a page of the chains of the caller's agents among ids.
+func (s *AgentService) AuditChains(ctx context.Context, ids []string, page agent.ChainPage) (map[string][]agent.AuditEntry, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return s.db.auditChains(ctx, p.OrgID, ids)
+	if err := page.Validate(); err != nil {
+		return nil, err
+	}
+	return s.db.auditChains(ctx, s.db.bun, p.OrgID, ids, page)
 }
 
 // MaxPageSize is the largest page any list answers.
@@ -316,15 +300,18 @@ func trimPage[T any](rows []T, limit int) ([]T, bool) {
 	return rows, false
 }
 
-// AuditChain loads one of the caller's agents' chain in one statement: every
-// agent's chain starts at registration, so an empty chain means no such agent.
-func (s *AgentService) AuditChain(ctx context.Context, agentID string) ([]agent.AuditEntry, error) {
-	chains, err := s.AuditChains(ctx, []string{agentID})
+// AuditChain loads a page of one of the caller's agents' chain in one
+// statement; only an empty page costs a second one, telling a page past
+// the end from an agent that is not the caller's.
+func (s *AgentService) AuditChain(ctx context.Context, agentID string, page agent.ChainPage) ([]agent.AuditEntry, error) {
+	chains, err := s.AuditChains(ctx, []string{agentID}, page)
 	if err != nil {
 		return nil, err
 	}
 	if len(chains[agentID]) == 0 {
-		return nil, agentNotFound(agentID)
+		if _, err := s.Get(ctx, agentID); err != nil {
+			return nil, err
+		}
 	}
 	return chains[agentID], nil
 }

@@ -20,6 +20,7 @@ type DB struct {
 	bun        *bun.DB
 	statements atomic.Int64
 	migrated   atomic.Bool
+	chainKey   []byte
 	// Now is the clock; tests may replace it before use.
 	Now func() time.Time
 }
@@ -35,7 +36,8 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	sqldb.SetMaxOpenConns(32)
 	sqldb.SetMaxIdleConns(32)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() }}
+	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() },
+		chainKey: randomKey()}
 	d.bun.AddQueryHook(counter{d})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

@@ -106,7 +106,7 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 			return fmt.Errorf("insert dispute evidence: %w", err)
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID, "reason": d.Reason, "evidence_ids": d.EvidenceIDs}
-		if err := appendAudit(ctx, tx, &a, "dispute.filed", p.KeyID, now, details); err != nil {
+		if err := s.db.appendAudit(ctx, tx, &a, "dispute.filed", p, now, details); err != nil {
 			return err
 		}
 		if err := saveAuditHead(ctx, tx, &a); err != nil {

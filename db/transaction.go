@@ -110,9 +110,9 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 		}
 		if !decision.Allowed {
 			denied = policyDenied(decision)
-			return s.recordRefusal(ctx, tx, sender, in, cur, decision, p.KeyID, now)
+			return s.recordRefusal(ctx, tx, sender, in, cur, decision, p, now)
 		}
-		out, err = s.complete(ctx, tx, sender, receiver, in, cur, p.KeyID, now)
+		out, err = s.complete(ctx, tx, sender, receiver, in, cur, p, now)
 		if err != nil {
 			return err
 		}
@@ -263,10 +263,10 @@ func policyDenied(d policy.Decision) error {
 	return fe
 }
 
-func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sender *agentRow, in transaction.ExecuteInput, cur money.Currency, d policy.Decision, actor string, now time.Time) error {
+func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sender *agentRow, in transaction.ExecuteInput, cur money.Currency, d policy.Decision, actor auth.Principal, now time.Time) error {
 	details := map[string]any{"reason_code": d.ReasonCode, "reason": d.Reason, "to_agent": in.ToAgent,
 		"action": in.Action, "amount": in.Amount.String(), "currency": string(cur)}
-	if err := appendAudit(ctx, tx, sender, "transaction.refused", actor, now, details); err != nil {
+	if err := s.db.appendAudit(ctx, tx, sender, "transaction.refused", actor, now, details); err != nil {
 		return err
 	}
 	if err := saveAuditHead(ctx, tx, sender); err != nil {
@@ -276,7 +276,7 @@ func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sende
 }
 
 // complete stores an allowed transaction, its audit entries and its event.
-func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, actor string, now time.Time) (*transaction.Transaction, error) {
+func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, actor auth.Principal, now time.Time) (*transaction.Transaction, error) {
 	row := transactionRow{ID: id.New(id.Transaction), FromAgent: sender.ID, ToAgent: receiver.ID,
 		FromOrg: sender.OrgID, ToOrg: receiver.OrgID, Action: in.Action, Amount: in.Amount, Currency: cur,
 		Memo: in.Memo, Status: string(transaction.Completed), CreatedAt: now}
@@ -284,7 +284,7 @@ func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, re
 		return nil, fmt.Errorf("insert transaction: %w", err)
 	}
 	t := row.transaction()
-	if err := auditBoth(ctx, tx, "transaction.completed", actor, now, t, sender, receiver, nil); err != nil {
+	if err := s.db.auditBoth(ctx, tx, "transaction.completed", actor, now, t, sender, receiver, nil); err != nil {
 		return nil, err
 	}
 	if _, err := appendEvent(ctx, tx, event.TransactionCompleted, now, t.ToData(), t.FromOrg, t.ToOrg); err != nil {
@@ -294,7 +294,7 @@ func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, re
 }
 
 // auditBoth appends an entry about t to the sender's and the receiver's chains.
-func auditBoth(ctx context.Context, tx bun.Tx, action, actor string, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {
+func (d *DB) auditBoth(ctx context.Context, tx bun.Tx, action string, actor auth.Principal, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {
 	for _, side := range []struct {
 		row          *agentRow
 		direction    string
@@ -305,7 +305,7 @@ func auditBoth(ctx context.Context, tx bun.Tx, action, actor string, now time.Ti
 		for k, v := range extra {
 			details[k] = v
 		}
-		if err := appendAudit(ctx, tx, side.row, action, actor, now, details); err != nil {
+		if err := d.appendAudit(ctx, tx, side.row, action, actor, now, details); err != nil {
 			return err
 		}
 		if err := saveAuditHead(ctx, tx, side.row); err != nil {
@@ -361,7 +361,7 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 		}
 		original, reversal := row.transaction(), rev.transaction()
 		extra := map[string]any{"reversal_id": rev.ID, "reason": reason}
-		if err := auditBoth(ctx, tx, "transaction.reversed", p.KeyID, now, original, parties[row.FromAgent], parties[row.ToAgent], extra); err != nil {
+		if err := s.db.auditBoth(ctx, tx, "transaction.reversed", p, now, original, parties[row.FromAgent], parties[row.ToAgent], extra); err != nil {
 			return err
 		}
 		if _, err := appendEvent(ctx, tx, event.TransactionReversed, now, reversal.ToData(), row.FromOrg, row.ToOrg); err != nil {

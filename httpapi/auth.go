@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -26,12 +26,20 @@ var httpStatus = map[failure.Code]int{
 	failure.Internal:         http.StatusInternalServerError,
 }
 
-// authenticate resolves the bearer key to a principal and applies the
-// per-key rate limit before any GraphQL work happens.
-func authenticate(d Deps, limiter *rateLimiter, next http.Handler) http.Handler {
+// authenticate resolves the bearer key to a principal before any GraphQL
+// work happens. A client address with too many failed attempts is refused
+// before its key is even read, and a malformed key never reaches the
+// database. A key whose bucket is empty is refused here; the operation is
+// charged per root field later (rootFieldCharge).
+func authenticate(d Deps, limiter, failures *rateLimiter, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
+		addr := clientAddr(r)
+		if wait, ok := failures.wait(addr); !ok {
+			writeRateLimited(w, rateLimited(wait))
+			return
+		}
 		key, err := auth.ParseBearer(r.Header.Get("Authorization"))
 		var p auth.Principal
 		if err == nil {
@@ -43,21 +51,33 @@ func authenticate(d Deps, limiter *rateLimiter, next http.Handler) http.Handler 
 				writeGraphQLError(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "service unavailable, retry shortly"))
 				return
 			}
+			failures.allowN(addr, 1)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="agenttrust"`)
 			writeGraphQLError(w, http.StatusUnauthorized, failure.As(err))
 			return
 		}
-		if wait, ok := limiter.allow(p.KeyID); !ok {
-			secs := int(math.Ceil(wait.Seconds()))
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			fe := failure.Errorf(failure.RateLimited, "rate limit exceeded: retry in %d s", secs)
-			fe.Extensions = map[string]any{"retryAfter": secs}
-			writeGraphQLError(w, http.StatusTooManyRequests, fe)
+		if wait, ok := limiter.wait(p.KeyID); !ok {
+			writeRateLimited(w, rateLimited(wait))
 			return
 		}
 		setOrg(r.Context(), p.OrgID)
 		next.ServeHTTP(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
 	})
+}
+
+// clientAddr is the peer's IP address. Forwarding headers are not trusted:
+// behind a proxy every client shares the proxy's address and its budget.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func writeRateLimited(w http.ResponseWriter, fe *failure.Error) {
+	w.Header().Set("Retry-After", strconv.Itoa(fe.Extensions["retryAfter"].(int)))
+	writeGraphQLError(w, http.StatusTooManyRequests, fe)
 }
 
 // writeGraphQLError answers a request refused before execution with a

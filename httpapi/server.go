@@ -24,11 +24,21 @@ import (
 
 // Config tunes the edge; zero fields take the documented defaults.
 type Config struct {
-	RateLimitRPS    float64 // per API key; default 50
-	RateLimitBurst  int     // per API key; default 100
-	MaxBodyBytes    int64   // request body limit; default 1 MiB
-	ComplexityLimit int     // GraphQL query complexity limit; default 5000
-	DepthLimit      int     // GraphQL selection depth limit; default 12
+	RateLimitRPS     float64 // per API key, charged per root field; default 50
+	RateLimitBurst   int     // per API key; default 100
+	MaxBodyBytes     int64   // request body limit; default 64 KiB
+	MaxQueryBytes    int     // GraphQL document size limit; default 32 KiB
+	TokenLimit       int     // GraphQL document token limit; default 5000
+	CacheMaxBytes    int     // largest document kept in the parsed-document caches; default 4 KiB
+	ComplexityLimit  int     // GraphQL operation cost limit; default 200000
+	DepthLimit       int     // GraphQL selection depth limit; default 12
+	MaxRootFields    int     // root fields per operation, aliases included; default 50
+	MaxSameRootField int     // times one root field may appear in an operation; default 10
+	MaxMutations     int     // mutation root fields per operation; default 10
+	// AuthFailuresPerMinute and AuthFailureBurst bound failed authentication
+	// attempts per client address; defaults 30 and 30.
+	AuthFailuresPerMinute float64
+	AuthFailureBurst      int
 }
 
 func (c *Config) defaults() {
@@ -39,13 +49,19 @@ func (c *Config) defaults() {
 		c.RateLimitBurst = 100
 	}
 	if c.MaxBodyBytes <= 0 {
-		c.MaxBodyBytes = 1 << 20
+		c.MaxBodyBytes = 64 << 10
 	}
-	if c.ComplexityLimit <= 0 {
-		c.ComplexityLimit = 5000
-	}
-	if c.DepthLimit <= 0 {
-		c.DepthLimit = 12
+	defaultInt(&c.MaxQueryBytes, 32<<10)
+	defaultInt(&c.TokenLimit, 5000)
+	defaultInt(&c.CacheMaxBytes, 4<<10)
+	defaultInt(&c.ComplexityLimit, 200000)
+	defaultInt(&c.DepthLimit, 12)
+	defaultInt(&c.MaxRootFields, 50)
+	defaultInt(&c.MaxSameRootField, 10)
+	defaultInt(&c.MaxMutations, 10)
+	defaultInt(&c.AuthFailureBurst, 30)
+	if c.AuthFailuresPerMinute <= 0 {
+		c.AuthFailuresPerMinute = 30
 	}
 }
 
@@ -75,10 +91,11 @@ func New(cfg Config, d Deps) http.Handler {
 	}
 	m := newMetrics(d.Registry, d.DBStats)
 	limiter := newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst)
-	gql := newGraphQL(cfg, d, m)
+	failures := newRateLimiter(cfg.AuthFailuresPerMinute/60, cfg.AuthFailureBurst)
+	gql := newGraphQL(cfg, d, m, limiter)
 
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", authenticate(d, limiter, readBody(cfg.MaxBodyBytes, gql)))
+	mux.Handle("/graphql", authenticate(d, limiter, failures, readBody(cfg.MaxBodyBytes, gql)))
 	mux.Handle("GET /{$}", playgroundHandler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -98,6 +115,12 @@ func New(cfg Config, d Deps) http.Handler {
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))
 	return requestLog(d.Logger, m, limitBody(cfg.MaxBodyBytes, mux))
+}
+
+func defaultInt(v *int, def int) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 func limitBody(n int64, next http.Handler) http.Handler {

@@ -167,7 +167,8 @@ func TestVerifyAgent(t *testing.T) {
 		{"audit details", `UPDATE audit_entries SET details = jsonb_set(details, '{name}', '"mallory"') WHERE agent_id = $1 AND sequence = 1`, true, false, true},
 		{"audit actor", `UPDATE audit_entries SET actor = 'key_forged' WHERE agent_id = $1 AND sequence = 2`, true, false, true},
 		{"audit entry removed", `DELETE FROM audit_entries WHERE agent_id = $1 AND sequence = 1`, true, false, true},
-		{"latest audit entry removed", `DELETE FROM audit_entries WHERE agent_id = $1 AND sequence = 2`, false, true, true},
+		// The chain ends before its signed head: a cut tail is caught.
+		{"latest audit entry removed", `DELETE FROM audit_entries WHERE agent_id = $1 AND sequence = 2`, false, false, true},
 	}
 	b := setup(t)
 	for _, c := range cases {

@@ -37,7 +37,8 @@ type bundle struct {
 func setup(t *testing.T, cfgs ...func(*httpapi.Config)) *bundle {
 	t.Helper()
 	d, u := dbtest.NewWithURL(t)
-	cfg := httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}
+	// Fixtures register agents in batches of 50 mutations per request.
+	cfg := httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000, MaxMutations: 50, MaxSameRootField: 50}
 	for _, f := range cfgs {
 		f(&cfg)
 	}
