@@ -34,7 +34,8 @@ func newGraphQL(cfg Config, d Deps, m *metrics, limiter *rateLimiter) http.Handl
 	srv.Use(extension.AutomaticPersistedQuery{Cache: stringCache{maxBytes: cfg.CacheMaxBytes, inner: lru.New[string](1000)}})
 	// Extensions run in the order added: size, tokens and depth before
 	// validation; root fields and cost after it; the charge last.
-	srv.Use(documentGate{maxBytes: cfg.MaxQueryBytes, maxTokens: cfg.TokenLimit, maxDepth: cfg.DepthLimit, cache: cache})
+	srv.Use(documentGate{maxBytes: cfg.MaxQueryBytes, maxTokens: cfg.TokenLimit, maxDepth: cfg.DepthLimit,
+		maxSameName: cfg.MaxSameName, maxFragments: cfg.MaxFragments, cache: cache})
 	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
 		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations})
 	srv.Use(rootFieldCharge{limiter: limiter})

@@ -30,6 +30,8 @@ type Config struct {
 	MaxQueryBytes    int     // GraphQL document size limit; default 32 KiB
 	TokenLimit       int     // GraphQL document token limit; default 5000
 	CacheMaxBytes    int     // largest document kept in the parsed-document caches; default 4 KiB
+	MaxSameName      int     // fields with one response name (alias or name) per document; default 50
+	MaxFragments     int     // fragment spreads plus inline fragments per document; default 200
 	ComplexityLimit  int     // GraphQL operation cost limit; default 200000
 	DepthLimit       int     // GraphQL selection depth limit; default 12
 	MaxRootFields    int     // root fields per operation, aliases included; default 50
@@ -54,6 +56,8 @@ func (c *Config) defaults() {
 	defaultInt(&c.MaxQueryBytes, 32<<10)
 	defaultInt(&c.TokenLimit, 5000)
 	defaultInt(&c.CacheMaxBytes, 4<<10)
+	defaultInt(&c.MaxSameName, 50)
+	defaultInt(&c.MaxFragments, 200)
 	defaultInt(&c.ComplexityLimit, 200000)
 	defaultInt(&c.DepthLimit, 12)
 	defaultInt(&c.MaxRootFields, 50)
