@@ -217,11 +217,12 @@ func TestDocumentSize(t *testing.T) {
 		}
 		spread.WriteString(" }")
 	}
+	spread.WriteString(" } } }")
 	for i := range 50 {
-		fmt.Fprintf(&spread, " } fragment T%d on TrustProfile { score assessment agentId", i)
+		fmt.Fprintf(&spread, " fragment T%d on TrustProfile { score assessment agentId }", i)
 	}
 	b.register("one")
-	for _, q := range []string{"{ agents { nodes {" + wide.String() + " } } }", "{ agents { nodes {" + spread.String() + " }"} {
+	for _, q := range []string{"{ agents { nodes {" + wide.String() + " } } }", "{ agents { nodes {" + spread.String()} {
 		start := time.Now()
 		r := b.post(b.key, map[string]any{"query": q})
 		if took := time.Since(start); took > time.Second || r.Status != http.StatusOK || len(r.Errors) != 0 {
