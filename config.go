@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/keyring"
 )
 
 // Config is the service configuration: environment variables, mirrored by flags.
@@ -16,6 +17,7 @@ type Config struct {
 	DatabaseURL     string
 	ListenAddr      string
 	BootstrapAPIKey string
+	EncryptionKey   string // base64 keys, comma-separated; unset: generated into the state directory
 	LogFormat       string
 	LogLevel        string
 	HTTP            httpapi.Config
@@ -33,6 +35,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "Postgres URL; unset: use or start a local Postgres ($DATABASE_URL)")
 	fs.StringVar(&c.ListenAddr, "listen", env("LISTEN_ADDR", ":8080"), "HTTP listen address ($LISTEN_ADDR)")
 	fs.StringVar(&c.BootstrapAPIKey, "bootstrap-api-key", env("BOOTSTRAP_API_KEY", ""), "ensure an organization holding this API key exists ($BOOTSTRAP_API_KEY)")
+	c.EncryptionKey = getenv("ENCRYPTION_KEY") // a secret: never a flag, so it stays out of ps and shell history
 	fs.StringVar(&c.LogFormat, "log-format", env("LOG_FORMAT", "text"), "log format: text or json ($LOG_FORMAT)")
 	fs.StringVar(&c.LogLevel, "log-level", env("LOG_LEVEL", "info"), "log level: debug, info, warn or error ($LOG_LEVEL)")
 	rps, err := strconv.ParseFloat(env("RATE_LIMIT_RPS", "50"), 64)
@@ -62,6 +65,11 @@ func (c *Config) Validate() error {
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error (got %q)", c.LogLevel))
+	}
+	if c.EncryptionKey != "" {
+		if _, err := keyring.Parse(c.EncryptionKey); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if c.ListenAddr == "" {
 		errs = append(errs, errors.New("LISTEN_ADDR must not be empty"))

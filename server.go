@@ -28,6 +28,7 @@ import (
 
 	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/keyring"
 	"github.com/agenttrust/service/localpg"
 )
 
@@ -132,6 +133,8 @@ type Main struct {
 	Config Config
 	Logger *slog.Logger
 	DB     *db.DB
+	// Keys is the server's key ring (ENCRYPTION_KEY), loaded by Open.
+	Keys   *keyring.Ring
 	stopPG func(context.Context) error
 	// applied lists the migrations the last Open applied.
 	applied []string
@@ -149,6 +152,9 @@ func (m *Main) Open(ctx context.Context) error {
 		url, m.stopPG = res.URL, res.Stop
 		m.Logger.Info("DATABASE_URL unset: using local Postgres", "source", res.Source)
 	}
+	if err := m.loadKeys(); err != nil {
+		return err
+	}
 	d, err := db.Open(ctx, url)
 	if err != nil {
 		return err
@@ -165,6 +171,31 @@ func (m *Main) Open(ctx context.Context) error {
 		}
 		m.Logger.Info("bootstrap API key ready", "org_id", orgID)
 	}
+	return nil
+}
+
+// loadKeys reads ENCRYPTION_KEY, or the key file in the state directory,
+// generating it on first use.
+func (m *Main) loadKeys() error {
+	if m.Config.EncryptionKey != "" {
+		r, err := keyring.Parse(m.Config.EncryptionKey)
+		m.Keys = r
+		return err
+	}
+	path, err := localpg.KeyFile()
+	if err != nil {
+		return fmt.Errorf("ENCRYPTION_KEY unset and no state directory for a generated one: %w", err)
+	}
+	r, created, err := keyring.LoadOrCreate(path)
+	if err != nil {
+		return fmt.Errorf("ENCRYPTION_KEY unset: %w", err)
+	}
+	if created {
+		m.Logger.Warn("ENCRYPTION_KEY unset: generated one; set ENCRYPTION_KEY in production (see README, Keys)", "file", path)
+	} else {
+		m.Logger.Info("ENCRYPTION_KEY unset: using the generated key", "file", path)
+	}
+	m.Keys = r
 	return nil
 }
 

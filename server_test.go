@@ -16,6 +16,7 @@ import (
 	_ "github.com/uptrace/bun/driver/pgdriver" // registers the "pg" database/sql driver
 
 	"github.com/agenttrust/service/db/dbtest"
+	"github.com/agenttrust/service/keyring"
 )
 
 func freeAddr(t *testing.T) string {
@@ -60,7 +61,8 @@ func TestCommandLineAndServe(t *testing.T) {
 	t.Parallel()
 	_, url := dbtest.NewWithURL(t)
 	addr := freeAddr(t)
-	env := map[string]string{"DATABASE_URL": url, "LISTEN_ADDR": addr, "BOOTSTRAP_API_KEY": "boot-key-0123456789", "LOG_LEVEL": "error"}
+	env := map[string]string{"DATABASE_URL": url, "LISTEN_ADDR": addr, "BOOTSTRAP_API_KEY": "boot-key-0123456789", "LOG_LEVEL": "error",
+		"ENCRYPTION_KEY": keyring.Generate()}
 
 	if _, err := runCmd(t, env, "migrate"); err != nil {
 		t.Fatalf("migrate: %v", err)
@@ -129,9 +131,9 @@ func TestCommandLineAndServe(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0"}
+	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ="}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
-	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST"} {
+	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}

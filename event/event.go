@@ -25,9 +25,11 @@ var Types = []string{
 	TransactionReversed, TrustScoreChanged, DisputeFiled, WebhookDisabled,
 }
 
-// Event is one entry of the log. Seq increases monotonically with insertion.
+// Event is one entry of the log. Seq is taken at insertion, so events can
+// commit out of Seq order; Position is the order readers see them in.
 type Event struct {
 	Seq       int64
+	Position  Position
 	ID        string
 	Type      string
 	OrgIDs    []string // every organization the event concerns; one event, one id

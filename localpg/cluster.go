@@ -288,3 +288,13 @@ func chownTree(dir string, cred *syscall.Credential) error {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// KeyFile is where the service keeps the ENCRYPTION_KEY it generates when
+// none is configured: beside the private cluster's state directory.
+func KeyFile() (string, error) {
+	dir, err := defaultStateDir(os.Geteuid() == 0)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(dir), "encryption.key"), nil
+}

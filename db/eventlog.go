@@ -1,0 +1,148 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/failure"
+)
+
+// The log is read in (xid, seq) order and only below the current snapshot's
+// xmin: every transaction older than xmin has committed or aborted, and every
+// transaction that can still commit an event has an xid at or above xmin, so
+// its events sort after everything a reader has returned. This is what makes
+// tailing the log gap-free even though seq is taken at insert, not at commit.
+const stableEvents = `e.xid < pg_snapshot_xmin(pg_current_snapshot())`
+
+const eventColumns = `e.seq, e.xid::text AS xid, e.id, e.type, e.org_ids, e.data, e.created_at`
+
+// ReadEvents returns up to limit events of every organization after pos, in
+// log order, among those no running transaction can precede.
+func (d *DB) ReadEvents(ctx context.Context, after event.Position, limit int) ([]event.Event, error) {
+	var rows []logRow
+	err := d.bun.NewRaw(`SELECT `+eventColumns+` FROM events e
+		WHERE (e.xid, e.seq) > (?::xid8, ?) AND `+stableEvents+`
+		ORDER BY e.xid, e.seq LIMIT ?`, strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("read events: %w", err)
+	}
+	return logEvents(rows)
+}
+
+// ReadOrgEvents is ReadEvents for the events addressed to one organization.
+func (d *DB) ReadOrgEvents(ctx context.Context, orgID string, after event.Position, limit int) ([]event.Event, error) {
+	var rows []logRow
+	err := d.bun.NewRaw(`SELECT `+eventColumns+` FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
+		WHERE eo.org_id = ? AND (e.xid, e.seq) > (?::xid8, ?) AND `+stableEvents+`
+		ORDER BY e.xid, e.seq LIMIT ?`, orgID, strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("read organization events: %w", err)
+	}
+	return logEvents(rows)
+}
+
+// EventHead returns the position of the last event a reader can see now (the
+// zero Position for an empty log): a live reader that starts there misses
+// nothing committed afterwards.
+func (d *DB) EventHead(ctx context.Context) (event.Position, error) {
+	var xid string
+	var seq int64
+	err := d.bun.QueryRowContext(ctx, `SELECT e.xid::text, e.seq FROM events e WHERE `+stableEvents+`
+		ORDER BY e.xid DESC, e.seq DESC LIMIT 1`).Scan(&xid, &seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return event.Position{}, nil
+	}
+	if err != nil {
+		return event.Position{}, fmt.Errorf("read event head: %w", err)
+	}
+	x, err := strconv.ParseUint(xid, 10, 64)
+	if err != nil {
+		return event.Position{}, fmt.Errorf("read event head: xid %q: %w", xid, err)
+	}
+	return event.Position{XID: x, Seq: seq}, nil
+}
+
+// EventPosition returns the position of event id if it is addressed to
+// orgID. Errors: failure.NotFound when there is no such event for orgID.
+func (d *DB) EventPosition(ctx context.Context, orgID, eventID string) (event.Position, error) {
+	var xid string
+	var seq int64
+	err := d.bun.QueryRowContext(ctx, `SELECT e.xid::text, e.seq FROM events e
+		JOIN event_orgs eo ON eo.event_seq = e.seq AND eo.org_id = ?
+		WHERE e.id = ?`, orgID, eventID).Scan(&xid, &seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return event.Position{}, failure.Errorf(failure.NotFound, "event %s not found", eventID)
+	}
+	if err != nil {
+		return event.Position{}, fmt.Errorf("find event: %w", err)
+	}
+	x, err := strconv.ParseUint(xid, 10, 64)
+	if err != nil {
+		return event.Position{}, fmt.Errorf("find event: xid %q: %w", xid, err)
+	}
+	return event.Position{XID: x, Seq: seq}, nil
+}
+
+// logRow is an event as the log readers select it.
+type logRow struct {
+	Seq       int64     `bun:"seq"`
+	XID       string    `bun:"xid"`
+	ID        string    `bun:"id"`
+	Type      string    `bun:"type"`
+	OrgIDs    []string  `bun:"org_ids,array"`
+	Data      []byte    `bun:"data"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+func logEvents(rows []logRow) ([]event.Event, error) {
+	out := make([]event.Event, len(rows))
+	for i, r := range rows {
+		x, err := strconv.ParseUint(r.XID, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("read events: xid %q: %w", r.XID, err)
+		}
+		out[i] = event.Event{Seq: r.Seq, Position: event.Position{XID: x, Seq: r.Seq}, ID: r.ID, Type: r.Type,
+			OrgIDs: r.OrgIDs, Data: r.Data, CreatedAt: r.CreatedAt.UTC()}
+	}
+	return out, nil
+}
+
+// ListenEvents calls wake whenever a transaction that appended events
+// commits, and once after every (re)connection of the listener, since
+// notifications sent while it was away are lost. It returns when ctx ends.
+// Notifications are only a wake-up: readers must still poll now and then.
+func (d *DB) ListenEvents(ctx context.Context, wake func()) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		ln := pgdriver.NewListener(d.bun)
+		err := ln.Listen(ctx, EventChannel)
+		if err == nil {
+			backoff = 100 * time.Millisecond
+			wake()
+			for {
+				_, _, err = ln.ReceiveTimeout(ctx, time.Minute)
+				if err != nil {
+					var timeout interface{ Timeout() bool }
+					if errors.As(err, &timeout) && timeout.Timeout() && ctx.Err() == nil {
+						continue // idle; the listener pings on its own
+					}
+					break
+				}
+				wake()
+			}
+		}
+		ln.Close()
+		select {
+		case <-ctx.Done():
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}

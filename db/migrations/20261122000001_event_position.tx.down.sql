@@ -1,0 +1,2 @@
+DROP INDEX IF EXISTS events_position;
+ALTER TABLE events DROP COLUMN IF EXISTS xid;

@@ -1,0 +1,90 @@
+// Package eventlog tails the durable event log: one reader per process, woken
+// by notifications and a slow safety poll, that hands every new event to its
+// consumer exactly once and in log order. Subscriptions and webhook dispatch
+// both read the log through it.
+package eventlog
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/agenttrust/service/event"
+)
+
+// Source reads the log in Position order, only up to events that no running
+// transaction can precede (db.DB implements it).
+type Source interface {
+	ReadEvents(ctx context.Context, after event.Position, limit int) ([]event.Event, error)
+}
+
+// Tailer reads the log from a position onwards. Wake is safe to call from any
+// goroutine; Run owns the position.
+type Tailer struct {
+	src   Source
+	wake  chan struct{}
+	log   *slog.Logger
+	Poll  time.Duration // safety poll, in case a notification is lost (default 2s)
+	Batch int           // events per statement (default 500)
+}
+
+// New returns a Tailer over src; log may be nil.
+func New(src Source, log *slog.Logger) *Tailer {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Tailer{src: src, wake: make(chan struct{}, 1), log: log, Poll: 2 * time.Second, Batch: 500}
+}
+
+// Wake asks Run to read now. It never blocks: wake-ups that arrive while one
+// is pending coalesce, which loses nothing because a read takes everything new.
+func (t *Tailer) Wake() {
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run reads every event after start and passes each batch, in log order, to
+// deliver, until ctx ends. A failed read is retried with back-off from the
+// same position, so an outage delays events but never skips one. It returns
+// ctx's error.
+func (t *Tailer) Run(ctx context.Context, start event.Position, deliver func([]event.Event)) error {
+	pos := start
+	poll := time.NewTicker(t.Poll)
+	defer poll.Stop()
+	backoff := 50 * time.Millisecond
+	for {
+		for {
+			evs, err := t.src.ReadEvents(ctx, pos, t.Batch)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				t.log.Warn("read event log", "err", err, "retry_in", backoff)
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(backoff):
+				}
+				backoff = min(2*backoff, 5*time.Second)
+				continue
+			}
+			backoff = 50 * time.Millisecond
+			if len(evs) == 0 {
+				break
+			}
+			pos = evs[len(evs)-1].Position
+			deliver(evs)
+			if len(evs) < t.Batch {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.wake:
+		case <-poll.C:
+		}
+	}
+}
