@@ -160,10 +160,16 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.DB = d
+	d.SetKeys(m.Keys)
 	if m.applied, err = d.Migrate(ctx); err != nil {
 		return err
 	}
 	m.Logger.Info("migrations applied", "new", m.applied)
+	if n, err := d.SignUnsignedHeads(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		m.Logger.Info("signed audit chain heads written before heads were signed", "agents", n)
+	}
 	if m.Config.BootstrapAPIKey != "" {
 		orgID, err := db.NewOrgService(d).EnsureKey(ctx, m.Config.BootstrapAPIKey, "bootstrap")
 		if err != nil {

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"bytes"
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -135,15 +134,16 @@ func CanonicalJSON(raw json.RawMessage) (json.RawMessage, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// HeadMAC signs a chain position under the server key: hex HMAC-SHA256 of
-// the agent id, sequence, entry hash and fingerprint. The head of every chain
-// is signed (with fingerprint "") so that cutting or rewriting a chain in the
-// database is detected; verification checkpoints are signed with the
+// ChainSignPurpose scopes the server's signatures of chain positions.
+const ChainSignPurpose = "agenttrust audit chain head v1"
+
+// HeadMessage is what the server signs for a chain position: the agent id,
+// sequence, entry hash and the latest fingerprint recorded up to it. Every
+// chain head is signed (fingerprint "") so that cutting or rewriting a chain
+// in the database is detected; verification checkpoints are signed with the
 // fingerprint they proved.
-func HeadMAC(key []byte, agentID string, sequence int, hash, fingerprint string) string {
-	m := hmac.New(sha256.New, key)
-	fmt.Fprintf(m, "agenttrust chain head v1\x00%s\x00%d\x00%s\x00%s", agentID, sequence, hash, fingerprint)
-	return hex.EncodeToString(m.Sum(nil))
+func HeadMessage(agentID string, sequence int, hash, fingerprint string) []byte {
+	return fmt.Appendf(nil, "%s\x00%d\x00%s\x00%s", agentID, sequence, hash, fingerprint)
 }
 
 // ChainWalk checks a chain incrementally, one batch of entries at a time, from

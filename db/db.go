@@ -13,6 +13,8 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/agenttrust/service/keyring"
 )
 
 // DB is a connection pool to the service's database.
@@ -20,7 +22,7 @@ type DB struct {
 	bun        *bun.DB
 	statements atomic.Int64
 	migrated   atomic.Bool
-	chainKey   []byte
+	keys       *keyring.Ring
 	// Now is the clock; tests may replace it before use.
 	Now func() time.Time
 }
@@ -37,7 +39,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	sqldb.SetMaxIdleConns(32)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() },
-		chainKey: randomKey()}
+		keys: randomRing()}
 	d.bun.AddQueryHook(counter{d})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

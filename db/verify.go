@@ -2,9 +2,8 @@ package db
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/keyring"
 )
 
 // verifyBatch is how many audit entries verification reads per statement.
@@ -26,22 +26,32 @@ type checkpointRow struct {
 	MAC           string `bun:"mac"`
 }
 
-// SetChainKey sets the server key that signs chain heads and verification
-// checkpoints (an HMAC key derived from ENCRYPTION_KEY). Until it is called a
-// random key is used, which does not survive a restart.
-func (d *DB) SetChainKey(key []byte) { d.chainKey = append([]byte(nil), key...) }
+// SetKeys sets the server key ring (ENCRYPTION_KEY) that signs chain heads
+// and verification checkpoints. Until it is called a random key is used,
+// which does not survive a restart. Signatures under any key of the ring
+// verify, so keys rotate like ENCRYPTION_KEY does.
+func (d *DB) SetKeys(r *keyring.Ring) { d.keys = r }
 
-func randomKey() []byte {
-	k := make([]byte, 32)
-	_, _ = rand.Read(k)
-	return k
+func randomRing() *keyring.Ring {
+	r, err := keyring.Parse(keyring.Generate())
+	if err != nil {
+		panic(err) // a generated key always parses
+	}
+	return r
 }
 
-func (d *DB) headMAC(a *agentRow) string {
-	return agent.HeadMAC(d.chainKey, a.ID, a.AuditSeq, a.AuditHead, "")
+// sign signs a chain position under the ring's first key.
+func (d *DB) sign(agentID string, seq int, hash, fingerprint string) string {
+	return hex.EncodeToString(d.keys.Sign(agent.ChainSignPurpose, agent.HeadMessage(agentID, seq, hash, fingerprint)))
 }
 
-func (d *DB) validMAC(want, got string) bool { return hmac.Equal([]byte(want), []byte(got)) }
+// signed reports whether mac signs the chain position under any key of the ring.
+func (d *DB) signed(mac, agentID string, seq int, hash, fingerprint string) bool {
+	sig, err := hex.DecodeString(mac)
+	return err == nil && d.keys.Verify(agent.ChainSignPurpose, agent.HeadMessage(agentID, seq, hash, fingerprint), sig)
+}
+
+func (d *DB) headMAC(a *agentRow) string { return d.sign(a.ID, a.AuditSeq, a.AuditHead, "") }
 
 // SignUnsignedHeads signs the chain heads written before heads were signed
 // (trust on first use: whatever those chains hold now is what later
@@ -97,10 +107,9 @@ func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verif
 		case err != nil:
 			return fmt.Errorf("get audit checkpoint: %w", err)
 		default:
-			hasCP = s.db.validMAC(agent.HeadMAC(s.db.chainKey, agentID, cp.Sequence, cp.Hash, cp.Fingerprint), cp.MAC) &&
-				cp.Sequence <= row.AuditSeq
+			hasCP = s.db.signed(cp.MAC, agentID, cp.Sequence, cp.Hash, cp.Fingerprint) && cp.Sequence <= row.AuditSeq
 		}
-		if !s.db.validMAC(s.db.headMAC(&row), row.AuditHeadMAC) {
+		if !s.db.signed(row.AuditHeadMAC, row.ID, row.AuditSeq, row.AuditHead, "") {
 			return nil // a head not signed by this server: invalid, nothing to walk
 		}
 		if !hasCP {
@@ -134,7 +143,7 @@ func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verif
 	fp := agent.Fingerprint(*a)
 	if advanceCP {
 		next := checkpointRow{AgentID: agentID, Sequence: row.AuditSeq, Hash: row.AuditHead, Fingerprint: chainFP}
-		next.MAC = agent.HeadMAC(s.db.chainKey, agentID, next.Sequence, next.Hash, next.Fingerprint)
+		next.MAC = s.db.sign(agentID, next.Sequence, next.Hash, next.Fingerprint)
 		// Only ever forward: a slower verification cannot move it back.
 		if _, err := s.db.bun.NewInsert().Model(&next).
 			On("CONFLICT (agent_id) DO UPDATE").

@@ -1,0 +1,151 @@
+package resolvers_test
+
+import (
+	"reflect"
+	"testing"
+)
+
+const chainPageQuery = `query($id: ID!, $after: Int, $limit: Int) {
+	agentAuditChain(agentId: $id, after: $after, limit: $limit) { ` + auditFields + ` }
+	agent(id: $id) { auditChain(after: $after, limit: $limit) { ` + auditFields + ` } } }`
+
+// Audit chains page by sequence: limit/after on agentAuditChain and on
+// Agent.auditChain give the same entries, in chain order.
+func TestAuditChainPaging(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := b.register(nil)
+	for _, name := range []string{"b", "c", "d", "e"} {
+		b.update(a.ID, map[string]any{"name": name})
+	}
+	full := b.auditChain(a.ID)
+	if len(full) != 5 {
+		t.Fatalf("chain of %d entries, want 5", len(full))
+	}
+	page := func(after, limit any) []auditEntryJSON {
+		t.Helper()
+		var top []auditEntryJSON
+		var nested struct{ AuditChain []auditEntryJSON }
+		r := b.q(chainPageQuery, map[string]any{"id": a.ID, "after": after, "limit": limit})
+		r.into(t, "agentAuditChain", &top)
+		r.into(t, "agent", &nested)
+		if !reflect.DeepEqual(top, nested.AuditChain) {
+			t.Fatalf("agentAuditChain %+v, agent.auditChain %+v", top, nested.AuditChain)
+		}
+		return top
+	}
+	for _, c := range []struct {
+		after, limit any
+		from, to     int // full[from:to]
+	}{{nil, nil, 0, 5}, {0, 2, 0, 2}, {2, 2, 2, 4}, {4, 2, 4, 5}, {5, 2, 5, 5}, {9, 500, 5, 5}, {1, 1000, 1, 5}} {
+		if got := page(c.after, c.limit); !reflect.DeepEqual(got, full[c.from:c.to]) && !(len(got) == 0 && c.from == c.to) {
+			t.Fatalf("after %v limit %v: %+v, want entries %d..%d", c.after, c.limit, got, c.from+1, c.to)
+		}
+	}
+	for _, bad := range []map[string]any{{"limit": 0}, {"limit": 1001}, {"after": -1}} {
+		vars := map[string]any{"id": a.ID}
+		for k, v := range bad {
+			vars[k] = v
+		}
+		r := b.do(b.key, `query($id: ID!, $after: Int, $limit: Int) { agentAuditChain(agentId: $id, after: $after, limit: $limit) { sequence } }`, vars)
+		if f := r.fields(t); len(f) != 1 {
+			t.Fatalf("%v: fields %v", bad, f)
+		}
+	}
+	// Another organization's agent, even past its end, is NOT_FOUND.
+	_, other := b.newOrg("other")
+	b.do(other, auditChainQuery, map[string]any{"id": a.ID}).refused(t, "NOT_FOUND")
+	b.do(other, `query($id: ID!) { agentAuditChain(agentId: $id, after: 9) { sequence } }`, map[string]any{"id": a.ID}).refused(t, "NOT_FOUND")
+}
+
+// verifyAgent compares the chain's end with the signed head: a cut tail, or a
+// head rewound to match it, is caught; later verifications re-hash only
+// entries after the checkpoint, and still catch changes there.
+func TestVerifyAgentSignedHead(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	cases := []struct {
+		name, tamper string
+		valid        bool
+	}{
+		{"untampered", ``, true},
+		{"suspension deleted", `DELETE FROM audit_entries WHERE agent_id = $1 AND sequence = 3`, false},
+		{"suspension deleted, head rewound",
+			`WITH cut AS (DELETE FROM audit_entries WHERE agent_id = $1 AND sequence = 3 RETURNING agent_id)
+			 UPDATE agents SET audit_seq = 2, audit_head = (SELECT hash FROM audit_entries WHERE agent_id = $1 AND sequence = 2) WHERE id = $1`, false},
+		{"head signature copied from another agent",
+			`UPDATE agents SET audit_head_mac = (SELECT audit_head_mac FROM agents WHERE id <> $1 LIMIT 1) WHERE id = $1`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := b.with(t)
+			b.register(map[string]any{"name": "decoy " + c.name})
+			a := b.register(map[string]any{"name": c.name})
+			b.update(a.ID, map[string]any{"spendingLimit": "120"})
+			b.suspend(a.ID, "leaked key")
+			if c.tamper != "" {
+				b.exec(c.tamper, a.ID)
+			}
+			if v := b.verify(a.ID); v.AuditChainValid != c.valid {
+				t.Fatalf("verifyAgent = %+v, want auditChainValid %v", v, c.valid)
+			}
+		})
+	}
+
+	// Checkpoints: a verified chain is re-hashed only after its checkpoint,
+	// and an entry changed after it is caught.
+	a := b.register(map[string]any{"name": "checkpointed"})
+	if v := b.verify(a.ID); !v.AuditChainValid || !v.Verified {
+		t.Fatalf("first verification %+v", v)
+	}
+	b.update(a.ID, map[string]any{"name": "renamed"})
+	b.exec(`UPDATE audit_entries SET actor = 'key_forged' WHERE agent_id = $1 AND sequence = 2`, a.ID)
+	if v := b.verify(a.ID); v.AuditChainValid {
+		t.Fatalf("an entry after the checkpoint changed, still valid: %+v", v)
+	}
+	b.exec(`UPDATE audit_entries SET actor = (SELECT actor FROM audit_entries WHERE agent_id = $1 AND sequence = 1) WHERE agent_id = $1 AND sequence = 2`, a.ID)
+	if v := b.verify(a.ID); !v.AuditChainValid || !v.Verified {
+		t.Fatalf("restored entry: %+v", v)
+	}
+	// A checkpoint that is not the server's own is ignored: the whole chain is walked.
+	b.exec(`UPDATE audit_checkpoints SET mac = repeat('0', 64) WHERE agent_id = $1`, a.ID)
+	b.exec(`UPDATE audit_entries SET action = 'x' WHERE agent_id = $1 AND sequence = 1`, a.ID)
+	if v := b.verify(a.ID); v.AuditChainValid {
+		t.Fatalf("forged checkpoint trusted: %+v", v)
+	}
+}
+
+// Entries written by another organization's request (a payment received)
+// name no key of that organization; trust history causes are shown whole
+// only to the agent's own organization.
+func TestNoForeignIdentifiers(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	sender := b.register(nil)
+	otherOrg, otherKey := b.newOrg("other")
+	receiver := b.registerAs(otherKey, nil)
+	tx := b.mustExecute(b.key, pay(sender, receiver, "5"))
+
+	var chain []auditEntryJSON
+	b.do(otherKey, auditChainQuery, map[string]any{"id": receiver.ID}).into(t, "agentAuditChain", &chain)
+	last := chain[len(chain)-1]
+	if last.Action != "transaction.completed" || last.Actor != "external" {
+		t.Fatalf("receiver's entry for an incoming payment: %+v", last)
+	}
+	if own := b.auditChain(sender.ID); own[len(own)-1].Actor != b.keyID {
+		t.Fatalf("sender's own entry actor %q, want %s", own[len(own)-1].Actor, b.keyID)
+	}
+
+	const history = `query($id: ID!) { trustHistory(agentId: $id) { cause } }`
+	var mine, theirs []struct{ Cause *string }
+	b.do(otherKey, history, map[string]any{"id": receiver.ID}).into(t, "trustHistory", &mine)
+	b.q(history, map[string]any{"id": receiver.ID}).into(t, "trustHistory", &theirs)
+	if len(mine) != len(theirs) || len(mine) < 2 || *mine[0].Cause != "transaction:"+tx.ID || *theirs[0].Cause != "transaction" {
+		t.Fatalf("own view %v, other view %v (org %s)", mine[0].Cause, theirs[0].Cause, otherOrg)
+	}
+	for _, s := range theirs {
+		if s.Cause != nil && (len(*s.Cause) > 20 || *s.Cause == "") {
+			t.Fatalf("other organization sees cause %q", *s.Cause)
+		}
+	}
+}
