@@ -92,7 +92,7 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 				return err
 			}
 		}
-		parties, err := lockAgents(ctx, tx, in.FromAgent, in.ToAgent)
+		parties, err := lockParties(ctx, tx, p.OrgID, in.FromAgent, in.ToAgent)
 		if err != nil {
 			return err
 		}
@@ -185,6 +185,22 @@ func byID(rows []agentRow) map[string]*agentRow {
 func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agentRow, error) {
 	var rows []agentRow
 	if err := agentsFor(tx, &rows, ids...).For("UPDATE OF agent_row").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("lock agents: %w", err)
+	}
+	return byID(rows), nil
+}
+
+// lockParties locks an execute's sender and receiver like lockAgents, but only
+// when the sender belongs to orgID: the ownership check is a one-time filter
+// Postgres evaluates before it reads, let alone locks, any row, so a caller
+// naming another organization's agent never queues behind its payments.
+// Neither row comes back when the sender is not the caller's.
+func lockParties(ctx context.Context, tx bun.Tx, orgID, from, to string) (map[string]*agentRow, error) {
+	var rows []agentRow
+	err := agentsFor(tx, &rows, from, to).
+		Where("EXISTS (SELECT 1 FROM agents AS own WHERE own.id = ? AND own.org_id = ?)", from, orgID).
+		For("UPDATE OF agent_row").Scan(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("lock agents: %w", err)
 	}
 	return byID(rows), nil
@@ -328,8 +344,12 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 	var out *transaction.Transaction
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
 		var row transactionRow
+		// NO KEY UPDATE: a dispute filed at the same time holds the reported
+		// agent's lock and takes a key-share lock on this row through its
+		// evidence foreign key; FOR UPDATE would conflict with that and
+		// deadlock against this transaction's agent locks that follow.
 		err := tx.NewSelect().Model(&row).Where("id = ?", txID).
-			Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("UPDATE").Scan(ctx)
+			Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
 			return txNotFound(txID)
 		}
