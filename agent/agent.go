@@ -136,6 +136,27 @@ func (in UpdateInput) Apply(a Agent) (Agent, []string) {
 	return a, changed
 }
 
+// MaxReasonLength bounds a suspension reason, in bytes.
+const MaxReasonLength = 2000
+
+// ValidateReason checks an optional suspension reason: at most
+// MaxReasonLength bytes of valid UTF-8 without control characters other than
+// tab and line breaks.
+func ValidateReason(reason *string) error {
+	if reason == nil {
+		return nil
+	}
+	if len(*reason) > MaxReasonLength {
+		return failure.Invalid("reason", "must be at most %d characters", MaxReasonLength)
+	}
+	if !utf8.ValidString(*reason) || strings.ContainsFunc(*reason, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
+	}) {
+		return failure.Invalid("reason", "must be valid UTF-8 without control characters other than tab and line breaks")
+	}
+	return nil
+}
+
 func validateName(f *failure.Fields, name string) {
 	n := utf8.RuneCountInString(name)
 	switch {

@@ -164,8 +164,8 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 	if err != nil {
 		return nil, err
 	}
-	if reason != nil && len(*reason) > 2000 {
-		return nil, failure.Invalid("reason", "must be at most 2000 characters")
+	if err := agent.ValidateReason(reason); err != nil {
+		return nil, err
 	}
 	var out *agent.Agent
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {

@@ -44,7 +44,7 @@ func validateReport(in trust.ReportInput) error {
 		f.Add("input.agentId", "must be an agent id (agent_…)")
 	}
 	n := utf8.RuneCountInString(in.Reason)
-	if strings.TrimSpace(in.Reason) == "" || n > trust.MaxReasonLength || !utf8.ValidString(in.Reason) {
+	if strings.TrimSpace(in.Reason) == "" || n > trust.MaxReasonLength || !trust.PlainReason(in.Reason) {
 		f.Add("input.reason", "must be 1 to %d characters and not blank (got %d)", trust.MaxReasonLength, n)
 	}
 	switch {

@@ -246,10 +246,13 @@ func windowOutflow(q bun.IDB, agentID string, now time.Time) *bun.SelectQuery {
 		Where("status = 'completed'").Where("created_at > ?", now.Add(-policy.Window))
 }
 
-// dailySpent sums the sender's outflow of the trailing window.
+// dailySpent sums the sender's outflow of the trailing window. Several
+// amounts near the largest one can add up beyond it, which no Amount holds:
+// the sum is capped at money.MaxAmount, still more than any daily limit, so
+// the policy refuses as it would with the true sum.
 func dailySpent(ctx context.Context, q bun.IDB, agentID string, now time.Time) (money.Amount, error) {
 	var spent money.Amount
-	err := windowOutflow(q, agentID, now).ColumnExpr("coalesce(sum(amount), 0)").Scan(ctx, &spent)
+	err := windowOutflow(q, agentID, now).ColumnExpr("least(coalesce(sum(amount), 0), ?::numeric)", money.MaxAmount).Scan(ctx, &spent)
 	if err != nil {
 		return spent, fmt.Errorf("sum daily outflow: %w", err)
 	}

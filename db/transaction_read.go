@@ -199,11 +199,16 @@ func encodeTxCursor(at time.Time, txID string) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(txCursorPrefix + strconv.FormatInt(at.UnixMicro(), 10) + ":" + txID))
 }
 
+// maxCursorMicros is 9999-12-31T23:59:59Z in Unix microseconds.
+const maxCursorMicros = 253402300799 * 1e6
+
 func decodeTxCursor(c string) (time.Time, string, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	if err == nil && strings.HasPrefix(string(b), txCursorPrefix) {
 		micros, txID, ok := strings.Cut(strings.TrimPrefix(string(b), txCursorPrefix), ":")
-		if us, err := strconv.ParseInt(micros, 10, 64); ok && err == nil && txID != "" {
+		// Within Postgres' timestamptz range with room to spare: any cursor
+		// this service wrote is, and an extreme one must not reach the query.
+		if us, err := strconv.ParseInt(micros, 10, 64); ok && err == nil && txID != "" && us >= 0 && us <= maxCursorMicros {
 			return time.UnixMicro(us).UTC(), txID, nil
 		}
 	}

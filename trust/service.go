@@ -3,6 +3,8 @@ package trust
 import (
 	"context"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agenttrust/service/money"
 )
@@ -91,4 +93,19 @@ type Service interface {
 	History(ctx context.Context, agentID string, since *time.Time) ([]Snapshot, error)
 	Evaluate(ctx context.Context, in EvaluateInput) (*Evaluation, error)
 	Report(ctx context.Context, in ReportInput) (*Dispute, error)
+}
+
+// PlainReason reports whether a dispute or suspension reason is valid UTF-8
+// without control characters other than tab and line breaks (NUL above
+// all: the driver drops it and jsonb refuses it).
+func PlainReason(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+			return false
+		}
+	}
+	return true
 }
