@@ -232,6 +232,22 @@ func (m *Main) Handler() http.Handler {
 	return app.Handler(m.Config.HTTP, m.DB, m.Logger, nil)
 }
 
+// newHTTPServer bounds how long a client may hold a connection: a slow or
+// idle client cannot pin server memory and goroutines indefinitely. Every
+// GraphQL request is bounded well within WriteTimeout (statement timeout,
+// cost limit); a long-lived stream (SSE) must extend its own write deadline
+// with http.ResponseController, and a hijacked websocket sets its own.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      90 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
 // Serve runs the server until ctx ends, then drains in-flight requests.
 func (m *Main) Serve(ctx context.Context) error {
 	defer m.Close()
@@ -242,7 +258,7 @@ func (m *Main) Serve(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.ListenAddr, err)
 	}
-	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := newHTTPServer(m.Handler())
 	m.Logger.Info("listening", "addr", ln.Addr().String(),
 		"playground", "http://"+displayAddr(ln.Addr())+"/", "graphql", "http://"+displayAddr(ln.Addr())+"/graphql")
 	fmt.Fprintf(os.Stderr, "Agent Trust service: playground at http://%s/  (GraphQL at /graphql)\n", displayAddr(ln.Addr()))

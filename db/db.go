@@ -33,7 +33,8 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	// queue up), so only dialing and writing are kept short; requests are
 	// bounded by their contexts.
 	connector := pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithDialTimeout(5*time.Second),
-		pgdriver.WithWriteTimeout(5*time.Second), pgdriver.WithReadTimeout(2*time.Minute))
+		pgdriver.WithWriteTimeout(5*time.Second), pgdriver.WithReadTimeout(2*time.Minute),
+		pgdriver.WithConnParams(map[string]any{"statement_timeout": StatementTimeout.Milliseconds()}))
 	sqldb := sql.OpenDB(connector)
 	sqldb.SetMaxOpenConns(32)
 	sqldb.SetMaxIdleConns(32)
@@ -48,6 +49,21 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
 	return d, nil
+}
+
+// StatementTimeout is Postgres' statement_timeout on every connection of the
+// pool: no single statement (a count, an export batch, a lock wait) runs
+// longer, whatever a request asks. A migration that needs longer sets its
+// own with SET LOCAL.
+const StatementTimeout = 15 * time.Second
+
+// Setting reads a Postgres run-time setting of a pooled connection (SHOW name).
+func (d *DB) Setting(ctx context.Context, name string) (string, error) {
+	var v string
+	if err := d.bun.QueryRowContext(ctx, "SELECT current_setting(?)", name).Scan(&v); err != nil {
+		return "", fmt.Errorf("read setting %s: %w", name, err)
+	}
+	return v, nil
 }
 
 // Close closes the pool.
