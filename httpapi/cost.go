@@ -18,12 +18,12 @@ import (
 // every other field costs 1 + its selection, and a field with a `limit`
 // argument (a page, an audit chain) multiplies its selection by that limit.
 var fieldCosts = map[string]func(args map[string]any) (base, per int64){
-	// An export reads and renders up to 50,000 rows.
-	"Query.exportTransactions": func(map[string]any) (int64, int64) { return 50000, 1 },
+	// An export reads and renders up to 50,000 rows: most of one operation's budget.
+	"Query.exportTransactions": func(map[string]any) (int64, int64) { return 40000, 1 },
 	// Counting is O(matching rows).
-	"AgentConnection.totalCount":       func(map[string]any) (int64, int64) { return 20000, 1 },
-	"TransactionConnection.totalCount": func(map[string]any) (int64, int64) { return 20000, 1 },
-	"DisputeConnection.totalCount":     func(map[string]any) (int64, int64) { return 20000, 1 },
+	"AgentConnection.totalCount":       func(map[string]any) (int64, int64) { return 5000, 1 },
+	"TransactionConnection.totalCount": func(map[string]any) (int64, int64) { return 5000, 1 },
+	"DisputeConnection.totalCount":     func(map[string]any) (int64, int64) { return 5000, 1 },
 	// Verification re-hashes the chain entries since its last checkpoint.
 	"Query.verifyAgent": func(map[string]any) (int64, int64) { return 1000, 1 },
 	// A batch reads one row per id asked.

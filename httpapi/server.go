@@ -32,7 +32,7 @@ type Config struct {
 	CacheMaxBytes    int     // largest document kept in the parsed-document caches; default 4 KiB
 	MaxSameName      int     // fields with one response name (alias or name) per document; default 50
 	MaxFragments     int     // fragment spreads plus inline fragments per document; default 200
-	ComplexityLimit  int     // GraphQL operation cost limit; default 200000
+	ComplexityLimit  int     // GraphQL operation cost limit; default 50000
 	DepthLimit       int     // GraphQL selection depth limit; default 12
 	MaxRootFields    int     // root fields per operation, aliases included; default 50
 	MaxSameRootField int     // times one root field may appear in an operation; default 10
@@ -58,7 +58,7 @@ func (c *Config) defaults() {
 	defaultInt(&c.CacheMaxBytes, 4<<10)
 	defaultInt(&c.MaxSameName, 50)
 	defaultInt(&c.MaxFragments, 200)
-	defaultInt(&c.ComplexityLimit, 200000)
+	defaultInt(&c.ComplexityLimit, 50000)
 	defaultInt(&c.DepthLimit, 12)
 	defaultInt(&c.MaxRootFields, 50)
 	defaultInt(&c.MaxSameRootField, 10)

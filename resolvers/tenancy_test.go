@@ -82,7 +82,7 @@ func TestAuditChainStaysInOrganization(t *testing.T) {
 	var page struct {
 		Nodes []agentJSON `json:"nodes"`
 	}
-	b.q(`{ agents { nodes { id auditChain { `+auditFields+` } } } }`, nil).into(t, "agents", &page)
+	b.q(`{ agents(limit: 10) { nodes { id auditChain { `+auditFields+` } } } }`, nil).into(t, "agents", &page)
 	if len(page.Nodes) != 1 || page.Nodes[0].ID != mine.ID || !reflect.DeepEqual(page.Nodes[0].AuditChain, mine.AuditChain) {
 		t.Fatalf("agents { auditChain } = %+v", page.Nodes)
 	}
