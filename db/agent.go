@@ -3,10 +3,8 @@ package db
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -92,7 +90,7 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 		if _, err := tx.NewInsert().Model(&row).Returning("seq").Exec(ctx); err != nil {
 			return fmt.Errorf("insert agent: %w", err)
 		}
-		if _, err := appendEvent(ctx, tx, event.AgentRegistered, a.CreatedAt, a.ToData(), a.OrgID); err != nil {
+		if _, err := appendEvent(ctx, tx, event.AgentRegistered, a.CreatedAt, agent.RegisteredEvent{Data: a.ToData()}, a.OrgID); err != nil {
 			return err
 		}
 		return initTrust(ctx, tx, &row, a.CreatedAt)
@@ -147,8 +145,7 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("update agent: %w", err)
 		}
-		data := after.ToData()
-		data.ChangedFields = changed
+		data := agent.UpdatedEvent{Data: after.ToData(), ChangedFields: changed}
 		if _, err := appendEvent(ctx, tx, event.AgentUpdated, after.UpdatedAt, data, after.OrgID); err != nil {
 			return err
 		}
@@ -187,8 +184,7 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("suspend agent: %w", err)
 		}
-		data := a.ToData()
-		data.Reason = reason
+		data := agent.SuspendedEvent{Data: a.ToData(), Reason: reason}
 		if _, err := appendEvent(ctx, tx, event.AgentSuspended, a.UpdatedAt, data, a.OrgID); err != nil {
 			return err
 		}
@@ -198,14 +194,20 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 	return out, err
 }
 
-// Get returns one of the caller's agents.
+// Get returns one of the caller's agents (NotFound for another
+// organization's or an unknown id).
 func (s *AgentService) Get(ctx context.Context, agentID string) (*agent.Agent, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return getOwn(ctx, s.db.bun, p.OrgID, agentID)
+}
+
+// getOwn reads an agent of orgID on q, without locking it.
+func getOwn(ctx context.Context, q bun.IDB, orgID, agentID string) (*agent.Agent, error) {
 	var row agentRow
-	err = s.db.bun.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", p.OrgID).Scan(ctx)
+	err := q.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", orgID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, agentNotFound(agentID)
 	}
@@ -229,7 +231,7 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 		q = q.Where("status = ?", string(*f.Status))
 	}
 	if f.After != "" {
-		seq, err := decodeCursor(f.After)
+		seq, err := parseSeqCursor(f.After)
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +248,7 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 		page.Agents[i] = rows[i].agent()
 	}
 	if len(rows) > 0 {
-		page.EndCursor = encodeCursor(rows[len(rows)-1].Seq)
+		page.EndCursor = seqCursor(rows[len(rows)-1].Seq)
 	}
 	return page, nil
 }
@@ -277,27 +279,7 @@ func (s *AgentService) AuditChains(ctx context.Context, ids []string, page agent
 	if err := page.Validate(); err != nil {
 		return nil, err
 	}
-	return s.db.auditChains(ctx, s.db.bun, p.OrgID, ids, page)
-}
-
-// MaxPageSize is the largest page any list answers.
-const MaxPageSize = 200
-
-// checkLimit enforces the contract's page size, 1..MaxPageSize.
-func checkLimit(limit int) error {
-	if limit < 1 || limit > MaxPageSize {
-		return failure.Invalid("limit", "must be between 1 and %d (got %d)", MaxPageSize, limit)
-	}
-	return nil
-}
-
-// trimPage cuts the probe row a keyset query reads past the page (it asks
-// for limit+1) and reports whether another page follows.
-func trimPage[T any](rows []T, limit int) ([]T, bool) {
-	if len(rows) > limit {
-		return rows[:limit], true
-	}
-	return rows, false
+	return auditChains(ctx, s.db.bun, p.OrgID, ids, page)
 }
 
 // AuditChain loads a page of one of the caller's agents' chain in one
@@ -314,25 +296,4 @@ func (s *AgentService) AuditChain(ctx context.Context, agentID string, page agen
 		}
 	}
 	return chains[agentID], nil
-}
-
-// badCursor answers an `after` that no list of this service returned.
-func badCursor() error {
-	return failure.Invalid("after", "is not a cursor returned by this list: pass pageInfo.endCursor unchanged")
-}
-
-const cursorPrefix = "c1:"
-
-func encodeCursor(seq int64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.FormatInt(seq, 10)))
-}
-
-func decodeCursor(c string) (int64, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err == nil && len(b) > len(cursorPrefix) && string(b[:len(cursorPrefix)]) == cursorPrefix {
-		if seq, err := strconv.ParseInt(string(b[len(cursorPrefix):]), 10, 64); err == nil && seq > 0 {
-			return seq, nil
-		}
-	}
-	return 0, badCursor()
 }

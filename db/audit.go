@@ -75,7 +75,7 @@ func saveAuditHead(ctx context.Context, tx bun.Tx, a *agentRow) error {
 
 // auditChains loads a page of the chains of agents owned by orgID in chain
 // order, in one statement: each agent's page is an index range scan.
-func (d *DB) auditChains(ctx context.Context, q bun.IDB, orgID string, ids []string, page agent.ChainPage) (map[string][]agent.AuditEntry, error) {
+func auditChains(ctx context.Context, q bun.IDB, orgID string, ids []string, page agent.ChainPage) (map[string][]agent.AuditEntry, error) {
 	var rows []auditRow
 	err := q.NewRaw(`SELECT e.* FROM agents AS a CROSS JOIN LATERAL (
 			SELECT * FROM audit_entries WHERE agent_id = a.id AND sequence > ? ORDER BY sequence LIMIT ?) AS e

@@ -2,42 +2,44 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
+	"math"
 	"net"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
 )
 
-// httpStatus is the one table from contract codes to HTTP statuses.
-var httpStatus = map[failure.Code]int{
-	failure.Unauthenticated:  http.StatusUnauthorized,
-	failure.Forbidden:        http.StatusForbidden,
-	failure.NotFound:         http.StatusNotFound,
-	failure.ValidationFailed: http.StatusUnprocessableEntity,
-	failure.Conflict:         http.StatusConflict,
-	failure.PolicyDenied:     http.StatusUnprocessableEntity,
-	failure.RateLimited:      http.StatusTooManyRequests,
-	failure.Internal:         http.StatusInternalServerError,
-}
+// refuser answers a request refused at the edge in one transport's error
+// shape: writeGraphQLErrorStatus or writeRESTError.
+type refuser func(w http.ResponseWriter, status int, fe *failure.Error)
 
 // authenticate resolves the bearer key to a principal before any GraphQL
-// work happens. A client address with too many failed attempts is refused
-// before its key is even read, and a malformed key never reaches the
-// database. A key whose bucket is empty is refused here; the operation is
-// charged per root field later (rootFieldCharge).
+// work happens. A key whose bucket is empty is refused here; each operation
+// is charged per root field later (rootFieldCharge), so the edge only checks.
 func authenticate(d Deps, limiter, failures *rateLimiter, next http.Handler) http.Handler {
+	return authenticateWith(d, limiter, failures, writeGraphQLErrorStatus, false, next)
+}
+
+// authenticateREST is authenticate for the REST edge: its refusals are
+// {"error":{...}} bodies, and each request takes one token of the key's rate.
+func authenticateREST(d Deps, limiter, failures *rateLimiter, next http.Handler) http.Handler {
+	return authenticateWith(d, limiter, failures, writeRESTError, true, next)
+}
+
+// authenticateWith is authenticate answering refusals with refuse. A client
+// address with too many failed attempts (failures) is refused before its key
+// is even read, and a malformed key never reaches the database. With charge,
+// the request takes a token of the key's rate; without, it needs one left.
+func authenticateWith(d Deps, limiter, failures *rateLimiter, refuse refuser, charge bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
 		addr := clientAddr(r)
 		if wait, ok := failures.wait(addr); !ok {
-			writeRateLimited(w, rateLimited(wait))
+			fe := rateLimited(wait)
+			refuse(w, fe.Code.HTTPStatus(), fe)
 			return
 		}
 		key, err := auth.ParseBearer(r.Header.Get("Authorization"))
@@ -47,17 +49,24 @@ func authenticate(d Deps, limiter, failures *rateLimiter, next http.Handler) htt
 		}
 		if err != nil {
 			if failure.CodeOf(err) != failure.Unauthenticated {
+				// The key could not be checked: the store is down or slow.
 				d.Logger.ErrorContext(ctx, "authenticate", "err", err)
-				writeGraphQLError(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "service unavailable, retry shortly"))
+				refuse(w, http.StatusServiceUnavailable, unavailableError())
 				return
 			}
 			failures.allowN(addr, 1)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="agenttrust"`)
-			writeGraphQLError(w, http.StatusUnauthorized, failure.As(err))
+			fe := failure.As(err)
+			refuse(w, fe.Code.HTTPStatus(), fe)
 			return
 		}
-		if wait, ok := limiter.wait(p.KeyID); !ok {
-			writeRateLimited(w, rateLimited(wait))
+		wait, ok := limiter.wait(p.KeyID)
+		if charge {
+			wait, ok = limiter.allowN(p.KeyID, 1)
+		}
+		if !ok {
+			fe := rateLimited(wait)
+			refuse(w, fe.Code.HTTPStatus(), fe)
 			return
 		}
 		setOrg(r.Context(), p.OrgID)
@@ -75,37 +84,7 @@ func clientAddr(r *http.Request) string {
 	return host
 }
 
-func writeRateLimited(w http.ResponseWriter, fe *failure.Error) {
-	w.Header().Set("Retry-After", strconv.Itoa(fe.Extensions["retryAfter"].(int)))
-	writeGraphQLError(w, http.StatusTooManyRequests, fe)
-}
-
-// writeGraphQLError answers a request refused before execution with a
-// GraphQL-shaped body, so GraphQL clients read the code like any other.
-func writeGraphQLError(w http.ResponseWriter, status int, fe *failure.Error) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	encodeGraphQLError(w, fe)
-}
-
-// encodeGraphQLError writes the body of writeGraphQLError.
-func encodeGraphQLError(w io.Writer, fe *failure.Error) {
-	ext := map[string]any{"code": string(fe.Code)}
-	if len(fe.FieldErrors) > 0 {
-		ext["fieldErrors"] = fe.FieldErrors
-	}
-	for k, v := range fe.Extensions {
-		ext[k] = v
-	}
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"errors": []map[string]any{{"message": fe.Message, "extensions": ext}},
-	})
-}
-
-// StatusOf maps an error to its HTTP status through the one table.
-func StatusOf(err error) int {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return http.StatusServiceUnavailable
-	}
-	return httpStatus[failure.CodeOf(err)]
+// rateLimited is the contract's RATE_LIMITED error for a wait of d.
+func rateLimited(d time.Duration) *failure.Error {
+	return failure.RetryAfter(max(int(math.Ceil(d.Seconds())), 1))
 }

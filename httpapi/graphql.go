@@ -108,5 +108,3 @@ func operationLabel(oc *graphql.OperationContext) string {
 func playgroundHandler() http.Handler {
 	return playground.Handler("Agent Trust and Transaction Service", "/graphql")
 }
-
-func internalError() *failure.Error { return failure.Errorf(failure.Internal, "internal error") }

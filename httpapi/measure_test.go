@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 // cpu is this process's user+system CPU time.
@@ -27,13 +29,13 @@ func TestMeasureWorstRequests(t *testing.T) {
 	if os.Getenv("ATT_MEASURE") == "" {
 		t.Skip("set ATT_MEASURE=1 to measure")
 	}
-	b := setup(t)
+	b := testkit.New(t)
 	ids := make([]string, 50)
 	for i := range ids {
-		ids[i] = b.register(fmt.Sprintf("m%d", i))
+		ids[i] = b.Register(map[string]any{"name": fmt.Sprintf("m%d", i)}).ID
 	}
 	// 500 audit entries per agent (content is irrelevant to reading them).
-	sqldb := openSQL(t, b.dbURL)
+	sqldb := openSQL(t, b.DBURL)
 	if _, err := sqldb.ExecContext(context.Background(), `INSERT INTO audit_entries (agent_id, sequence, action, at, actor, details, hash, previous_hash)
 		SELECT a.id, s, 'transaction.completed', now(), 'key_x', '{"amount":"1","currency":"USD"}', md5(a.id || s), md5(a.id || (s-1))
 		FROM agents a, generate_series(2, 500) s`); err != nil {
@@ -83,7 +85,7 @@ func TestMeasureWorstRequests(t *testing.T) {
 	}
 	for _, c := range cases {
 		before, start := cpu(), time.Now()
-		r := b.post(b.key, map[string]any{"query": c.query})
+		r := b.Post(b.Key, map[string]any{"query": c.query})
 		outcome := "ok"
 		if len(r.Errors) > 0 {
 			outcome = fmt.Sprintf("%v: %.90s", r.Errors[0].Extensions["code"], r.Errors[0].Message)

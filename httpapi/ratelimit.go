@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"math"
 	"sync"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/agenttrust/service/auth"
-	"github.com/agenttrust/service/failure"
 )
 
 // rateLimiter keeps one token bucket per key in this process. Limits are
@@ -81,14 +79,6 @@ func (l *rateLimiter) wait(key string) (time.Duration, bool) {
 	return 0, true
 }
 
-// rateLimited is the contract's RATE_LIMITED error for a wait of d.
-func rateLimited(d time.Duration) *failure.Error {
-	secs := max(int(math.Ceil(d.Seconds())), 1)
-	fe := failure.Errorf(failure.RateLimited, "rate limit exceeded: retry in %d s", secs)
-	fe.Extensions = map[string]any{"retryAfter": secs}
-	return fe
-}
-
 // rootFieldCharge charges the caller's rate limit one token per root field
 // of each operation (aliases count), after every document check and before
 // anything runs. It is an operation-level extension of the GraphQL server,
@@ -115,7 +105,7 @@ func (c rootFieldCharge) MutateOperationContext(ctx context.Context, oc *graphql
 	}
 	if wait, ok := c.limiter.allowN(p.KeyID, int(max(n, 1))); !ok {
 		fe := rateLimited(wait)
-		noteRetryAfter(ctx, fe.Extensions["retryAfter"].(int))
+		noteRetryAfter(ctx, fe.RetryAfterSeconds())
 		return gqlerror.WrapIfUnwrapped(fe)
 	}
 	return nil

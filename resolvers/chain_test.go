@@ -3,32 +3,34 @@ package resolvers_test
 import (
 	"reflect"
 	"testing"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 const chainPageQuery = `query($id: ID!, $after: Int, $limit: Int) {
-	agentAuditChain(agentId: $id, after: $after, limit: $limit) { ` + auditFields + ` }
-	agent(id: $id) { auditChain(after: $after, limit: $limit) { ` + auditFields + ` } } }`
+	agentAuditChain(agentId: $id, after: $after, limit: $limit) { ` + testkit.AuditFields + ` }
+	agent(id: $id) { auditChain(after: $after, limit: $limit) { ` + testkit.AuditFields + ` } } }`
 
 // Audit chains page by sequence: limit/after on agentAuditChain and on
 // Agent.auditChain give the same entries, in chain order.
 func TestAuditChainPaging(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	a := b.register(nil)
+	b := testkit.New(t)
+	a := b.Register(nil)
 	for _, name := range []string{"b", "c", "d", "e"} {
-		b.update(a.ID, map[string]any{"name": name})
+		b.UpdateAgent(a.ID, map[string]any{"name": name})
 	}
-	full := b.auditChain(a.ID)
+	full := b.AuditChain(a.ID)
 	if len(full) != 5 {
 		t.Fatalf("chain of %d entries, want 5", len(full))
 	}
-	page := func(after, limit any) []auditEntryJSON {
+	page := func(after, limit any) []testkit.AuditEntry {
 		t.Helper()
-		var top []auditEntryJSON
-		var nested struct{ AuditChain []auditEntryJSON }
-		r := b.q(chainPageQuery, map[string]any{"id": a.ID, "after": after, "limit": limit})
-		r.into(t, "agentAuditChain", &top)
-		r.into(t, "agent", &nested)
+		var top []testkit.AuditEntry
+		var nested struct{ AuditChain []testkit.AuditEntry }
+		r := b.Query(chainPageQuery, map[string]any{"id": a.ID, "after": after, "limit": limit})
+		r.Into(t, "agentAuditChain", &top)
+		r.Into(t, "agent", &nested)
 		if !reflect.DeepEqual(top, nested.AuditChain) {
 			t.Fatalf("agentAuditChain %+v, agent.auditChain %+v", top, nested.AuditChain)
 		}
@@ -47,15 +49,15 @@ func TestAuditChainPaging(t *testing.T) {
 		for k, v := range bad {
 			vars[k] = v
 		}
-		r := b.do(b.key, `query($id: ID!, $after: Int, $limit: Int) { agentAuditChain(agentId: $id, after: $after, limit: $limit) { sequence } }`, vars)
-		if f := r.fields(t); len(f) != 1 {
+		r := b.Do(b.Key, `query($id: ID!, $after: Int, $limit: Int) { agentAuditChain(agentId: $id, after: $after, limit: $limit) { sequence } }`, vars)
+		if f := r.Fields(t); len(f) != 1 {
 			t.Fatalf("%v: fields %v", bad, f)
 		}
 	}
 	// Another organization's agent, even past its end, is NOT_FOUND.
-	_, other := b.newOrg("other")
-	b.do(other, auditChainQuery, map[string]any{"id": a.ID}).refused(t, "NOT_FOUND")
-	b.do(other, `query($id: ID!) { agentAuditChain(agentId: $id, after: 9) { sequence } }`, map[string]any{"id": a.ID}).refused(t, "NOT_FOUND")
+	_, other := b.NewOrg("other")
+	b.Do(other, testkit.AuditChainQuery, map[string]any{"id": a.ID}).Refused(t, "NOT_FOUND")
+	b.Do(other, `query($id: ID!) { agentAuditChain(agentId: $id, after: 9) { sequence } }`, map[string]any{"id": a.ID}).Refused(t, "NOT_FOUND")
 }
 
 // verifyAgent compares the chain's end with the signed head: a cut tail, or a
@@ -63,7 +65,7 @@ func TestAuditChainPaging(t *testing.T) {
 // entries after the checkpoint, and still catch changes there.
 func TestVerifyAgentSignedHead(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := testkit.New(t)
 	cases := []struct {
 		name, tamper string
 		valid        bool
@@ -78,15 +80,15 @@ func TestVerifyAgentSignedHead(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := b.with(t)
-			b.register(map[string]any{"name": "decoy " + c.name})
-			a := b.register(map[string]any{"name": c.name})
-			b.update(a.ID, map[string]any{"spendingLimit": "120"})
-			b.suspend(a.ID, "leaked key")
+			b := b.For(t)
+			b.Register(map[string]any{"name": "decoy " + c.name})
+			a := b.Register(map[string]any{"name": c.name})
+			b.UpdateAgent(a.ID, map[string]any{"spendingLimit": "120"})
+			b.SuspendAgent(a.ID, "leaked key")
 			if c.tamper != "" {
-				b.exec(c.tamper, a.ID)
+				b.Exec(c.tamper, a.ID)
 			}
-			if v := b.verify(a.ID); v.AuditChainValid != c.valid {
+			if v := b.Verify(a.ID); v.AuditChainValid != c.valid {
 				t.Fatalf("verifyAgent = %+v, want auditChainValid %v", v, c.valid)
 			}
 		})
@@ -94,23 +96,23 @@ func TestVerifyAgentSignedHead(t *testing.T) {
 
 	// Checkpoints: a verified chain is re-hashed only after its checkpoint,
 	// and an entry changed after it is caught.
-	a := b.register(map[string]any{"name": "checkpointed"})
-	if v := b.verify(a.ID); !v.AuditChainValid || !v.Verified {
+	a := b.Register(map[string]any{"name": "checkpointed"})
+	if v := b.Verify(a.ID); !v.AuditChainValid || !v.Verified {
 		t.Fatalf("first verification %+v", v)
 	}
-	b.update(a.ID, map[string]any{"name": "renamed"})
-	b.exec(`UPDATE audit_entries SET actor = 'key_forged' WHERE agent_id = $1 AND sequence = 2`, a.ID)
-	if v := b.verify(a.ID); v.AuditChainValid {
+	b.UpdateAgent(a.ID, map[string]any{"name": "renamed"})
+	b.Exec(`UPDATE audit_entries SET actor = 'key_forged' WHERE agent_id = $1 AND sequence = 2`, a.ID)
+	if v := b.Verify(a.ID); v.AuditChainValid {
 		t.Fatalf("an entry after the checkpoint changed, still valid: %+v", v)
 	}
-	b.exec(`UPDATE audit_entries SET actor = (SELECT actor FROM audit_entries WHERE agent_id = $1 AND sequence = 1) WHERE agent_id = $1 AND sequence = 2`, a.ID)
-	if v := b.verify(a.ID); !v.AuditChainValid || !v.Verified {
+	b.Exec(`UPDATE audit_entries SET actor = (SELECT actor FROM audit_entries WHERE agent_id = $1 AND sequence = 1) WHERE agent_id = $1 AND sequence = 2`, a.ID)
+	if v := b.Verify(a.ID); !v.AuditChainValid || !v.Verified {
 		t.Fatalf("restored entry: %+v", v)
 	}
 	// A checkpoint that is not the server's own is ignored: the whole chain is walked.
-	b.exec(`UPDATE audit_checkpoints SET mac = repeat('0', 64) WHERE agent_id = $1`, a.ID)
-	b.exec(`UPDATE audit_entries SET action = 'x' WHERE agent_id = $1 AND sequence = 1`, a.ID)
-	if v := b.verify(a.ID); v.AuditChainValid {
+	b.Exec(`UPDATE audit_checkpoints SET mac = repeat('0', 64) WHERE agent_id = $1`, a.ID)
+	b.Exec(`UPDATE audit_entries SET action = 'x' WHERE agent_id = $1 AND sequence = 1`, a.ID)
+	if v := b.Verify(a.ID); v.AuditChainValid {
 		t.Fatalf("forged checkpoint trusted: %+v", v)
 	}
 }
@@ -120,26 +122,26 @@ func TestVerifyAgentSignedHead(t *testing.T) {
 // only to the agent's own organization.
 func TestNoForeignIdentifiers(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	sender := b.register(nil)
-	otherOrg, otherKey := b.newOrg("other")
-	receiver := b.registerAs(otherKey, nil)
-	tx := b.mustExecute(b.key, pay(sender, receiver, "5"))
+	b := testkit.New(t)
+	sender := b.Register(nil)
+	otherOrg, otherKey := b.NewOrg("other")
+	receiver := b.RegisterAs(otherKey, nil)
+	tx := b.MustExecute(b.Key, testkit.Pay(sender, receiver, "5"))
 
-	var chain []auditEntryJSON
-	b.do(otherKey, auditChainQuery, map[string]any{"id": receiver.ID}).into(t, "agentAuditChain", &chain)
+	var chain []testkit.AuditEntry
+	b.Do(otherKey, testkit.AuditChainQuery, map[string]any{"id": receiver.ID}).Into(t, "agentAuditChain", &chain)
 	last := chain[len(chain)-1]
 	if last.Action != "transaction.completed" || last.Actor != "external" {
 		t.Fatalf("receiver's entry for an incoming payment: %+v", last)
 	}
-	if own := b.auditChain(sender.ID); own[len(own)-1].Actor != b.keyID {
-		t.Fatalf("sender's own entry actor %q, want %s", own[len(own)-1].Actor, b.keyID)
+	if own := b.AuditChain(sender.ID); own[len(own)-1].Actor != b.KeyID {
+		t.Fatalf("sender's own entry actor %q, want %s", own[len(own)-1].Actor, b.KeyID)
 	}
 
 	const history = `query($id: ID!) { trustHistory(agentId: $id) { cause } }`
 	var mine, theirs []struct{ Cause *string }
-	b.do(otherKey, history, map[string]any{"id": receiver.ID}).into(t, "trustHistory", &mine)
-	b.q(history, map[string]any{"id": receiver.ID}).into(t, "trustHistory", &theirs)
+	b.Do(otherKey, history, map[string]any{"id": receiver.ID}).Into(t, "trustHistory", &mine)
+	b.Query(history, map[string]any{"id": receiver.ID}).Into(t, "trustHistory", &theirs)
 	if len(mine) != len(theirs) || len(mine) < 2 || *mine[0].Cause != "transaction:"+tx.ID || *theirs[0].Cause != "transaction" {
 		t.Fatalf("own view %v, other view %v (org %s)", mine[0].Cause, theirs[0].Cause, otherOrg)
 	}

@@ -3,6 +3,8 @@ package resolvers_test
 import (
 	"fmt"
 	"testing"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 // A Decimal written as a literal in the document means exactly what the same
@@ -10,9 +12,9 @@ import (
 // number literals never reaches an amount.
 func TestDecimalLiterals(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	register := func(limit string) *response {
-		return b.do(b.key, fmt.Sprintf(`mutation { registerAgent(input: {name: "lit", authorizedActions: ["a"],
+	b := testkit.New(t)
+	register := func(limit string) *testkit.Response {
+		return b.Do(b.Key, fmt.Sprintf(`mutation { registerAgent(input: {name: "lit", authorizedActions: ["a"],
 			spendingLimit: %s, currency: "USD", environment: sandbox}) { spendingLimit } }`, limit), nil)
 	}
 	for _, c := range []struct{ literal, want string }{
@@ -22,8 +24,8 @@ func TestDecimalLiterals(t *testing.T) {
 		{"999999999999999.99", "999999999999999.99"},
 		{"1.50", "1.5"},
 	} {
-		var a agentJSON
-		register(c.literal).into(t, "registerAgent", &a)
+		var a testkit.Agent
+		register(c.literal).Into(t, "registerAgent", &a)
 		if string(a.SpendingLimit) != c.want {
 			t.Errorf("literal %s stored as %s, want %s", c.literal, a.SpendingLimit, c.want)
 		}
@@ -38,32 +40,32 @@ func TestDecimalLiterals(t *testing.T) {
 	} {
 		// gqlparser's own validation refuses some literals first, as a
 		// document error; either way, never INTERNAL and never stored.
-		if r := register(literal); r.code() == "GRAPHQL_VALIDATION_FAILED" {
-			r.refused(t, "GRAPHQL_VALIDATION_FAILED")
-		} else if f := r.fields(t); len(f) != 1 || f[0] != "input.spendingLimit" {
+		if r := register(literal); r.Code() == "GRAPHQL_VALIDATION_FAILED" {
+			r.Refused(t, "GRAPHQL_VALIDATION_FAILED")
+		} else if f := r.Fields(t); len(f) != 1 || f[0] != "input.spendingLimit" {
 			t.Errorf("literal %s: fields %v", literal, f)
 		}
-		v := b.do(b.key, registerMutation, map[string]any{"input": registerInput(map[string]any{"spendingLimit": literal})})
-		if f := v.fields(t); len(f) != 1 || f[0] != "input.spendingLimit" {
+		v := b.Do(b.Key, testkit.RegisterMutation, map[string]any{"input": testkit.RegisterInput(map[string]any{"spendingLimit": literal})})
+		if f := v.Fields(t); len(f) != 1 || f[0] != "input.spendingLimit" {
 			t.Errorf("variable %q: fields %v", literal, f)
 		}
 	}
 	// Variable defaults and evaluateTrust's inline input take the raw text too.
-	var a agentJSON
-	b.do(b.key, `mutation($l: Decimal = 70368744177664.01) { registerAgent(input: {name: "d", authorizedActions: ["a"],
-		spendingLimit: $l, currency: "USD", environment: sandbox}) { `+agentFields+` } }`, nil).into(t, "registerAgent", &a)
+	var a testkit.Agent
+	b.Do(b.Key, `mutation($l: Decimal = 70368744177664.01) { registerAgent(input: {name: "d", authorizedActions: ["a"],
+		spendingLimit: $l, currency: "USD", environment: sandbox}) { `+testkit.AgentFields+` } }`, nil).Into(t, "registerAgent", &a)
 	if string(a.SpendingLimit) != "70368744177664.01" {
 		t.Fatalf("variable default stored as %s", a.SpendingLimit)
 	}
 	var ev struct{ Allowed bool }
-	b.do(b.key, fmt.Sprintf(`{ evaluateTrust(input: {agentId: %q, action: "a", amount: 70368744177664.01, currency: "USD"}) { allowed } }`, a.ID), nil).
-		into(t, "evaluateTrust", &ev)
+	b.Do(b.Key, fmt.Sprintf(`{ evaluateTrust(input: {agentId: %q, action: "a", amount: 70368744177664.01, currency: "USD"}) { allowed } }`, a.ID), nil).
+		Into(t, "evaluateTrust", &ev)
 	if !ev.Allowed {
 		t.Fatal("an amount equal to the limit, written as a literal, is refused")
 	}
 	var ev2 struct{ ReasonCode string }
-	b.do(b.key, fmt.Sprintf(`{ evaluateTrust(input: {agentId: %q, action: "a", amount: 70368744177664.02, currency: "USD"}) { reasonCode } }`, a.ID), nil).
-		into(t, "evaluateTrust", &ev2)
+	b.Do(b.Key, fmt.Sprintf(`{ evaluateTrust(input: {agentId: %q, action: "a", amount: 70368744177664.02, currency: "USD"}) { reasonCode } }`, a.ID), nil).
+		Into(t, "evaluateTrust", &ev2)
 	if ev2.ReasonCode != "amount_exceeds_limit" {
 		t.Fatalf("a cent over the limit as a literal: %q", ev2.ReasonCode)
 	}

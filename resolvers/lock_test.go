@@ -8,30 +8,32 @@ import (
 	"time"
 
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 // Reversing a transaction while its receiver disputes it never deadlocks:
 // each request succeeds or answers a contract error, never INTERNAL.
 func TestReverseRacingDispute(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	_, otherKey := b.newOrg("receiver")
+	b := testkit.New(t)
+	_, otherKey := b.NewOrg("receiver")
 	for i := range 25 {
 		// fresh agents each round: disputes and reversals lower the sender's score
-		sender := b.register(map[string]any{"spendingLimit": "1000"})
-		receiver := b.registerAs(otherKey, nil)
-		tx := b.mustExecute(b.key, pay(sender, receiver, "1"))
+		sender := b.Register(map[string]any{"spendingLimit": "1000"})
+		receiver := b.RegisterAs(otherKey, nil)
+		tx := b.MustExecute(b.Key, testkit.Pay(sender, receiver, "1"))
 		var wg sync.WaitGroup
-		var reversed, reported *response
+		var reversed, reported *testkit.Response
 		wg.Go(func() {
-			reported = b.do(otherKey, reportMutation, map[string]any{"in": map[string]any{
+			reported = b.Do(otherKey, reportMutation, map[string]any{"in": map[string]any{
 				"agentId": sender.ID, "reason": "never delivered", "evidenceIds": []string{tx.ID}}})
 		})
 		wg.Go(func() {
-			reversed = b.do(b.key, reverseMutation, map[string]any{"id": tx.ID, "reason": "duplicate"})
+			reversed = b.Do(b.Key, testkit.ReverseMutation, map[string]any{"id": tx.ID, "reason": "duplicate"})
 		})
 		wg.Wait()
-		for name, r := range map[string]*response{"reverse": reversed, "report": reported} {
+		for name, r := range map[string]*testkit.Response{"reverse": reversed, "report": reported} {
 			if len(r.Errors) > 0 {
 				t.Fatalf("round %d: %s answered %+v", i, name, r.Errors)
 			}
@@ -44,13 +46,13 @@ func TestReverseRacingDispute(t *testing.T) {
 // queues behind it.
 func TestExecuteChecksOwnershipBeforeLocking(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	victim := b.register(nil)
-	payee := b.register(map[string]any{"name": "payee"})
-	_, strangerKey := b.newOrg("stranger")
-	stranger := b.registerAs(strangerKey, nil)
+	b := testkit.New(t)
+	victim := b.Register(nil)
+	payee := b.Register(map[string]any{"name": "payee"})
+	_, strangerKey := b.NewOrg("stranger")
+	stranger := b.RegisterAs(strangerKey, nil)
 
-	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(b.dbURL)))
+	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(b.DBURL)))
 	defer sqldb.Close()
 	ctx := context.Background()
 	holder, err := sqldb.BeginTx(ctx, nil)
@@ -61,9 +63,9 @@ func TestExecuteChecksOwnershipBeforeLocking(t *testing.T) {
 	if _, err := holder.ExecContext(ctx, `SELECT 1 FROM agents WHERE id = $1 FOR UPDATE`, victim.ID); err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range []map[string]any{pay(victim, payee, "1"), pay(victim, stranger, "1")} {
+	for _, in := range []map[string]any{testkit.Pay(victim, payee, "1"), testkit.Pay(victim, stranger, "1")} {
 		start := time.Now()
-		b.execute(strangerKey, in).refused(t, "NOT_FOUND")
+		b.Execute(strangerKey, in).Refused(t, "NOT_FOUND")
 		if took := time.Since(start); took > 2*time.Second {
 			t.Fatalf("the stranger waited %v on the victim's lock", took)
 		}
