@@ -1063,7 +1063,7 @@ type AgentVerification {
   verified: Boolean!
   "The fingerprint recomputed from the stored row."
   fingerprint: String!
-  "Every audit entry's hash matches its content and links to its predecessor."
+  "The chain's head carries the server's signature, every entry since the last verification hashes to its stored hash and links to its predecessor, and the chain ends exactly at the signed head (a deleted tail is caught)."
   auditChainValid: Boolean!
 }
 
@@ -1117,7 +1117,7 @@ type Query {
   agent(id: ID!): Agent!
   "Your organization's agents, newest first. ` + "`" + `limit` + "`" + ` is 1..200."
   agents(status: AgentStatus, limit: Int = 50, after: String): AgentConnection!
-  "Recompute an agent's fingerprint from its stored row and re-walk its audit chain."
+  "Recompute an agent's fingerprint from its stored row and check its audit chain against the signed head, in one snapshot; entries verified before are not re-hashed."
   verifyAgent(id: ID!): AgentVerification!
   "An agent's audit chain in chain order: the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
   agentAuditChain(agentId: ID!, after: Int, limit: Int = 500): [AuditEntry!]!
