@@ -107,7 +107,12 @@ func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verif
 		case err != nil:
 			return fmt.Errorf("get audit checkpoint: %w", err)
 		default:
-			hasCP = s.db.signed(cp.MAC, agentID, cp.Sequence, cp.Hash, cp.Fingerprint) && cp.Sequence <= row.AuditSeq
+			hasCP = s.db.signed(cp.MAC, agentID, cp.Sequence, cp.Hash, cp.Fingerprint)
+		}
+		if hasCP && cp.Sequence > row.AuditSeq {
+			// A verified chain is shorter now: its head was rolled back to an
+			// earlier (genuinely signed) one and the entries since deleted.
+			return nil
 		}
 		if !s.db.signed(row.AuditHeadMAC, row.ID, row.AuditSeq, row.AuditHead, "") {
 			return nil // a head not signed by this server: invalid, nothing to walk

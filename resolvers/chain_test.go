@@ -94,6 +94,25 @@ func TestVerifyAgentSignedHead(t *testing.T) {
 		})
 	}
 
+	// A head rolled back to an earlier genuinely signed one, with the entries
+	// since deleted, is caught once a verification saw the longer chain.
+	rb := b.Register(map[string]any{"name": "rolled back"})
+	b.UpdateAgent(rb.ID, map[string]any{"spendingLimit": "120"})
+	var seq int
+	var head, mac string
+	if err := b.SQL().QueryRow(`SELECT audit_seq, audit_head, audit_head_mac FROM agents WHERE id = $1`, rb.ID).Scan(&seq, &head, &mac); err != nil {
+		t.Fatal(err)
+	}
+	b.SuspendAgent(rb.ID, "leaked key")
+	if v := b.Verify(rb.ID); !v.AuditChainValid {
+		t.Fatalf("before the rollback: %+v", v)
+	}
+	b.Exec(`DELETE FROM audit_entries WHERE agent_id = $1 AND sequence > $2`, rb.ID, seq)
+	b.Exec(`UPDATE agents SET audit_seq = $2, audit_head = $3, audit_head_mac = $4, status = 'active' WHERE id = $1`, rb.ID, seq, head, mac)
+	if v := b.Verify(rb.ID); v.AuditChainValid {
+		t.Fatalf("a rolled-back chain verifies: %+v", v)
+	}
+
 	// Checkpoints: a verified chain is re-hashed only after its checkpoint,
 	// and an entry changed after it is caught.
 	a := b.Register(map[string]any{"name": "checkpointed"})
