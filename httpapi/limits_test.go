@@ -235,7 +235,10 @@ func TestDocumentSize(t *testing.T) {
 	for _, q := range []string{"{ agents { nodes {" + wide.String() + " } } }", "{ agents { nodes {" + spread.String()} {
 		start := time.Now()
 		r := b.Post(b.Key, map[string]any{"query": q})
-		if took := time.Since(start); took > time.Second || r.Status != http.StatusOK || len(r.Errors) != 0 {
+		// About 30 ms without the race detector (docs/limits.md); the ceiling
+		// leaves room for -race and a busy machine, and is still far below the
+		// seconds the same shapes took beyond the limits.
+		if took := time.Since(start); took > 4*time.Second || r.Status != http.StatusOK || len(r.Errors) != 0 {
 			t.Fatalf("%.80q: %v %d %.300s", q, took, r.Status, r.Body)
 		}
 	}
