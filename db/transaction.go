@@ -189,20 +189,21 @@ func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agen
 	return byID(rows), nil
 }
 
-// lockParties locks an execute's sender and receiver like lockAgents, but only
-// when the sender belongs to orgID: the ownership check is a one-time filter
-// Postgres evaluates before it reads, let alone locks, any row, so a caller
-// naming another organization's agent never queues behind its payments.
-// Neither row comes back when the sender is not the caller's.
+// lockParties locks an execute's sender and receiver like lockAgents, but
+// only once a plain read has shown the sender belongs to orgID: a caller
+// naming another organization's agent never queues behind its payments. (A
+// one-statement variant filtering the locking SELECT on ownership lost
+// updates under contention, so the check is its own statement.) It returns
+// no rows when the sender is not the caller's.
 func lockParties(ctx context.Context, tx bun.Tx, orgID, from, to string) (map[string]*agentRow, error) {
-	var rows []agentRow
-	err := agentsFor(tx, &rows, from, to).
-		Where("EXISTS (SELECT 1 FROM agents AS own WHERE own.id = ? AND own.org_id = ?)", from, orgID).
-		For("UPDATE OF agent_row").Scan(ctx)
+	own, err := tx.NewSelect().Model((*agentRow)(nil)).Where("id = ?", from).Where("org_id = ?", orgID).Exists(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("lock agents: %w", err)
+		return nil, fmt.Errorf("check sender: %w", err)
 	}
-	return byID(rows), nil
+	if !own {
+		return map[string]*agentRow{}, nil
+	}
+	return lockAgents(ctx, tx, from, to)
 }
 
 // evaluatePolicy gathers the policy's input (the daily outflow; the rows come
