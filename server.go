@@ -227,7 +227,8 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 	return fn(db.NewOrgService(m.DB))
 }
 
-// Handler builds the HTTP handler over an open database.
+// Handler builds the HTTP handler over an open database, without the
+// live-event hub (Serve runs one).
 func (m *Main) Handler() http.Handler {
 	return wire.Handler(m.Config.HTTP, m.DB, m.Logger, nil)
 }
@@ -235,8 +236,8 @@ func (m *Main) Handler() http.Handler {
 // newHTTPServer bounds how long a client may hold a connection: a slow or
 // idle client cannot pin server memory and goroutines indefinitely. Every
 // GraphQL request is bounded well within WriteTimeout (statement timeout,
-// cost limit); a long-lived stream (SSE) must extend its own write deadline
-// with http.ResponseController, and a hijacked websocket sets its own.
+// cost limit); the edge lifts the deadlines for the long-lived streams it
+// accepts (a websocket upgrade, an SSE subscription).
 func newHTTPServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           h,
@@ -248,7 +249,12 @@ func newHTTPServer(h http.Handler) *http.Server {
 	}
 }
 
-// Serve runs the server until ctx ends, then drains in-flight requests.
+// drainTimeout bounds the shutdown: in-flight requests finish and live
+// subscriptions send what they have read, then close.
+const drainTimeout = 30 * time.Second
+
+// Serve runs the server until ctx ends, then drains in-flight requests and
+// live subscriptions.
 func (m *Main) Serve(ctx context.Context) error {
 	defer m.Close()
 	if err := m.Open(ctx); err != nil {
@@ -258,7 +264,11 @@ func (m *Main) Serve(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.ListenAddr, err)
 	}
-	srv := newHTTPServer(m.Handler())
+	svc := wire.NewServer(m.Config.HTTP, m.DB, m.Logger, nil)
+	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopHub()
+	go func() { _ = svc.Run(hubCtx) }()
+	srv := newHTTPServer(svc)
 	m.Logger.Info("listening", "addr", ln.Addr().String(),
 		"playground", "http://"+displayAddr(ln.Addr())+"/", "graphql", "http://"+displayAddr(ln.Addr())+"/graphql")
 	fmt.Fprintf(os.Stderr, "Agent Trust service: playground at http://%s/  (GraphQL at /graphql)\n", displayAddr(ln.Addr()))
@@ -270,10 +280,13 @@ func (m *Main) Serve(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 	}
-	m.Logger.Info("shutting down: draining in-flight requests")
-	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	m.Logger.Info("shutting down: draining in-flight requests and live subscriptions")
+	sctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
-	return srv.Shutdown(sctx)
+	drained := make(chan error, 1)
+	go func() { drained <- svc.Shutdown(sctx) }()
+	err = srv.Shutdown(sctx)
+	return errors.Join(err, <-drained)
 }
 
 // purgeIdempotencyKeys deletes idempotency keys past their retention hourly.

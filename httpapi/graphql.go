@@ -22,8 +22,17 @@ import (
 // newGraphQL builds the gqlgen handler: transports, document and operation
 // limits (cheap ones first), the per-root-field rate-limit charge, persisted
 // queries, the error presenter and per-operation metrics.
-func newGraphQL(cfg Config, d Deps, m *metrics, limiter *rateLimiter) http.Handler {
+func newGraphQL(e *Edge, m *metrics) http.Handler {
+	cfg, d := e.cfg, e.deps
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services)}))
+	srv.AddTransport(transport.Websocket{
+		Implementation:        gorillaWS{ping: cfg.WSPingInterval},
+		InitFunc:              e.initFunc,
+		InitTimeout:           10 * time.Second,
+		KeepAlivePingInterval: cfg.WSPingInterval,
+		PayloadReadLimit:      &cfg.MaxBodyBytes,
+	})
+	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -38,9 +47,10 @@ func newGraphQL(cfg Config, d Deps, m *metrics, limiter *rateLimiter) http.Handl
 		maxSameName: cfg.MaxSameName, maxFragments: cfg.MaxFragments, cache: cache})
 	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
 		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations})
-	srv.Use(rootFieldCharge{limiter: limiter})
+	srv.Use(rootFieldCharge{limiter: e.limiter})
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
+	srv.AroundOperations(e.chargeWebsocketOperation)
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		resp := next(ctx)
 		if resp == nil || !graphql.HasOperationContext(ctx) {

@@ -2,15 +2,12 @@ package httpapi_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/internal/testkit"
 )
@@ -92,11 +89,4 @@ func TestMeasureWorstRequests(t *testing.T) {
 		}
 		t.Logf("%-42s %7d bytes  cpu %8.3f s  wall %8.3f s  %s", c.name, len(c.query), (cpu() - before).Seconds(), time.Since(start).Seconds(), outcome)
 	}
-}
-
-func openSQL(t *testing.T, url string) *sql.DB {
-	t.Helper()
-	d := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(url)))
-	t.Cleanup(func() { d.Close() })
-	return d
 }

@@ -8,17 +8,20 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/resolvers"
 )
 
@@ -41,6 +44,11 @@ type Config struct {
 	// attempts per client address; defaults 30 and 30.
 	AuthFailuresPerMinute float64
 	AuthFailureBurst      int
+	// WSAllowedOrigins are the browser origins that may open websockets
+	// besides the service's own ("*": any). Requests without Origin pass.
+	WSAllowedOrigins []string
+	WSPingInterval   time.Duration // websocket ping frames and legacy keep-alives; default 20s
+	KeyRecheck       time.Duration // how often live connections' keys are re-checked; default 2s
 }
 
 func (c *Config) defaults() {
@@ -67,6 +75,12 @@ func (c *Config) defaults() {
 	if c.AuthFailuresPerMinute <= 0 {
 		c.AuthFailuresPerMinute = 30
 	}
+	if c.WSPingInterval <= 0 {
+		c.WSPingInterval = 20 * time.Second
+	}
+	if c.KeyRecheck <= 0 {
+		c.KeyRecheck = 2 * time.Second
+	}
 }
 
 // Deps are what the edge calls into.
@@ -82,10 +96,29 @@ type Deps struct {
 	Logger  *slog.Logger
 	// Registry receives the metrics; nil makes a private one.
 	Registry *prometheus.Registry
+	// Keys re-checks the keys of live connections; nil never re-checks.
+	Keys auth.KeyChecker
+	// LiveMetrics are the live-event metrics (registered in Registry by the
+	// caller, who shares them with the hub); nil makes them here.
+	LiveMetrics *live.Metrics
+}
+
+// Edge is the service's whole HTTP handler, with the live connections it
+// serves (Shutdown drains them).
+type Edge struct {
+	cfg     Config
+	deps    Deps
+	limiter *rateLimiter
+	gql     http.Handler
+	conns   *liveConns
+	handler http.Handler
 }
 
 // New returns the service's whole HTTP handler.
-func New(cfg Config, d Deps) http.Handler {
+func New(cfg Config, d Deps) http.Handler { return NewEdge(cfg, d) }
+
+// NewEdge returns the service's whole HTTP handler as an Edge.
+func NewEdge(cfg Config, d Deps) *Edge {
 	cfg.defaults()
 	if d.Logger == nil {
 		d.Logger = slog.Default()
@@ -94,13 +127,31 @@ func New(cfg Config, d Deps) http.Handler {
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
 	}
+	if d.LiveMetrics == nil {
+		d.LiveMetrics = live.NewMetrics(d.Registry)
+	}
 	m := newMetrics(d.Registry, d.DBStats)
-	limiter := newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst)
+	e := &Edge{cfg: cfg, deps: d, limiter: newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst)}
+	e.conns = &liveConns{keys: d.Keys, every: cfg.KeyRecheck, log: d.Logger, metrics: d.LiveMetrics,
+		conns: map[*liveConn]struct{}{}}
+	e.gql = newGraphQL(e, m)
+	limiter := e.limiter
 	failures := newRateLimiter(cfg.AuthFailuresPerMinute/60, cfg.AuthFailureBurst)
-	gql := newGraphQL(cfg, d, m, limiter)
+	gql := e.gql
 
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", authenticate(d, limiter, failures, readBody(cfg.MaxBodyBytes, gql)))
+	authed := authenticate(d, limiter, failures, readBody(cfg.MaxBodyBytes, e.serveSSE(gql)))
+	mux.HandleFunc("/graphql", func(w http.ResponseWriter, r *http.Request) {
+		if websocket.IsWebSocketUpgrade(r) {
+			streamDeadlines(w, true)
+			e.serveWebsocket(w, r)
+			return
+		}
+		if (transport.SSE{}).Supports(r) {
+			streamDeadlines(w, false)
+		}
+		authed.ServeHTTP(w, r)
+	})
 	mux.Handle("GET /{$}", playgroundHandler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -119,7 +170,37 @@ func New(cfg Config, d Deps) http.Handler {
 		_, _ = w.Write([]byte("ready\n"))
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))
-	return requestLog(d.Logger, m, limitBody(cfg.MaxBodyBytes, mux))
+	e.handler = requestLog(d.Logger, m, limitBody(cfg.MaxBodyBytes, mux))
+	return e
+}
+
+func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) { e.handler.ServeHTTP(w, r) }
+
+// Shutdown drains live connections: no new ones are accepted, every
+// subscription sends the events already read and completes, then websockets
+// close normally (1000). It returns when all have ended or ctx ends.
+func (e *Edge) Shutdown(ctx context.Context) error {
+	e.conns.mu.Lock()
+	e.conns.closing = true
+	e.conns.mu.Unlock()
+	if h := e.deps.Services.Live; h != nil {
+		h.Shutdown()
+		if err := h.Wait(ctx); err != nil {
+			return errors.Join(err, e.conns.shutdown(ctx))
+		}
+	}
+	return e.conns.shutdown(ctx)
+}
+
+// streamDeadlines lifts the HTTP server's read and write timeouts for a
+// long-lived stream: a websocket (both) or an SSE subscription (writing).
+// Idle and ping handling of the streams bound them instead.
+func streamDeadlines(w http.ResponseWriter, read bool) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{})
+	if read {
+		_ = rc.SetReadDeadline(time.Time{})
+	}
 }
 
 func defaultInt(v *int, def int) {
