@@ -160,12 +160,18 @@ func TestCommandLineAndServe(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ="}
-	err := run(context.Background(), []string{"serve"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
-	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY"} {
+	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ=",
+		"BOOTSTRAP_API_KEY": "  dev-key\n"}
+	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
+	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "BOOTSTRAP_API_KEY"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
+	}
+	// Surrounding whitespace is trimmed; a key of 16 plain characters is fine.
+	c := Config{BootstrapAPIKey: " dev-key-0123456789\n", LogFormat: "text", LogLevel: "info", ListenAddr: ":8080"}
+	if err := c.Validate(); err != nil || c.BootstrapAPIKey != "dev-key-0123456789" {
+		t.Errorf("trimmed bootstrap key: %q, %v", c.BootstrapAPIKey, err)
 	}
 	if err := run(context.Background(), []string{"frobnicate"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
 		t.Error("unknown command accepted")

@@ -53,7 +53,7 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	Agent struct {
-		AuditChain        func(childComplexity int) int
+		AuditChain        func(childComplexity int, after *int, limit *int) int
 		AuthorizedActions func(childComplexity int) int
 		CreatedAt         func(childComplexity int) int
 		Currency          func(childComplexity int) int
@@ -131,7 +131,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Agent              func(childComplexity int, id string) int
-		AgentAuditChain    func(childComplexity int, agentID string) int
+		AgentAuditChain    func(childComplexity int, agentID string, after *int, limit *int) int
 		Agents             func(childComplexity int, status *agent.Status, limit *int, after *string) int
 		BatchTrust         func(childComplexity int, agentIds []string) int
 		Dispute            func(childComplexity int, id string) int
@@ -235,7 +235,7 @@ type AgentResolver interface {
 	Currency(ctx context.Context, obj *agent.Agent) (string, error)
 
 	Trust(ctx context.Context, objs []*agent.Agent) ([]*trust.Profile, error)
-	AuditChain(ctx context.Context, objs []*agent.Agent) ([][]*agent.AuditEntry, error)
+	AuditChain(ctx context.Context, objs []*agent.Agent, after *int, limit *int) ([][]*agent.AuditEntry, error)
 }
 type AgentConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.AgentConnection) (int, error)
@@ -260,7 +260,7 @@ type QueryResolver interface {
 	Agent(ctx context.Context, id string) (*agent.Agent, error)
 	Agents(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, error)
 	VerifyAgent(ctx context.Context, id string) (*agent.Verification, error)
-	AgentAuditChain(ctx context.Context, agentID string) ([]*agent.AuditEntry, error)
+	AgentAuditChain(ctx context.Context, agentID string, after *int, limit *int) ([]*agent.AuditEntry, error)
 	Transaction(ctx context.Context, id string) (*transaction.Transaction, error)
 	Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string) (*model.TransactionConnection, error)
 	ExportTransactions(ctx context.Context, format transaction.Format, since *time.Time, until *time.Time) (*transaction.Export, error)
@@ -307,7 +307,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Agent.AuditChain(childComplexity), true
+		args, err := ec.field_Agent_auditChain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Agent.AuditChain(childComplexity, args["after"].(*int), args["limit"].(*int)), true
 	case "Agent.authorizedActions":
 		if e.ComplexityRoot.Agent.AuthorizedActions == nil {
 			break
@@ -672,7 +677,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AgentAuditChain(childComplexity, args["agentId"].(string)), true
+		return e.ComplexityRoot.Query.AgentAuditChain(childComplexity, args["agentId"].(string), args["after"].(*int), args["limit"].(*int)), true
 	case "Query.agents":
 		if e.ComplexityRoot.Query.Agents == nil {
 			break
@@ -1276,8 +1281,13 @@ type Agent {
   updatedAt: Time!
   "The agent's current trust score and the factors behind it."
   trust: TrustProfile!
-  "The agent's tamper-evident audit chain, in chain order (sequence ascending)."
-  auditChain: [AuditEntry!]!
+  "The agent's tamper-evident audit chain, in chain order (sequence ascending): the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
+  auditChain(
+    "Return entries with ` + "`" + `sequence` + "`" + ` greater than this; absent: from the start."
+    after: Int
+    "At most this many entries, 1..1000."
+    limit: Int = 500
+  ): [AuditEntry!]!
 }
 
 "A page of agents, newest first."
@@ -1304,7 +1314,7 @@ type AgentVerification {
   verified: Boolean!
   "The fingerprint recomputed from the stored row."
   fingerprint: String!
-  "Every audit entry's hash matches its content and links to its predecessor."
+  "The chain's head carries the server's signature, every entry since the last verification hashes to its stored hash and links to its predecessor, and the chain ends exactly at the signed head (a deleted tail is caught)."
   auditChainValid: Boolean!
 }
 
@@ -1383,15 +1393,19 @@ type Query {
     "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
     after: String
   ): AgentConnection!
-  "Recompute an agent's fingerprint from its stored row and re-walk its audit chain."
+  "Recompute an agent's fingerprint from its stored row and check its audit chain against the signed head, in one snapshot; entries verified before are not re-hashed."
   verifyAgent(
     "One of your organization's agents."
     id: ID!
   ): AgentVerification!
-  "An agent's audit chain in chain order."
+  "An agent's audit chain in chain order: the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
   agentAuditChain(
     "One of your organization's agents."
     agentId: ID!
+    "Return entries with ` + "`" + `sequence` + "`" + ` greater than this; absent: from the start."
+    after: Int
+    "At most this many entries, 1..1000."
+    limit: Int = 500
   ): [AuditEntry!]!
 }
 
@@ -2219,6 +2233,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Agent_auditChain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_executeTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2388,6 +2424,22 @@ func (ec *executionContext) field_Query_agentAuditChain_args(ctx context.Context
 		return nil, err
 	}
 	args["agentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg2
 	return args, nil
 }
 
@@ -3056,7 +3108,7 @@ func (ec *executionContext) _Agent_auditChain(ctx context.Context, field graphql
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Agent_auditChain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Agent_auditChain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Agent",
 		Field:      field,
@@ -3066,13 +3118,25 @@ func (ec *executionContext) fieldContext_Agent_auditChain(_ context.Context, fie
 			return ec.childFields_AuditEntry(ctx, field)
 		},
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Agent_auditChain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
 	return fc, nil
 }
 func (ec *executionContext) resolveBatch_Agent_auditChain(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (any, error) {
 	resolver := ec.Resolvers.Agent()
+	fc := graphql.GetFieldContext(ctx)
 	if batch, ok := graphql.BatchParentsFor[*agent.Agent](ctx, "Agent"); ok {
 		result := batch.FieldResult(field, func() (any, error) {
-			return resolver.AuditChain(ctx, batch.Parents)
+			return resolver.AuditChain(ctx, batch.Parents, fc.Args["after"].(*int), fc.Args["limit"].(*int))
 		})
 		return graphql.ResolveBatchGroupResult[[]*agent.AuditEntry](
 			ctx,
@@ -3083,7 +3147,7 @@ func (ec *executionContext) resolveBatch_Agent_auditChain(ctx context.Context, f
 			batch.IndexMap,
 		)
 	}
-	results, err := resolver.AuditChain(ctx, []*agent.Agent{obj})
+	results, err := resolver.AuditChain(ctx, []*agent.Agent{obj}, fc.Args["after"].(*int), fc.Args["limit"].(*int))
 	return graphql.ResolveBatchSingleResult[[]*agent.AuditEntry](
 		ctx,
 		results,
@@ -4312,7 +4376,7 @@ func (ec *executionContext) _Query_agentAuditChain(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AgentAuditChain(ctx, fc.Args["agentId"].(string))
+			return ec.Resolvers.Query().AgentAuditChain(ctx, fc.Args["agentId"].(string), fc.Args["after"].(*int), fc.Args["limit"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*agent.AuditEntry) graphql.Marshaler {
