@@ -13,6 +13,8 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/agenttrust/service/keyring"
 )
 
 // DB is a connection pool to the service's database.
@@ -20,6 +22,7 @@ type DB struct {
 	bun        *bun.DB
 	statements atomic.Int64
 	migrated   atomic.Bool
+	keys       *keyring.Ring
 	// Now is the clock; tests may replace it before use.
 	Now func() time.Time
 }
@@ -30,12 +33,14 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	// queue up), so only dialing and writing are kept short; requests are
 	// bounded by their contexts.
 	connector := pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithDialTimeout(5*time.Second),
-		pgdriver.WithWriteTimeout(5*time.Second), pgdriver.WithReadTimeout(2*time.Minute))
+		pgdriver.WithWriteTimeout(5*time.Second), pgdriver.WithReadTimeout(2*time.Minute),
+		pgdriver.WithConnParams(map[string]any{"statement_timeout": StatementTimeout.Milliseconds()}))
 	sqldb := sql.OpenDB(connector)
 	sqldb.SetMaxOpenConns(32)
 	sqldb.SetMaxIdleConns(32)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() }}
+	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() },
+		keys: randomRing()}
 	d.bun.AddQueryHook(counter{d})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -44,6 +49,21 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
 	return d, nil
+}
+
+// StatementTimeout is Postgres' statement_timeout on every connection of the
+// pool: no single statement (a count, an export batch, a lock wait) runs
+// longer, whatever a request asks. A migration that needs longer sets its
+// own with SET LOCAL.
+const StatementTimeout = 15 * time.Second
+
+// Setting reads a Postgres run-time setting of a pooled connection (SHOW name).
+func (d *DB) Setting(ctx context.Context, name string) (string, error) {
+	var v string
+	if err := d.bun.QueryRowContext(ctx, "SELECT current_setting(?)", name).Scan(&v); err != nil {
+		return "", fmt.Errorf("read setting %s: %w", name, err)
+	}
+	return v, nil
 }
 
 // Close closes the pool.
