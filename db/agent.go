@@ -223,7 +223,7 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, err
 	}
-	q := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("org_id = ?", p.OrgID)
+	q := s.db.bun.NewSelect().Table("agents").ColumnExpr(agentColumns).Where("org_id = ?", p.OrgID)
 	if f.Status != nil {
 		q = q.Where("status = ?", string(*f.Status))
 	}
@@ -234,18 +234,26 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 		}
 		q = q.Where("seq < ?", seq)
 	}
-	var rows []agentRow
-	if err := q.Order("seq DESC").Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
+	rows, err := q.Order("seq DESC").Limit(f.Limit+1).Rows(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
-	rows, more := trimPage(rows, f.Limit)
-	page := &agent.Page{HasNextPage: more}
-	page.Agents = make([]*agent.Agent, len(rows))
-	for i := range rows {
-		page.Agents[i] = rows[i].agent()
+	defer rows.Close()
+	page := &agent.Page{Agents: make([]*agent.Agent, 0, f.Limit+1)}
+	var seqs []int64
+	for rows.Next() {
+		a, seq, err := scanAgent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list agents: %w", err)
+		}
+		page.Agents, seqs = append(page.Agents, a), append(seqs, seq)
 	}
-	if len(rows) > 0 {
-		page.EndCursor = encodeCursor(rows[len(rows)-1].Seq)
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list agents: %w", err)
+	}
+	page.Agents, page.HasNextPage = trimPage(page.Agents, f.Limit)
+	if n := len(page.Agents); n > 0 {
+		page.EndCursor = encodeCursor(seqs[n-1])
 	}
 	return page, nil
 }
