@@ -223,18 +223,23 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, err
 	}
-	q := s.db.bun.NewSelect().Table("agents").ColumnExpr(agentColumns).Where("org_id = ?", p.OrgID)
+	// Each combination of filters is its own statement, so that every
+	// prepared plan uses the index made for it.
+	sql, args := `SELECT `+agentColumns+` FROM agents WHERE org_id = $1`, []any{p.OrgID}
 	if f.Status != nil {
-		q = q.Where("status = ?", string(*f.Status))
+		args = append(args, string(*f.Status))
+		sql += fmt.Sprintf(" AND status = $%d", len(args))
 	}
 	if f.After != "" {
 		seq, err := decodeCursor(f.After)
 		if err != nil {
 			return nil, err
 		}
-		q = q.Where("seq < ?", seq)
+		args = append(args, seq)
+		sql += fmt.Sprintf(" AND seq < $%d", len(args))
 	}
-	rows, err := q.Order("seq DESC").Limit(f.Limit+1).Rows(ctx)
+	args = append(args, f.Limit+1)
+	rows, err := s.db.query(ctx, sql+fmt.Sprintf(" ORDER BY seq DESC LIMIT $%d", len(args)), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
