@@ -26,10 +26,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/internal/localpg"
 	"github.com/agenttrust/service/keyring"
-	"github.com/agenttrust/service/localpg"
+	"github.com/agenttrust/service/wire"
 )
 
 func main() {
@@ -223,7 +223,7 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 
 // Handler builds the HTTP handler over an open database.
 func (m *Main) Handler() http.Handler {
-	return app.Handler(m.Config.HTTP, m.DB, m.Logger, nil)
+	return wire.Handler(m.Config.HTTP, m.DB, m.Logger, nil)
 }
 
 // Serve runs the server until ctx ends, then drains in-flight requests.

@@ -5,6 +5,7 @@ package agent
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -50,8 +51,9 @@ type Agent struct {
 
 // Limits on agent input.
 const (
-	MaxNameLength = 200
-	MaxActions    = 100
+	MaxNameLength   = 200
+	MaxActions      = 100
+	MaxReasonLength = 2000 // of a suspension or reinstatement
 )
 
 var actionPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.:-]{0,63}$`)
@@ -161,7 +163,7 @@ func validateActions(f *failure.Fields, actions []string) {
 	}
 	seen := make(map[string]bool, len(actions))
 	for i, a := range actions {
-		field := "input.authorizedActions[" + itoa(i) + "]"
+		field := "input.authorizedActions[" + strconv.Itoa(i) + "]"
 		switch {
 		case !actionPattern.MatchString(a):
 			f.Add(field, "%q is not an identifier: start with a letter, then up to 63 letters, digits, '_', '.', ':' or '-'", a)
@@ -178,12 +180,17 @@ func validateLimit(f *failure.Fields, field string, a money.Amount, cur money.Cu
 	}
 }
 
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
+// ValidateReason checks the optional reason of a suspension or reinstatement:
+// at most MaxReasonLength characters of valid UTF-8. It returns a
+// ValidationFailed error on field "reason", or nil.
+func ValidateReason(reason *string) error {
+	if reason == nil {
+		return nil
 	}
-	return itoa(i/10) + digits[i%10:i%10+1]
+	if !utf8.ValidString(*reason) || utf8.RuneCountInString(*reason) > MaxReasonLength {
+		return failure.Invalid("reason", "must be valid UTF-8 of at most %d characters", MaxReasonLength)
+	}
+	return nil
 }
 
 // ListFilter selects a page of an organization's agents, newest first.
@@ -208,19 +215,33 @@ type Verification struct {
 }
 
 // Service manages agents. Every method acts for the principal in ctx
-// (auth.FromContext) and sees only that organization's agents: another
-// organization's agent answers NotFound. Errors are *failure.Error values.
+// (auth.FromContext; without one, Unauthenticated) and sees only that
+// organization's agents: another organization's agent is NotFound, exactly as
+// an unknown id. Errors a caller may see are *failure.Error values; any other
+// error is an outage or a bug, shown only as Internal.
 type Service interface {
+	// Register stores a new active agent. ValidationFailed names each bad
+	// input.* field (RegisterInput.Validate).
 	Register(ctx context.Context, in RegisterInput) (*Agent, error)
+	// Update changes identity fields and the fingerprint. NotFound;
+	// ValidationFailed (UpdateInput.Validate). Changing nothing writes nothing.
 	Update(ctx context.Context, id string, in UpdateInput) (*Agent, error)
-	// Suspend moves an active agent to suspended; an already suspended one is Conflict.
+	// Suspend moves an active agent to suspended. NotFound; ValidationFailed
+	// for a reason over MaxReasonLength; Conflict if already suspended.
 	Suspend(ctx context.Context, id string, reason *string) (*Agent, error)
+	// Get returns one agent. NotFound.
 	Get(ctx context.Context, id string) (*Agent, error)
+	// List returns a page, newest first. ValidationFailed for a limit outside
+	// 1..paging.Max or an after cursor this list did not return.
 	List(ctx context.Context, f ListFilter) (*Page, error)
+	// Count counts the organization's agents, optionally of one status.
 	Count(ctx context.Context, status *Status) (int, error)
+	// Verify re-checks the stored fingerprint and the chain in one snapshot.
+	// NotFound.
 	Verify(ctx context.Context, id string) (*Verification, error)
-	// AuditChains returns the chains of the given own-organization agents in chain order.
+	// AuditChains returns the chains of the given own-organization agents in
+	// chain order; ids of other organizations are simply absent.
 	AuditChains(ctx context.Context, ids []string) (map[string][]AuditEntry, error)
-	// AuditChain returns one own-organization agent's chain (NotFound otherwise).
+	// AuditChain returns one agent's chain. NotFound.
 	AuditChain(ctx context.Context, id string) ([]AuditEntry, error)
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +67,7 @@ func chain(t *testing.T, n int) []agent.AuditEntry {
 			prev = &out[i-1]
 		}
 		e, err := agent.NextEntry(prev, "agent_a", "agent.updated", "key_k", at.Add(time.Duration(i)*time.Second),
-			map[string]any{"fingerprint": "sha256:x", "n": i, "b": map[string]any{"z": 1, "a": "2"}})
+			map[string]any{"fingerprint": fmt.Sprintf("sha256:%d", i), "n": i, "b": map[string]any{"z": 1, "a": "2"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +83,7 @@ func TestVerifyChain(t *testing.T) {
 	}
 	// Postgres jsonb may reorder keys and whitespace: the hash covers canonical JSON.
 	c := chain(t, 3)
-	c[1].Details = json.RawMessage(`{ "n": 1, "fingerprint": "sha256:x", "b": {"a": "2", "z": 1} }`)
+	c[1].Details = json.RawMessage(`{ "n": 1, "fingerprint": "sha256:1", "b": {"a": "2", "z": 1} }`)
 	if !agent.VerifyChain(c) {
 		t.Fatal("re-encoded details broke the chain")
 	}
@@ -102,8 +103,27 @@ func TestVerifyChain(t *testing.T) {
 			t.Errorf("tampered %s still verifies", name)
 		}
 	}
-	if got := agent.LastFingerprint(chain(t, 2)); got != "sha256:x" {
-		t.Errorf("LastFingerprint = %q", got)
+}
+
+// TestLastFingerprint gives every entry its own fingerprint, so returning the
+// first or any other entry's fails; entries that record none are skipped.
+func TestLastFingerprint(t *testing.T) {
+	t.Parallel()
+	c := chain(t, 4)
+	if got := agent.LastFingerprint(c); got != "sha256:3" {
+		t.Errorf("LastFingerprint = %q, want the latest entry's sha256:3", got)
+	}
+	// A later entry without a fingerprint (a transaction) does not hide it.
+	next, err := agent.NextEntry(&c[3], "agent_a", agent.AuditTransactionCompleted, "key_k", c[3].Timestamp.Add(time.Second),
+		map[string]any{"transaction_id": "tx_1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := agent.LastFingerprint(append(c, next)); got != "sha256:3" {
+		t.Errorf("LastFingerprint past an entry without one = %q, want sha256:3", got)
+	}
+	if got := agent.LastFingerprint(nil); got != "" {
+		t.Errorf("LastFingerprint(nil) = %q", got)
 	}
 }
 
@@ -127,4 +147,29 @@ func TestRegisterInputValidate(t *testing.T) {
 	if got := strings.Join(fields, ","); got != "input.name,input.authorizedActions[1],input.authorizedActions[2],input.currency,input.environment" {
 		t.Fatalf("fields %s", got)
 	}
+}
+
+func TestValidateReason(t *testing.T) {
+	t.Parallel()
+	long, longer, bad := strings.Repeat("ü", 2000), strings.Repeat("x", 2001), "\xff"
+	empty := ""
+	for _, tc := range []struct {
+		reason *string
+		ok     bool
+	}{{nil, true}, {&empty, true}, {&long, true}, {&longer, false}, {&bad, false}} {
+		err := agent.ValidateReason(tc.reason)
+		if tc.ok != (err == nil) {
+			t.Errorf("reason of %d bytes: %v", len(deref(tc.reason)), err)
+		}
+		if fe := failure.As(err); err != nil && (fe.Code != failure.ValidationFailed || fe.FieldErrors[0].Field != "reason") {
+			t.Errorf("want VALIDATION_FAILED on reason, got %v", err)
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

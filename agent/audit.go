@@ -9,11 +9,18 @@ import (
 	"time"
 )
 
-// Audit actions recorded on an agent's chain.
+// Audit actions recorded on an agent's chain: the one spelling of each, for
+// the Go that writes entries and the SQL that counts them.
 const (
-	AuditRegistered = "agent.registered"
-	AuditUpdated    = "agent.updated"
-	AuditSuspended  = "agent.suspended"
+	AuditRegistered           = "agent.registered"
+	AuditUpdated              = "agent.updated"
+	AuditSuspended            = "agent.suspended"
+	AuditReinstated           = "agent.reinstated"
+	AuditTransactionCompleted = "transaction.completed"
+	AuditTransactionRefused   = "transaction.refused"
+	AuditTransactionReversed  = "transaction.reversed"
+	AuditDisputeFiled         = "dispute.filed"
+	AuditDisputeWithdrawn     = "dispute.withdrawn"
 )
 
 // AuditEntry is one link of an agent's append-only, hash-linked audit chain.

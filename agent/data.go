@@ -7,7 +7,8 @@ import (
 	"github.com/agenttrust/service/money"
 )
 
-// Data is an agent as it appears in event payloads (snake_case).
+// Data is an agent as it appears in event payloads (snake_case): every
+// agent.* event carries the agent after the change.
 type Data struct {
 	ID                string        `json:"id"`
 	OrgID             string        `json:"org_id"`
@@ -21,9 +22,45 @@ type Data struct {
 	Fingerprint       string        `json:"fingerprint"`
 	CreatedAt         string        `json:"created_at"`
 	UpdatedAt         string        `json:"updated_at"`
-	ChangedFields     []string      `json:"changed_fields,omitempty"`
-	Reason            *string       `json:"reason,omitempty"`
 }
+
+// RegisteredEvent is the data of an agent.registered event.
+type RegisteredEvent struct {
+	Data
+}
+
+// UpdatedEvent is the data of an agent.updated event: the agent after the
+// update and the snake_case names of the identity fields that changed.
+type UpdatedEvent struct {
+	Data
+	ChangedFields []string `json:"changed_fields"`
+}
+
+// SuspendedEvent is the data of an agent.suspended event; Reason is null
+// when the caller gave none.
+type SuspendedEvent struct {
+	Data
+	Reason *string `json:"reason"`
+}
+
+// ReinstatedEvent is the data of an agent.reinstated event; Reason is null
+// when the caller gave none.
+type ReinstatedEvent struct {
+	Data
+	Reason *string `json:"reason"`
+}
+
+// EventType names the event type each payload is written under.
+func (RegisteredEvent) EventType() string { return event.AgentRegistered }
+
+// EventType names the event type each payload is written under.
+func (UpdatedEvent) EventType() string { return event.AgentUpdated }
+
+// EventType names the event type each payload is written under.
+func (SuspendedEvent) EventType() string { return event.AgentSuspended }
+
+// EventType names the event type each payload is written under.
+func (ReinstatedEvent) EventType() string { return event.AgentReinstated }
 
 // ToData converts an agent for an event payload.
 func (a *Agent) ToData() Data {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
@@ -65,13 +66,34 @@ func ParseBearer(header string) (string, error) {
 // Authenticator resolves an API key to its principal; unknown or revoked keys
 // are Unauthenticated.
 type Authenticator interface {
+	// Authenticate returns the principal of a live key: Unauthenticated for
+	// an unknown or revoked one; any other error means the key could not be
+	// checked (the store is down) and is answered 503.
 	Authenticate(ctx context.Context, key string) (Principal, error)
+}
+
+// MaxOrgNameLength bounds an organization's name, in characters.
+const MaxOrgNameLength = 200
+
+// OrgInput is what creating an organization takes.
+type OrgInput struct {
+	Name string
+}
+
+// Validate checks the name: 1 to MaxOrgNameLength characters of valid
+// UTF-8. It returns a ValidationFailed error on field "name", or nil.
+func (in OrgInput) Validate() error {
+	if n := utf8.RuneCountInString(in.Name); n == 0 || n > MaxOrgNameLength || !utf8.ValidString(in.Name) {
+		return failure.Invalid("name", "must be 1 to %d characters of valid UTF-8", MaxOrgNameLength)
+	}
+	return nil
 }
 
 // OrgService manages organizations and their API keys (the command line uses it).
 type OrgService interface {
 	Authenticator
-	// CreateOrg creates an organization with a first key; it returns the plaintext key once.
+	// CreateOrg creates an organization with a first key; it returns the
+	// plaintext key once. A bad name is ValidationFailed (OrgInput.Validate).
 	CreateOrg(ctx context.Context, name string) (orgID, keyID, key string, err error)
 	// CreateKey adds a key to an existing organization (NotFound if none).
 	CreateKey(ctx context.Context, orgID string) (keyID, key string, err error)

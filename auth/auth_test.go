@@ -38,3 +38,22 @@ func TestKeys(t *testing.T) {
 		t.Fatal("hash comparison")
 	}
 }
+
+func TestOrgInputValidate(t *testing.T) {
+	t.Parallel()
+	for name, ok := range map[string]bool{
+		"acme":                   true,
+		strings.Repeat("é", 200): true,
+		"":                       false,
+		strings.Repeat("x", 201): false,
+		"bad \xff utf-8":         false,
+	} {
+		err := auth.OrgInput{Name: name}.Validate()
+		if ok != (err == nil) {
+			t.Errorf("%q: %v", name, err)
+		}
+		if fe := failure.As(err); err != nil && (fe == nil || fe.Code != failure.ValidationFailed || fe.FieldErrors[0].Field != "name") {
+			t.Errorf("%q: want VALIDATION_FAILED on name, got %v", name, err)
+		}
+	}
+}

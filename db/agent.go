@@ -3,10 +3,8 @@ package db
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -91,7 +89,7 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 		if _, err := tx.NewInsert().Model(&row).Returning("seq").Exec(ctx); err != nil {
 			return fmt.Errorf("insert agent: %w", err)
 		}
-		if _, err := appendEvent(ctx, tx, event.AgentRegistered, a.CreatedAt, a.ToData(), a.OrgID); err != nil {
+		if _, err := appendEvent(ctx, tx, event.AgentRegistered, a.CreatedAt, agent.RegisteredEvent{Data: a.ToData()}, a.OrgID); err != nil {
 			return err
 		}
 		return initTrust(ctx, tx, &row, a.CreatedAt)
@@ -146,8 +144,7 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("update agent: %w", err)
 		}
-		data := after.ToData()
-		data.ChangedFields = changed
+		data := agent.UpdatedEvent{Data: after.ToData(), ChangedFields: changed}
 		if _, err := appendEvent(ctx, tx, event.AgentUpdated, after.UpdatedAt, data, after.OrgID); err != nil {
 			return err
 		}
@@ -163,8 +160,8 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 	if err != nil {
 		return nil, err
 	}
-	if reason != nil && len(*reason) > 2000 {
-		return nil, failure.Invalid("reason", "must be at most 2000 characters")
+	if err := agent.ValidateReason(reason); err != nil {
+		return nil, err
 	}
 	var out *agent.Agent
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
@@ -186,8 +183,7 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("suspend agent: %w", err)
 		}
-		data := a.ToData()
-		data.Reason = reason
+		data := agent.SuspendedEvent{Data: a.ToData(), Reason: reason}
 		if _, err := appendEvent(ctx, tx, event.AgentSuspended, a.UpdatedAt, data, a.OrgID); err != nil {
 			return err
 		}
@@ -197,14 +193,20 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 	return out, err
 }
 
-// Get returns one of the caller's agents.
+// Get returns one of the caller's agents (NotFound for another
+// organization's or an unknown id).
 func (s *AgentService) Get(ctx context.Context, agentID string) (*agent.Agent, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return getOwn(ctx, s.db.bun, p.OrgID, agentID)
+}
+
+// getOwn reads an agent of orgID on q, without locking it.
+func getOwn(ctx context.Context, q bun.IDB, orgID, agentID string) (*agent.Agent, error) {
 	var row agentRow
-	err = s.db.bun.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", p.OrgID).Scan(ctx)
+	err := q.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", orgID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, agentNotFound(agentID)
 	}
@@ -231,7 +233,7 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 		sql += fmt.Sprintf(" AND status = $%d", len(args))
 	}
 	if f.After != "" {
-		seq, err := decodeCursor(f.After)
+		seq, err := parseSeqCursor(f.After)
 		if err != nil {
 			return nil, err
 		}
@@ -258,7 +260,7 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	}
 	page.Agents, page.HasNextPage = trimPage(page.Agents, f.Limit)
 	if n := len(page.Agents); n > 0 {
-		page.EndCursor = encodeCursor(seqs[n-1])
+		page.EndCursor = seqCursor(seqs[n-1])
 	}
 	return page, nil
 }
@@ -283,15 +285,28 @@ func (s *AgentService) Count(ctx context.Context, status *agent.Status) (int, er
 // Verify recomputes the fingerprint from the stored row and re-walks the chain.
 // Verified means the stored fingerprint matches the row and the latest
 // fingerprint the chain recorded; AuditChainValid means every link holds.
+// The row and the chain are read in one REPEATABLE READ snapshot: read
+// apart, an update committing between them would make a genuine agent fail.
+// Errors: NotFound for an agent not the caller's.
 func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verification, error) {
-	a, err := s.Get(ctx, agentID)
+	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	chain, err := s.AuditChain(ctx, agentID)
+	var a *agent.Agent
+	var chains map[string][]agent.AuditEntry
+	opts := &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
+	err = s.db.bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+		if a, err = getOwn(ctx, tx, p.OrgID, agentID); err != nil {
+			return err
+		}
+		chains, err = auditChains(ctx, tx, p.OrgID, []string{agentID})
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	chain := chains[agentID]
 	fp := agent.Fingerprint(*a)
 	return &agent.Verification{
 		Verified:        fp == a.Fingerprint && fp == agent.LastFingerprint(chain),
@@ -306,27 +321,7 @@ func (s *AgentService) AuditChains(ctx context.Context, ids []string) (map[strin
 	if err != nil {
 		return nil, err
 	}
-	return s.db.auditChains(ctx, p.OrgID, ids)
-}
-
-// MaxPageSize is the largest page any list answers.
-const MaxPageSize = 200
-
-// checkLimit enforces the contract's page size, 1..MaxPageSize.
-func checkLimit(limit int) error {
-	if limit < 1 || limit > MaxPageSize {
-		return failure.Invalid("limit", "must be between 1 and %d (got %d)", MaxPageSize, limit)
-	}
-	return nil
-}
-
-// trimPage cuts the probe row a keyset query reads past the page (it asks
-// for limit+1) and reports whether another page follows.
-func trimPage[T any](rows []T, limit int) ([]T, bool) {
-	if len(rows) > limit {
-		return rows[:limit], true
-	}
-	return rows, false
+	return auditChains(ctx, s.db.bun, p.OrgID, ids)
 }
 
 // AuditChain loads one of the caller's agents' chain in one statement: every
@@ -340,25 +335,4 @@ func (s *AgentService) AuditChain(ctx context.Context, agentID string) ([]agent.
 		return nil, agentNotFound(agentID)
 	}
 	return chains[agentID], nil
-}
-
-// badCursor answers an `after` that no list of this service returned.
-func badCursor() error {
-	return failure.Invalid("after", "is not a cursor returned by this list: pass pageInfo.endCursor unchanged")
-}
-
-const cursorPrefix = "c1:"
-
-func encodeCursor(seq int64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.FormatInt(seq, 10)))
-}
-
-func decodeCursor(c string) (int64, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err == nil && len(b) > len(cursorPrefix) && string(b[:len(cursorPrefix)]) == cursorPrefix {
-		if seq, err := strconv.ParseInt(string(b[len(cursorPrefix):]), 10, 64); err == nil && seq > 0 {
-			return seq, nil
-		}
-	}
-	return 0, badCursor()
 }

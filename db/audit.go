@@ -59,10 +59,11 @@ func saveAuditHead(ctx context.Context, tx bun.Tx, a *agentRow) error {
 	return nil
 }
 
-// auditChains loads the chains of agents owned by orgID in chain order, in one statement.
-func (d *DB) auditChains(ctx context.Context, orgID string, ids []string) (map[string][]agent.AuditEntry, error) {
+// auditChains loads the chains of agents owned by orgID in chain order, in
+// one statement on q (the pool, or a transaction for a shared snapshot).
+func auditChains(ctx context.Context, q bun.IDB, orgID string, ids []string) (map[string][]agent.AuditEntry, error) {
 	var rows []auditRow
-	err := d.bun.NewSelect().Model(&rows).
+	err := q.NewSelect().Model(&rows).
 		Join("JOIN agents AS a ON a.id = audit_row.agent_id").
 		Where("audit_row.agent_id IN (?)", bun.In(ids)).Where("a.org_id = ?", orgID).
 		Order("audit_row.agent_id", "audit_row.sequence").Scan(ctx)

@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
@@ -106,7 +107,7 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 			return fmt.Errorf("insert dispute evidence: %w", err)
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID, "reason": d.Reason, "evidence_ids": d.EvidenceIDs}
-		if err := appendAudit(ctx, tx, &a, "dispute.filed", p.KeyID, now, details); err != nil {
+		if err := appendAudit(ctx, tx, &a, agent.AuditDisputeFiled, p.KeyID, now, details); err != nil {
 			return err
 		}
 		if err := saveAuditHead(ctx, tx, &a); err != nil {

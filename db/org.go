@@ -57,8 +57,8 @@ func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Princip
 
 // CreateOrg creates an organization and its first API key in one transaction.
 func (s *OrgService) CreateOrg(ctx context.Context, name string) (orgID, keyID, key string, err error) {
-	if name == "" || len(name) > 200 {
-		return "", "", "", failure.Invalid("name", "must be 1 to 200 characters")
+	if err := (auth.OrgInput{Name: name}).Validate(); err != nil {
+		return "", "", "", err
 	}
 	org := orgRow{ID: id.New(id.Org), Name: name, CreatedAt: s.db.Now()}
 	key = auth.NewKey()

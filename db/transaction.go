@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
@@ -84,7 +85,6 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 	var out *transaction.Transaction
 	var denied error
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
-		out, denied = nil, nil
 		if in.IdempotencyKey != nil {
 			prior, err := s.claimKey(ctx, tx, p.OrgID, *in.IdempotencyKey, in.RequestHash())
 			if err != nil || prior != nil {
@@ -266,7 +266,7 @@ func policyDenied(d policy.Decision) error {
 func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sender *agentRow, in transaction.ExecuteInput, cur money.Currency, d policy.Decision, actor string, now time.Time) error {
 	details := map[string]any{"reason_code": d.ReasonCode, "reason": d.Reason, "to_agent": in.ToAgent,
 		"action": in.Action, "amount": in.Amount.String(), "currency": string(cur)}
-	if err := appendAudit(ctx, tx, sender, "transaction.refused", actor, now, details); err != nil {
+	if err := appendAudit(ctx, tx, sender, agent.AuditTransactionRefused, actor, now, details); err != nil {
 		return err
 	}
 	if err := saveAuditHead(ctx, tx, sender); err != nil {
@@ -284,10 +284,10 @@ func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, re
 		return nil, fmt.Errorf("insert transaction: %w", err)
 	}
 	t := row.transaction()
-	if err := auditBoth(ctx, tx, "transaction.completed", actor, now, t, sender, receiver, nil); err != nil {
+	if err := auditBoth(ctx, tx, agent.AuditTransactionCompleted, actor, now, t, sender, receiver, nil); err != nil {
 		return nil, err
 	}
-	if _, err := appendEvent(ctx, tx, event.TransactionCompleted, now, t.ToData(), t.FromOrg, t.ToOrg); err != nil {
+	if _, err := appendEvent(ctx, tx, event.TransactionCompleted, now, transaction.CompletedEvent{Data: t.ToData()}, t.FromOrg, t.ToOrg); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -361,10 +361,10 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 		}
 		original, reversal := row.transaction(), rev.transaction()
 		extra := map[string]any{"reversal_id": rev.ID, "reason": reason}
-		if err := auditBoth(ctx, tx, "transaction.reversed", p.KeyID, now, original, parties[row.FromAgent], parties[row.ToAgent], extra); err != nil {
+		if err := auditBoth(ctx, tx, agent.AuditTransactionReversed, p.KeyID, now, original, parties[row.FromAgent], parties[row.ToAgent], extra); err != nil {
 			return err
 		}
-		if _, err := appendEvent(ctx, tx, event.TransactionReversed, now, reversal.ToData(), row.FromOrg, row.ToOrg); err != nil {
+		if _, err := appendEvent(ctx, tx, event.TransactionReversed, now, transaction.ReversedEvent{Data: reversal.ToData()}, row.FromOrg, row.ToOrg); err != nil {
 			return err
 		}
 		out = reversal

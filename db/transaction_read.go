@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"strconv"
@@ -89,7 +88,7 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 		conds, args = append(conds, "status = ?"), append(args, string(*f.Status))
 	}
 	if f.After != "" {
-		at, lastID, err := decodeTxCursor(f.After)
+		at, lastID, err := parseTimeCursor(f.After)
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +106,7 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 		page.Transactions[i] = rows[i].transaction()
 	}
 	if n := len(rows); n > 0 {
-		page.EndCursor = encodeTxCursor(rows[n-1].CreatedAt, rows[n-1].ID)
+		page.EndCursor = timeCursor(rows[n-1].CreatedAt, rows[n-1].ID)
 	}
 	return page, nil
 }
@@ -144,8 +143,8 @@ func (s *TransactionService) Export(ctx context.Context, format transaction.Form
 	if err != nil {
 		return nil, err
 	}
-	if since != nil && until != nil && !since.Before(*until) {
-		return nil, failure.Invalid("until", "must be after since")
+	if err := (transaction.ExportRange{Since: since, Until: until}).Validate(); err != nil {
+		return nil, err
 	}
 	enc, err := transaction.NewEncoder(format)
 	if err != nil {
@@ -167,7 +166,7 @@ func (s *TransactionService) Export(ctx context.Context, format transaction.Form
 			return fmt.Errorf("count export: %w", err)
 		}
 		if n > transaction.MaxExportRows {
-			return failure.Invalid("since", "the range holds more than %d transactions, the largest export allowed: narrow it with since and until (e.g. one day at a time)", transaction.MaxExportRows)
+			return transaction.ExportTooLarge()
 		}
 		if _, err := tx.NewRaw("DECLARE export_cursor NO SCROLL CURSOR FOR "+q, qargs...).Exec(ctx); err != nil {
 			return fmt.Errorf("open export cursor: %w", err)
@@ -191,21 +190,4 @@ func (s *TransactionService) Export(ctx context.Context, format transaction.Form
 		return nil, err
 	}
 	return enc.Finish()
-}
-
-const txCursorPrefix = "t1:"
-
-func encodeTxCursor(at time.Time, txID string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(txCursorPrefix + strconv.FormatInt(at.UnixMicro(), 10) + ":" + txID))
-}
-
-func decodeTxCursor(c string) (time.Time, string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err == nil && strings.HasPrefix(string(b), txCursorPrefix) {
-		micros, txID, ok := strings.Cut(strings.TrimPrefix(string(b), txCursorPrefix), ":")
-		if us, err := strconv.ParseInt(micros, 10, 64); ok && err == nil && txID != "" {
-			return time.UnixMicro(us).UTC(), txID, nil
-		}
-	}
-	return time.Time{}, "", badCursor()
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -15,7 +16,7 @@ import (
 const recount = `
 SELECT a.id AS agent_id,
   (SELECT count(*) FROM transactions t WHERE t.from_agent = a.id AND t.reversal_of IS NULL) AS completed,
-  (SELECT count(*) FROM audit_entries e WHERE e.agent_id = a.id AND e.action = 'transaction.refused') AS refused,
+  (SELECT count(*) FROM audit_entries e WHERE e.agent_id = a.id AND e.action = ?) AS refused,
   (SELECT count(*) FROM transactions t WHERE (t.from_agent = a.id OR t.to_agent = a.id)
       AND t.reversal_of IS NULL AND t.status = 'reversed') AS reversed,
   (SELECT count(*) FROM transactions t WHERE (t.from_agent = a.id OR t.to_agent = a.id) AND t.reversal_of IS NULL) AS transactions,
@@ -64,7 +65,7 @@ func (d *DB) compareTrust(ctx context.Context, agentID string, fix bool) (*trust
 		if err := tx.NewSelect().Model(&stored).Where("agent_id = ?", agentID).Scan(ctx); err != nil {
 			return fmt.Errorf("read trust counters: %w", err)
 		}
-		if err := tx.NewRaw(recount, agentID).Scan(ctx, &counted); err != nil {
+		if err := tx.NewRaw(recount, agent.AuditTransactionRefused, agentID).Scan(ctx, &counted); err != nil {
 			return fmt.Errorf("recount trust: %w", err)
 		}
 		counted.Attempts = counted.Completed + counted.Refused

@@ -90,3 +90,16 @@ func Invalid(field, format string, args ...any) *Error {
 	f.Add(field, format, args...)
 	return f.Err().(*Error)
 }
+
+// RetryAfter is a RateLimited error telling the caller to wait secs seconds.
+func RetryAfter(secs int) *Error {
+	e := Errorf(RateLimited, "rate limit exceeded: retry in %d s", secs)
+	e.Extensions = map[string]any{"retryAfter": secs}
+	return e
+}
+
+// RetryAfterSeconds returns the wait a RateLimited error carries (0 if none).
+func (e *Error) RetryAfterSeconds() int {
+	secs, _ := e.Extensions["retryAfter"].(int)
+	return secs
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/resolvers"
 	"github.com/agenttrust/service/transaction"
 )
@@ -28,10 +29,10 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 	c := graph.Config{Resolvers: resolvers.New(d.Services)}
 	// A list costs its page size times its element.
 	c.Complexity.Query.Agents = func(child int, _ *agent.Status, limit *int, _ *string) int {
-		return 1 + child*pageSize(limit)
+		return 1 + child*paging.Cost(limit)
 	}
 	c.Complexity.Query.Transactions = func(child int, _ *string, _ *transaction.Status, limit *int, _ *string) int {
-		return 1 + child*pageSize(limit)
+		return 1 + child*paging.Cost(limit)
 	}
 	srv := handler.New(graph.NewExecutableSchema(c))
 	srv.AddTransport(transport.Options{})
@@ -87,13 +88,6 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 			encodeGraphQLError(w, failure.Invalid("query", "GET runs queries only: send mutations with POST"))
 		}
 	})
-}
-
-func pageSize(limit *int) int {
-	if limit == nil || *limit < 1 {
-		return 50
-	}
-	return min(*limit, 200)
 }
 
 // operationLabel names an operation for metrics by its type and first root
@@ -162,5 +156,3 @@ func depth(set ast.SelectionSet, frags ast.FragmentDefinitionList, level int) in
 func playgroundHandler() http.Handler {
 	return playground.Handler("Agent Trust and Transaction Service", "/graphql")
 }
-
-func internalError() *failure.Error { return failure.Errorf(failure.Internal, "internal error") }

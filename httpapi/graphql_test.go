@@ -11,34 +11,36 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttrust/service/internal/testkit"
+
 	"github.com/agenttrust/service/httpapi"
 )
 
 func TestGET(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	b.register("one")
+	b := testkit.New(t)
+	register(b, "one")
 	var c struct{ TotalCount int }
-	b.get(b.key, "/graphql?query="+url.QueryEscape(`{agents{totalCount}}`)).into(t, "agents", &c)
+	b.Get(b.Key, "/graphql?query="+url.QueryEscape(`{agents{totalCount}}`)).Into(t, "agents", &c)
 	if c.TotalCount != 1 {
 		t.Fatalf("GET totalCount %d", c.TotalCount)
 	}
 
 	vars := `{"input":{"name":"x","authorizedActions":["a"],"spendingLimit":"1","currency":"USD","environment":"sandbox"}}`
-	r := b.get(b.key, "/graphql?query="+url.QueryEscape(registerQuery)+"&variables="+url.QueryEscape(vars))
-	r.refused(t, http.StatusMethodNotAllowed, "VALIDATION_FAILED")
+	r := b.Get(b.Key, "/graphql?query="+url.QueryEscape(registerQuery)+"&variables="+url.QueryEscape(vars))
+	r.RefusedHTTP(t, http.StatusMethodNotAllowed, "VALIDATION_FAILED")
 	checkFieldErrors(t, r, "query")
 	if !strings.Contains(r.Header.Get("Allow"), "POST") {
 		t.Fatalf("mutation over GET: Allow %q", r.Header.Get("Allow"))
 	}
-	if n := b.count(b.key); n != 1 {
+	if n := count(b, b.Key); n != 1 {
 		t.Fatalf("a mutation over GET ran: %d agents", n)
 	}
 }
 
 func TestResponseContentType(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := testkit.New(t)
 	q := map[string]any{"query": `{ agents { totalCount } }`}
 	cases := map[string]string{
 		"":                                  "application/json",
@@ -50,18 +52,18 @@ func TestResponseContentType(t *testing.T) {
 		if accept != "" {
 			header = []string{"Accept", accept}
 		}
-		r := b.post(b.key, q, header...)
+		r := b.Post(b.Key, q, header...)
 		if got := r.Header.Get("Content-Type"); r.Status != http.StatusOK || !strings.HasPrefix(got, want) {
 			t.Errorf("Accept %q: %d Content-Type %q", accept, r.Status, got)
 		}
 		var c struct{ TotalCount int }
-		r.into(t, "agents", &c)
+		r.Into(t, "agents", &c)
 	}
 }
 
 func TestDocumentErrors(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := testkit.New(t)
 	cases := map[string]string{
 		`{ agents { `:                           "GRAPHQL_PARSE_FAILED",
 		`query {`:                               "GRAPHQL_PARSE_FAILED",
@@ -73,14 +75,14 @@ func TestDocumentErrors(t *testing.T) {
 	// GraphQL over HTTP: 200 when the client accepts application/json,
 	// 400 when it accepts application/graphql-response+json.
 	for query, code := range cases {
-		r := b.post(b.key, map[string]any{"query": query})
-		if r.code() != code || r.Status != http.StatusOK || len(r.Data) != 0 {
+		r := b.Post(b.Key, map[string]any{"query": query})
+		if r.Code() != code || r.Status != http.StatusOK || len(r.Data) != 0 {
 			t.Errorf("%q: %d %s, want 200 %s", query, r.Status, r.Body, code)
 		}
 		body, _ := json.Marshal(map[string]any{"query": query})
-		r = serve(t, b.handler, request(http.MethodPost, "/graphql", bytes.NewReader(body), "Content-Type", "application/json",
-			"Accept", "application/graphql-response+json", "Authorization", "Bearer "+b.key))
-		if r.code() != code || r.Status != http.StatusBadRequest {
+		r = testkit.Serve(t, b.Handler, testkit.Request(http.MethodPost, "/graphql", bytes.NewReader(body), "Content-Type", "application/json",
+			"Accept", "application/graphql-response+json", "Authorization", "Bearer "+b.Key))
+		if r.Code() != code || r.Status != http.StatusBadRequest {
 			t.Errorf("%q with graphql-response+json: %d, want 400 %s", query, r.Status, code)
 		}
 	}
@@ -88,16 +90,16 @@ func TestDocumentErrors(t *testing.T) {
 
 func TestDepthLimit(t *testing.T) {
 	t.Parallel()
-	b := setup(t, func(c *httpapi.Config) { c.DepthLimit = 3 })
-	b.register("one")
+	b := testkit.New(t, func(c *httpapi.Config) { c.DepthLimit = 3 })
+	register(b, "one")
 	deep := []string{
 		`{ agents { nodes { auditChain { hash } } } }`,
 		`{ agents { ...page } } fragment page on AgentConnection { nodes { auditChain { hash } } }`,
 		`{ agents { ... on AgentConnection { nodes { ... on Agent { auditChain { hash } } } } } }`,
 	}
 	for _, q := range deep {
-		r := b.post(b.key, map[string]any{"query": q})
-		if r.code() != "GRAPHQL_VALIDATION_FAILED" || len(r.Data) != 0 || !strings.Contains(r.Errors[0].Message, "3") {
+		r := b.Post(b.Key, map[string]any{"query": q})
+		if r.Code() != "GRAPHQL_VALIDATION_FAILED" || len(r.Data) != 0 || !strings.Contains(r.Errors[0].Message, "3") {
 			t.Errorf("%q: %d %s", q, r.Status, r.Body)
 		}
 	}
@@ -106,7 +108,7 @@ func TestDepthLimit(t *testing.T) {
 		`{ __schema { types { fields { type { ofType { ofType { name } } } } } } }`,
 	}
 	for _, q := range shallow {
-		if r := b.post(b.key, map[string]any{"query": q}); r.Status != http.StatusOK || len(r.Errors) != 0 {
+		if r := b.Post(b.Key, map[string]any{"query": q}); r.Status != http.StatusOK || len(r.Errors) != 0 {
 			t.Errorf("%q: %d %s", q, r.Status, r.Body)
 		}
 	}
@@ -114,10 +116,10 @@ func TestDepthLimit(t *testing.T) {
 
 func TestDefaultDepthAllowsTheSchema(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	b.register("one")
+	b := testkit.New(t)
+	register(b, "one")
 	q := `{ agents { nodes { auditChain { hash } } } }`
-	if r := b.post(b.key, map[string]any{"query": q}); r.Status != http.StatusOK || len(r.Errors) != 0 {
+	if r := b.Post(b.Key, map[string]any{"query": q}); r.Status != http.StatusOK || len(r.Errors) != 0 {
 		t.Fatalf("%d %s", r.Status, r.Body)
 	}
 }
@@ -126,88 +128,88 @@ func TestDefaultDepthAllowsTheSchema(t *testing.T) {
 // chains each exceed the limit of 5000, 100 of them do not.
 func TestComplexityLimit(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := testkit.New(t)
 	const chain = `{ sequence action timestamp actor details hash previousHash }`
 	query := func(limit int) string {
 		return fmt.Sprintf(`{ agents(limit: %d) { nodes { id name authorizedActions spendingLimit dailyLimit currency
 			environment status fingerprint createdAt updatedAt a: auditChain %s b: auditChain %s c: auditChain %s } } }`,
 			limit, chain, chain, chain)
 	}
-	r := b.post(b.key, map[string]any{"query": query(200)})
-	if r.code() != "GRAPHQL_VALIDATION_FAILED" || len(r.Data) != 0 || !strings.Contains(r.Errors[0].Message, "complex") {
+	r := b.Post(b.Key, map[string]any{"query": query(200)})
+	if r.Code() != "GRAPHQL_VALIDATION_FAILED" || len(r.Data) != 0 || !strings.Contains(r.Errors[0].Message, "complex") {
 		t.Fatalf("over-complex query: %d %s", r.Status, r.Body)
 	}
-	if r := b.post(b.key, map[string]any{"query": query(100)}); r.Status != http.StatusOK || len(r.Errors) != 0 {
+	if r := b.Post(b.Key, map[string]any{"query": query(100)}); r.Status != http.StatusOK || len(r.Errors) != 0 {
 		t.Fatalf("query within the limit: %d %s", r.Status, r.Body)
 	}
 }
 
 func TestAutomaticPersistedQueries(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	b.register("one")
+	b := testkit.New(t)
+	register(b, "one")
 	const query = `{ agents { totalCount } }`
 	sum := sha256.Sum256([]byte(query))
 	ext := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(sum[:])}}
 
-	r := b.post(b.key, map[string]any{"extensions": ext})
-	if r.code() != "PERSISTED_QUERY_NOT_FOUND" || r.Errors[0].Message != "PersistedQueryNotFound" {
+	r := b.Post(b.Key, map[string]any{"extensions": ext})
+	if r.Code() != "PERSISTED_QUERY_NOT_FOUND" || r.Errors[0].Message != "PersistedQueryNotFound" {
 		t.Fatalf("unknown hash: %d %s", r.Status, r.Body)
 	}
 	var c struct{ TotalCount int }
-	b.post(b.key, map[string]any{"query": query, "extensions": ext}).into(t, "agents", &c)
+	b.Post(b.Key, map[string]any{"query": query, "extensions": ext}).Into(t, "agents", &c)
 	if c.TotalCount != 1 {
 		t.Fatalf("query with hash: totalCount %d", c.TotalCount)
 	}
 	c.TotalCount = 0
-	b.post(b.key, map[string]any{"extensions": ext}).into(t, "agents", &c)
+	b.Post(b.Key, map[string]any{"extensions": ext}).Into(t, "agents", &c)
 	if c.TotalCount != 1 {
 		t.Fatalf("hash alone: totalCount %d", c.TotalCount)
 	}
 	c.TotalCount = 0
 	raw := fmt.Sprintf(`{"persistedQuery":{"version":1,"sha256Hash":%q}}`, hex.EncodeToString(sum[:]))
-	b.get(b.key, "/graphql?extensions="+url.QueryEscape(raw)).into(t, "agents", &c)
+	b.Get(b.Key, "/graphql?extensions="+url.QueryEscape(raw)).Into(t, "agents", &c)
 	if c.TotalCount != 1 {
 		t.Fatalf("hash alone over GET: totalCount %d", c.TotalCount)
 	}
 
 	wrong := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": strings.Repeat("0", 64)}}
-	if r := b.post(b.key, map[string]any{"query": query, "extensions": wrong}); len(r.Errors) == 0 || len(r.Data) != 0 {
+	if r := b.Post(b.Key, map[string]any{"query": query, "extensions": wrong}); len(r.Errors) == 0 || len(r.Data) != 0 {
 		t.Fatalf("query with a mismatched hash: %d %s", r.Status, r.Body)
 	}
 }
 
 func TestRequestBody(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := testkit.New(t)
 	padded := func(size int) string {
 		q := `{ agents { totalCount } }`
 		return `{"query":"` + q + strings.Repeat(" ", size-len(q)-len(`{"query":""}`)) + `"}`
 	}
-	send := func(body string, chunked bool) *result {
-		req := request(http.MethodPost, "/graphql", strings.NewReader(body),
-			"Content-Type", "application/json", "Authorization", "Bearer "+b.key)
+	send := func(body string, chunked bool) *testkit.Response {
+		req := testkit.Request(http.MethodPost, "/graphql", strings.NewReader(body),
+			"Content-Type", "application/json", "Authorization", "Bearer "+b.Key)
 		if chunked {
 			req.ContentLength = -1
 		}
-		return serve(t, b.handler, req)
+		return testkit.Serve(t, b.Handler, req)
 	}
 	for _, chunked := range []bool{false, true} {
 		if r := send(padded(1<<20), chunked); r.Status != http.StatusOK || len(r.Errors) != 0 {
 			t.Fatalf("a body of exactly 1 MiB (chunked %v): %d %.300s", chunked, r.Status, r.Body)
 		}
 		r := send(padded(1<<20+1), chunked)
-		r.refused(t, http.StatusRequestEntityTooLarge, "VALIDATION_FAILED")
+		r.RefusedHTTP(t, http.StatusRequestEntityTooLarge, "VALIDATION_FAILED")
 		checkFieldErrors(t, r, "body")
 	}
 	for _, body := range []string{`{"query": `, `not json`, `{"query": "{ agents { totalCount } }"} trailing`} {
 		r := send(body, false)
-		r.refused(t, http.StatusBadRequest, "VALIDATION_FAILED")
+		r.RefusedHTTP(t, http.StatusBadRequest, "VALIDATION_FAILED")
 		checkFieldErrors(t, r, "body")
 	}
 }
 
-func checkFieldErrors(t *testing.T, r *result, field string) {
+func checkFieldErrors(t *testing.T, r *testkit.Response, field string) {
 	t.Helper()
 	fes, _ := r.Errors[0].Extensions["fieldErrors"].([]any)
 	if len(fes) != 1 || fes[0].(map[string]any)["field"] != field || fes[0].(map[string]any)["message"] == "" {

@@ -38,8 +38,41 @@ func setOrg(ctx context.Context, orgID string) {
 	}
 }
 
+// LogHandler wraps h so that every record logged with a request's context
+// (slog's *Context methods) carries that request's request_id, and its
+// org_id once the caller is authenticated: a line logged deep in a resolver
+// can be matched to the request line and to the X-Request-Id the caller saw.
+func LogHandler(h slog.Handler) slog.Handler {
+	if _, ok := h.(contextHandler); ok {
+		return h
+	}
+	return contextHandler{h}
+}
+
+type contextHandler struct{ slog.Handler }
+
+func (h contextHandler) Handle(ctx context.Context, r slog.Record) error {
+	if ri, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+		r = r.Clone()
+		r.AddAttrs(slog.String("request_id", ri.id))
+		if ri.orgID != "" {
+			r.AddAttrs(slog.String("org_id", ri.orgID))
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h contextHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return contextHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h contextHandler) WithGroup(name string) slog.Handler {
+	return contextHandler{h.Handler.WithGroup(name)}
+}
+
 // requestLog gives each request an id (X-Request-Id, echoed back), recovers
-// panics as 500, counts it and logs one structured line.
+// panics as 500, counts it and logs one structured line. log must be built
+// on LogHandler: the id and organization come from the context.
 func requestLog(log *slog.Logger, m *metrics, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -48,15 +81,16 @@ func requestLog(log *slog.Logger, m *metrics, next http.Handler) http.Handler {
 			ri.id = "req_" + id.Random(10)
 		}
 		w.Header().Set("X-Request-Id", ri.id)
+		ctx := context.WithValue(r.Context(), requestInfoKey{}, ri)
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				log.ErrorContext(r.Context(), "panic", "panic", p, "request_id", ri.id)
+				log.ErrorContext(ctx, "panic", "panic", p)
 				if !sw.wrote {
-					writeGraphQLError(sw, http.StatusInternalServerError, internalError())
+					writeGraphQLErrorStatus(sw, http.StatusInternalServerError, internalError())
 				}
 			}
 			route := r.URL.Path
@@ -64,10 +98,10 @@ func requestLog(log *slog.Logger, m *metrics, next http.Handler) http.Handler {
 				route = "other"
 			}
 			m.httpRequests.WithLabelValues(route, strconv.Itoa(sw.status())).Inc()
-			log.InfoContext(r.Context(), "request", "request_id", ri.id, "method", r.Method, "path", r.URL.Path,
-				"status", sw.status(), "duration_ms", time.Since(start).Milliseconds(), "org_id", ri.orgID)
+			log.InfoContext(ctx, "request", "method", r.Method, "path", r.URL.Path,
+				"status", sw.status(), "duration_ms", time.Since(start).Milliseconds())
 		}()
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, ri)))
+		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
 }
 

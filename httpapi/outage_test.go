@@ -1,9 +1,12 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -11,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agenttrust/service/internal/testkit"
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
@@ -66,19 +71,19 @@ func (p *proxy) cut() {
 }
 
 // openThroughProxy opens the bundle's database through a proxy.
-func (b *bundle) openThroughProxy() (*db.DB, *proxy) {
-	b.t.Helper()
-	u, err := url.Parse(b.dbURL)
+func openThroughProxy(b *testkit.Kit) (*db.DB, *proxy) {
+	b.T.Helper()
+	u, err := url.Parse(b.DBURL)
 	if err != nil {
-		b.t.Fatal(err)
+		b.T.Fatal(err)
 	}
-	p := startProxy(b.t, u.Host)
+	p := startProxy(b.T, u.Host)
 	u.Host = p.ln.Addr().String()
 	d, err := db.Open(context.Background(), u.String())
 	if err != nil {
-		b.t.Fatal(err)
+		b.T.Fatal(err)
 	}
-	b.t.Cleanup(func() { d.Close() })
+	b.T.Cleanup(func() { d.Close() })
 	return d, p
 }
 
@@ -86,13 +91,13 @@ func (b *bundle) openThroughProxy() (*db.DB, *proxy) {
 func checkOutage(t *testing.T, h http.Handler, key, query string) {
 	t.Helper()
 	start := time.Now()
-	req := request(http.MethodPost, "/graphql", strings.NewReader(`{"query":`+query+`}`),
+	req := testkit.Request(http.MethodPost, "/graphql", strings.NewReader(`{"query":`+query+`}`),
 		"Content-Type", "application/json", "Authorization", "Bearer "+key)
-	r := serve(t, h, req)
+	r := testkit.Serve(t, h, req)
 	if elapsed := time.Since(start); elapsed > 3*time.Second {
 		t.Errorf("answered after %v", elapsed)
 	}
-	r.refused(t, http.StatusServiceUnavailable, "INTERNAL")
+	r.RefusedHTTP(t, http.StatusServiceUnavailable, "INTERNAL")
 	for _, leak := range []string{"dial", "tcp", "127.0.0.1", "sql", "postgres", "connection", "EOF", "SQLSTATE", "closed"} {
 		if strings.Contains(strings.ToLower(r.Body), strings.ToLower(leak)) {
 			t.Errorf("the answer reveals %q: %s", leak, r.Body)
@@ -103,19 +108,19 @@ func checkOutage(t *testing.T, h http.Handler, key, query string) {
 // The whole database is gone: authentication itself cannot run.
 func TestDatabaseOutage(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	d, p := b.openThroughProxy()
+	b := testkit.New(t)
+	d, p := openThroughProxy(b)
 	h := newHandler(httpapi.Config{}, db.NewOrgService(d), d)
-	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusOK {
+	if r := testkit.Serve(t, h, testkit.Request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusOK {
 		t.Fatalf("/readyz before the outage: %d", r.Status)
 	}
 	p.cut()
-	checkOutage(t, h, b.key, `"{ agents { totalCount } }"`)
+	checkOutage(t, h, b.Key, `"{ agents { totalCount } }"`)
 	start := time.Now()
-	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable || time.Since(start) > 3*time.Second {
+	if r := testkit.Serve(t, h, testkit.Request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable || time.Since(start) > 3*time.Second {
 		t.Fatalf("/readyz during the outage: %d after %v", r.Status, time.Since(start))
 	}
-	if r := serve(t, h, request(http.MethodGet, "/healthz", nil)); r.Status != http.StatusOK {
+	if r := testkit.Serve(t, h, testkit.Request(http.MethodGet, "/healthz", nil)); r.Status != http.StatusOK {
 		t.Fatalf("/healthz during the outage: %d", r.Status)
 	}
 }
@@ -123,27 +128,27 @@ func TestDatabaseOutage(t *testing.T) {
 // The caller is authenticated, then the agents' database fails mid-request.
 func TestDatabaseOutageInResolvers(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	d, p := b.openThroughProxy()
-	h := newHandler(httpapi.Config{}, b.orgs, d)
+	b := testkit.New(t)
+	d, p := openThroughProxy(b)
+	h := newHandler(httpapi.Config{}, b.Orgs, d)
 	var c struct{ TotalCount int }
-	r := serve(t, h, request(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{ agents { totalCount } }"}`),
-		"Content-Type", "application/json", "Authorization", "Bearer "+b.key))
-	r.into(t, "agents", &c)
+	r := testkit.Serve(t, h, testkit.Request(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{ agents { totalCount } }"}`),
+		"Content-Type", "application/json", "Authorization", "Bearer "+b.Key))
+	r.Into(t, "agents", &c)
 	p.cut()
-	checkOutage(t, h, b.key, `"{ agents { totalCount } }"`)
-	checkOutage(t, h, b.key, `"mutation { registerAgent(input: {name: \"x\", authorizedActions: [\"a\"], spendingLimit: 1, currency: \"USD\", environment: sandbox}) { id } }"`)
+	checkOutage(t, h, b.Key, `"{ agents { totalCount } }"`)
+	checkOutage(t, h, b.Key, `"mutation { registerAgent(input: {name: \"x\", authorizedActions: [\"a\"], spendingLimit: 1, currency: \"USD\", environment: sandbox}) { id } }"`)
 }
 
 // A closed pool (as during shutdown) is an outage too.
 func TestClosedDatabase(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	d, _ := b.openThroughProxy()
-	h := newHandler(httpapi.Config{}, b.orgs, d)
+	b := testkit.New(t)
+	d, _ := openThroughProxy(b)
+	h := newHandler(httpapi.Config{}, b.Orgs, d)
 	d.Close()
-	checkOutage(t, h, b.key, `"{ agents { totalCount } }"`)
-	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable {
+	checkOutage(t, h, b.Key, `"{ agents { totalCount } }"`)
+	if r := testkit.Serve(t, h, testkit.Request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable {
 		t.Fatalf("/readyz with a closed pool: %d", r.Status)
 	}
 }
@@ -151,9 +156,9 @@ func TestClosedDatabase(t *testing.T) {
 // The database was dropped under the service: Postgres itself refuses.
 func TestDroppedDatabase(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := testkit.New(t)
 	d, u := dbtest.NewWithURL(t)
-	h := newHandler(httpapi.Config{}, b.orgs, d)
+	h := newHandler(httpapi.Config{}, b.Orgs, d)
 	parsed, err := url.Parse(u)
 	if err != nil {
 		t.Fatal(err)
@@ -164,9 +169,59 @@ func TestDroppedDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 { // the pool's killed connections first, then failing reconnects
-		checkOutage(t, h, b.key, `"{ agents { totalCount } }"`)
+		checkOutage(t, h, b.Key, `"{ agents { totalCount } }"`)
 	}
-	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable {
+	if r := testkit.Serve(t, h, testkit.Request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable {
 		t.Fatalf("/readyz without a database: %d", r.Status)
+	}
+}
+
+// logBuffer collects JSON log lines from concurrent writers.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) lines(t *testing.T) []map[string]any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(l.buf.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Every line a request logs carries its request id and organization: the
+// resolver's error line as much as the edge's request line.
+func TestRequestIDInEveryLogLine(t *testing.T) {
+	t.Parallel()
+	b := testkit.New(t)
+	d, p := openThroughProxy(b)
+	var logs logBuffer
+	h := newHandlerLog(httpapi.Config{}, b.Orgs, d, slog.New(slog.NewJSONHandler(&logs, nil)))
+	p.cut()
+	req := testkit.Request(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{ agents { totalCount } }"}`),
+		"Content-Type", "application/json", "Authorization", "Bearer "+b.Key, "X-Request-Id", "trace-42")
+	testkit.Serve(t, h, req).RefusedHTTP(t, http.StatusServiceUnavailable, "INTERNAL")
+	msgs := map[string]bool{}
+	for _, l := range logs.lines(t) {
+		msgs[l["msg"].(string)] = true
+		if l["request_id"] != "trace-42" || l["org_id"] != b.OrgID {
+			t.Errorf("log line without the request's id and organization: %v", l)
+		}
+	}
+	if !msgs["internal error"] || !msgs["request"] {
+		t.Fatalf("want the resolver's and the edge's lines, got %v", msgs)
 	}
 }

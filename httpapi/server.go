@@ -70,6 +70,7 @@ func New(cfg Config, d Deps) http.Handler {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
+	d.Logger = slog.New(LogHandler(d.Logger.Handler()))
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
 	}
@@ -121,20 +122,20 @@ func readBody(n int64, next http.Handler) http.Handler {
 		}
 		tooLarge := failure.Invalid("body", "must be at most %d bytes", n)
 		if r.ContentLength > n {
-			writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLarge)
+			writeGraphQLErrorStatus(w, http.StatusRequestEntityTooLarge, tooLarge)
 			return
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, n))
 		var mbe *http.MaxBytesError
 		switch {
 		case errors.As(err, &mbe):
-			writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLarge)
+			writeGraphQLErrorStatus(w, http.StatusRequestEntityTooLarge, tooLarge)
 			return
 		case err != nil:
-			writeGraphQLError(w, http.StatusBadRequest, failure.Invalid("body", "could not be read"))
+			writeGraphQLErrorStatus(w, http.StatusBadRequest, failure.Invalid("body", "could not be read"))
 			return
 		case isJSON(r) && !json.Valid(body):
-			writeGraphQLError(w, http.StatusBadRequest, failure.Invalid("body", "is not valid JSON"))
+			writeGraphQLErrorStatus(w, http.StatusBadRequest, failure.Invalid("body", "is not valid JSON"))
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

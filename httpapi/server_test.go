@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttrust/service/internal/testkit"
+
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/db"
@@ -20,14 +22,14 @@ import (
 
 func TestHealthAndReadiness(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	if r := b.get("", "/healthz"); r.Status != http.StatusOK || strings.TrimSpace(r.Body) != "ok" {
+	b := testkit.New(t)
+	if r := b.Get("", "/healthz"); r.Status != http.StatusOK || strings.TrimSpace(r.Body) != "ok" {
 		t.Fatalf("/healthz: %d %q", r.Status, r.Body)
 	}
-	if r := b.get("", "/readyz"); r.Status != http.StatusOK {
+	if r := b.Get("", "/readyz"); r.Status != http.StatusOK {
 		t.Fatalf("/readyz on a migrated database: %d %q", r.Status, r.Body)
 	}
-	if r := b.get("", "/"); r.Status != http.StatusOK || !strings.Contains(r.Header.Get("Content-Type"), "text/html") ||
+	if r := b.Get("", "/"); r.Status != http.StatusOK || !strings.Contains(r.Header.Get("Content-Type"), "text/html") ||
 		!strings.Contains(r.Body, "/graphql") {
 		t.Fatalf("playground: %d %q", r.Status, r.Header.Get("Content-Type"))
 	}
@@ -59,27 +61,27 @@ func TestNotReadyWithoutMigrations(t *testing.T) {
 	}
 	defer d.Close()
 	h := newHandler(httpapi.Config{}, db.NewOrgService(d), d)
-	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable {
+	if r := testkit.Serve(t, h, testkit.Request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusServiceUnavailable {
 		t.Fatalf("/readyz before migrating: %d %q", r.Status, r.Body)
 	}
 	if _, err := d.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if r := serve(t, h, request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusOK {
+	if r := testkit.Serve(t, h, testkit.Request(http.MethodGet, "/readyz", nil)); r.Status != http.StatusOK {
 		t.Fatalf("/readyz after migrating: %d %q", r.Status, r.Body)
 	}
 }
 
 func TestMetrics(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	b.count(b.key)
-	b.count(b.key)
-	b.query(registerQuery, map[string]any{"input": map[string]any{"name": "", "authorizedActions": []string{"a"},
+	b := testkit.New(t)
+	count(b, b.Key)
+	count(b, b.Key)
+	b.Do(b.Key, registerQuery, map[string]any{"input": map[string]any{"name": "", "authorizedActions": []string{"a"},
 		"spendingLimit": "1", "currency": "USD", "environment": "sandbox"}})
-	b.post("", map[string]any{"query": `{ agents { totalCount } }`})
+	b.Post("", map[string]any{"query": `{ agents { totalCount } }`})
 
-	r := b.get("", "/metrics")
+	r := b.Get("", "/metrics")
 	if r.Status != http.StatusOK {
 		t.Fatalf("/metrics: %d", r.Status)
 	}
@@ -99,15 +101,15 @@ func TestMetrics(t *testing.T) {
 
 func TestRequestID(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := testkit.New(t)
 	generated := regexp.MustCompile(`^req_[a-z2-7]{10,}$`)
 	echo := func(sent string) string {
-		req := request(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{ agents { totalCount } }"}`),
-			"Content-Type", "application/json", "Authorization", "Bearer "+b.key)
+		req := testkit.Request(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{ agents { totalCount } }"}`),
+			"Content-Type", "application/json", "Authorization", "Bearer "+b.Key)
 		if sent != "" {
 			req.Header.Set("X-Request-Id", sent)
 		}
-		return serve(t, b.handler, req).Header.Get("X-Request-Id")
+		return testkit.Serve(t, b.Handler, req).Header.Get("X-Request-Id")
 	}
 	if got := echo("client-id_1.2:3"); got != "client-id_1.2:3" {
 		t.Fatalf("X-Request-Id echoed as %q", got)
@@ -121,7 +123,7 @@ func TestRequestID(t *testing.T) {
 			t.Errorf("X-Request-Id %q answered with %q", bad, got)
 		}
 	}
-	if got := b.get("", "/healthz").Header.Get("X-Request-Id"); !generated.MatchString(got) {
+	if got := b.Get("", "/healthz").Header.Get("X-Request-Id"); !generated.MatchString(got) {
 		t.Fatalf("/healthz X-Request-Id %q", got)
 	}
 }

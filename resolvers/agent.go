@@ -6,6 +6,7 @@ import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/paging"
 )
 
 // Agent returns the Agent field resolver.
@@ -43,7 +44,7 @@ func (r *queryResolver) Agent(ctx context.Context, id string) (*agent.Agent, err
 }
 
 func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, error) {
-	page, err := r.svc.Agents.List(ctx, agent.ListFilter{Status: status, Limit: deref(limit, 50), After: deref(after, "")})
+	page, err := r.svc.Agents.List(ctx, agent.ListFilter{Status: status, Limit: paging.Limit(limit), After: deref(after, "")})
 	if err != nil {
 		return nil, err
 	}

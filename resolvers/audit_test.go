@@ -2,64 +2,18 @@ package resolvers_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
-
-const (
-	verifyQuery     = `query($id: ID!) { verifyAgent(id: $id) { verified fingerprint auditChainValid } }`
-	auditChainQuery = `query($id: ID!) { agentAuditChain(agentId: $id) { ` + auditFields + ` } }`
-)
-
-type verificationJSON struct {
-	Verified        bool   `json:"verified"`
-	Fingerprint     string `json:"fingerprint"`
-	AuditChainValid bool   `json:"auditChainValid"`
-}
-
-func (b *bundle) verify(id string) verificationJSON {
-	b.t.Helper()
-	var v verificationJSON
-	b.q(verifyQuery, map[string]any{"id": id}).into(b.t, "verifyAgent", &v)
-	return v
-}
-
-func (b *bundle) auditChain(id string) []auditEntryJSON {
-	b.t.Helper()
-	var chain []auditEntryJSON
-	b.q(auditChainQuery, map[string]any{"id": id}).into(b.t, "agentAuditChain", &chain)
-	return chain
-}
-
-// checkChain asserts chain order and links: sequences 1..n, each previousHash
-// the hash before it, distinct hashes, timestamps never going back.
-func checkChain(t *testing.T, chain []auditEntryJSON) {
-	t.Helper()
-	seen := map[string]bool{}
-	for i, e := range chain {
-		if e.Sequence != i+1 {
-			t.Fatalf("entry %d has sequence %d", i, e.Sequence)
-		}
-		if i == 0 && e.PreviousHash != nil {
-			t.Fatalf("first entry links to %q", *e.PreviousHash)
-		}
-		if i > 0 && (e.PreviousHash == nil || *e.PreviousHash != chain[i-1].Hash) {
-			t.Fatalf("entry %d previousHash %v, want %s", e.Sequence, e.PreviousHash, chain[i-1].Hash)
-		}
-		if i > 0 && e.Timestamp < chain[i-1].Timestamp {
-			t.Fatalf("entry %d is older than entry %d", e.Sequence, i)
-		}
-		if seen[e.Hash] {
-			t.Fatalf("entry %d repeats hash %s", e.Sequence, e.Hash)
-		}
-		seen[e.Hash] = true
-	}
-}
 
 func TestFingerprintAndAuditOnChange(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	cur := b.register(map[string]any{"dailyLimit": "500"})
+	b := testkit.New(t)
+	cur := b.Register(map[string]any{"dailyLimit": "500"})
 	fingerprints := map[string]bool{cur.Fingerprint: true}
 	steps := []struct {
 		input   map[string]any
@@ -76,7 +30,7 @@ func TestFingerprintAndAuditOnChange(t *testing.T) {
 	}
 	for _, s := range steps {
 		prev := cur
-		cur = b.update(cur.ID, s.input)
+		cur = b.UpdateAgent(cur.ID, s.input)
 		if !s.changes {
 			if cur.Fingerprint != prev.Fingerprint || cur.UpdatedAt != prev.UpdatedAt || !reflect.DeepEqual(cur.AuditChain, prev.AuditChain) {
 				t.Fatalf("no-op update %v changed the agent: %+v", s.input, cur)
@@ -91,22 +45,22 @@ func TestFingerprintAndAuditOnChange(t *testing.T) {
 			t.Fatalf("update %v: chain grew from %d to %d", s.input, len(prev.AuditChain), len(cur.AuditChain))
 		}
 		last := cur.AuditChain[len(cur.AuditChain)-1]
-		if last.Action != "agent.updated" || last.Actor != b.keyID || last.Details["fingerprint"] != cur.Fingerprint ||
+		if last.Action != "agent.updated" || last.Actor != b.KeyID || last.Details["fingerprint"] != cur.Fingerprint ||
 			last.Timestamp != cur.UpdatedAt {
 			t.Fatalf("update %v: entry %+v", s.input, last)
 		}
 	}
 
-	suspended := b.suspend(cur.ID, "done")
+	suspended := b.SuspendAgent(cur.ID, "done")
 	if suspended.Fingerprint != cur.Fingerprint {
 		t.Fatalf("suspension changed the fingerprint")
 	}
-	chain := b.auditChain(cur.ID)
-	checkChain(t, chain)
+	chain := b.AuditChain(cur.ID)
+	testkit.CheckChain(t, chain)
 	if len(chain) != 6 || chain[5].Action != "agent.suspended" || !reflect.DeepEqual(chain, suspended.AuditChain) {
 		t.Fatalf("agentAuditChain = %+v\nAgent.auditChain = %+v", chain, suspended.AuditChain)
 	}
-	if v := b.verify(cur.ID); !v.Verified || !v.AuditChainValid || v.Fingerprint != cur.Fingerprint {
+	if v := b.Verify(cur.ID); !v.Verified || !v.AuditChainValid || v.Fingerprint != cur.Fingerprint {
 		t.Fatalf("verifyAgent after changes: %+v, want fingerprint %s", v, cur.Fingerprint)
 	}
 }
@@ -114,41 +68,41 @@ func TestFingerprintAndAuditOnChange(t *testing.T) {
 // Each entry's actor is the API key that made the change.
 func TestAuditActorIsAPIKey(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	a := b.register(nil)
-	keyID, key, err := b.orgs.CreateKey(context.Background(), b.orgID)
+	b := testkit.New(t)
+	a := b.Register(nil)
+	keyID, key, err := b.Orgs.CreateKey(context.Background(), b.OrgID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.do(key, updateMutation, map[string]any{"id": a.ID, "input": map[string]any{"name": "second"}})
-	chain := b.auditChain(a.ID)
-	checkChain(t, chain)
-	if len(chain) != 2 || chain[0].Actor != b.keyID || chain[1].Actor != keyID {
-		t.Fatalf("actors %+v, want %s then %s", chain, b.keyID, keyID)
+	b.Do(key, testkit.UpdateMutation, map[string]any{"id": a.ID, "input": map[string]any{"name": "second"}})
+	chain := b.AuditChain(a.ID)
+	testkit.CheckChain(t, chain)
+	if len(chain) != 2 || chain[0].Actor != b.KeyID || chain[1].Actor != keyID {
+		t.Fatalf("actors %+v, want %s then %s", chain, b.KeyID, keyID)
 	}
 }
 
 // auditChain is the same through agent, agents and agentAuditChain.
 func TestAuditChainEverywhere(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	a := b.register(nil)
-	b.update(a.ID, map[string]any{"name": "two"})
-	other := b.register(map[string]any{"name": "other"})
-	chain := b.auditChain(a.ID)
-	checkChain(t, chain)
-	if len(chain) != 2 || !reflect.DeepEqual(b.agent(a.ID).AuditChain, chain) {
+	b := testkit.New(t)
+	a := b.Register(nil)
+	b.UpdateAgent(a.ID, map[string]any{"name": "two"})
+	other := b.Register(map[string]any{"name": "other"})
+	chain := b.AuditChain(a.ID)
+	testkit.CheckChain(t, chain)
+	if len(chain) != 2 || !reflect.DeepEqual(b.Agent(a.ID).AuditChain, chain) {
 		t.Fatalf("agent(id).auditChain differs from agentAuditChain %+v", chain)
 	}
 	var page struct {
-		Nodes []agentJSON `json:"nodes"`
+		Nodes []testkit.Agent `json:"nodes"`
 	}
-	b.q(`{ agents { nodes { id auditChain { `+auditFields+` } } } }`, nil).into(t, "agents", &page)
+	b.Query(`{ agents { nodes { id auditChain { `+testkit.AuditFields+` } } } }`, nil).Into(t, "agents", &page)
 	if len(page.Nodes) != 2 || page.Nodes[0].ID != other.ID || !reflect.DeepEqual(page.Nodes[1].AuditChain, chain) ||
 		!reflect.DeepEqual(page.Nodes[0].AuditChain, other.AuditChain) {
 		t.Fatalf("agents { auditChain } = %+v", page.Nodes)
 	}
-	b.do(b.key, auditChainQuery, map[string]any{"id": "agent_nope"}).refused(t, "NOT_FOUND")
+	b.Do(b.Key, testkit.AuditChainQuery, map[string]any{"id": "agent_nope"}).Refused(t, "NOT_FOUND")
 }
 
 func TestVerifyAgent(t *testing.T) {
@@ -169,20 +123,20 @@ func TestVerifyAgent(t *testing.T) {
 		{"audit entry removed", `DELETE FROM audit_entries WHERE agent_id = $1 AND sequence = 1`, true, false, true},
 		{"latest audit entry removed", `DELETE FROM audit_entries WHERE agent_id = $1 AND sequence = 2`, false, true, true},
 	}
-	b := setup(t)
+	b := testkit.New(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := b.with(t)
-			a := b.register(map[string]any{"name": c.name})
-			a = b.update(a.ID, map[string]any{"spendingLimit": "120"})
+			b := b.For(t)
+			a := b.Register(map[string]any{"name": c.name})
+			a = b.UpdateAgent(a.ID, map[string]any{"spendingLimit": "120"})
 			if c.tamper != "" {
-				b.exec(c.tamper, a.ID)
+				b.Exec(c.tamper, a.ID)
 			}
-			v := b.verify(a.ID)
+			v := b.Verify(a.ID)
 			if v.Verified != c.verified || v.AuditChainValid != c.chain {
 				t.Fatalf("verifyAgent = %+v, want verified %v, auditChainValid %v", v, c.verified, c.chain)
 			}
-			if !fingerprintPattern.MatchString(v.Fingerprint) {
+			if !testkit.FingerprintPattern.MatchString(v.Fingerprint) {
 				t.Fatalf("verification fingerprint %q", v.Fingerprint)
 			}
 			if (v.Fingerprint == a.Fingerprint) != c.fingerprint {
@@ -190,5 +144,49 @@ func TestVerifyAgent(t *testing.T) {
 			}
 		})
 	}
-	b.do(b.key, verifyQuery, map[string]any{"id": "agent_nope"}).refused(t, "NOT_FOUND")
+	b.Do(b.Key, testkit.VerifyQuery, map[string]any{"id": "agent_nope"}).Refused(t, "NOT_FOUND")
+}
+
+// TestVerifyDuringUpdates verifies a genuine agent while updates commit: the
+// row and its chain must be read in one snapshot, or a verification that
+// reads the row before an update and the chain after it reports
+// verified: false for an agent nobody tampered with.
+func TestVerifyDuringUpdates(t *testing.T) {
+	t.Parallel()
+	b := testkit.New(t)
+	a := b.Register(nil)
+	const updates = 60
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range updates {
+			r := b.Do(b.Key, testkit.UpdateMutation, map[string]any{"id": a.ID, "input": map[string]any{"name": fmt.Sprintf("n%d", i)}})
+			if len(r.Errors) > 0 {
+				t.Errorf("update %d: %s", i, r.Body)
+				return
+			}
+		}
+	}()
+	verifies, failed := 0, 0
+	for running := true; running; verifies++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		r := b.Do(b.Key, testkit.VerifyQuery, map[string]any{"id": a.ID})
+		var v testkit.Verification
+		if err := json.Unmarshal(r.Data["verifyAgent"], &v); err != nil || len(r.Errors) > 0 {
+			t.Fatalf("verify: %v %s", err, r.Body)
+		}
+		if !v.Verified || !v.AuditChainValid {
+			failed++
+		}
+	}
+	if failed > 0 {
+		t.Fatalf("%d of %d verifications of a genuine agent failed while it was updated", failed, verifies)
+	}
+	if chain := b.AuditChain(a.ID); len(chain) != updates+1 {
+		t.Fatalf("chain has %d entries, want %d", len(chain), updates+1)
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,13 +18,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttrust/service/internal/testkit"
+
 	"github.com/uptrace/bun/driver/pgdriver"
 
-	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/trust"
+	"github.com/agenttrust/service/wire"
 )
 
 // benchEnv is one benchmark's isolated service: what setup() builds for a
@@ -50,8 +51,7 @@ func newBenchEnv(tb testing.TB) *benchEnv {
 	e := &benchEnv{tb: tb, db: d, orgs: db.NewOrgService(d)}
 	e.conn = sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(u), pgdriver.WithTimeout(5*time.Minute)))
 	tb.Cleanup(func() { e.conn.Close() })
-	e.handler = app.Handler(httpapi.Config{RateLimitRPS: 1e9, RateLimitBurst: 1 << 30}, d,
-		slog.New(slog.NewTextHandler(testWriter{tb}, &slog.HandlerOptions{Level: slog.LevelWarn})), nil)
+	e.handler = wire.Handler(httpapi.Config{RateLimitRPS: 1e9, RateLimitBurst: 1 << 30}, d, testkit.Logger(tb), nil)
 	e.orgID, e.key = e.newOrg("acme")
 	return e
 }

@@ -17,14 +17,6 @@ import (
 	"github.com/agenttrust/service/failure"
 )
 
-// extensionKeys is the one table from a domain error to the contract's
-// GraphQL error extensions; the HTTP edge maps codes to statuses alike.
-var extensionKeys = map[failure.Code][]string{
-	failure.ValidationFailed: {"fieldErrors"},
-	failure.PolicyDenied:     {"reasonCode", "reason"},
-	failure.RateLimited:      {"retryAfter"},
-}
-
 // Outage is set on a request's context when an error came from the database
 // being unreachable, so the HTTP edge can answer 503.
 type Outage struct{ Seen bool }
@@ -80,7 +72,7 @@ func present(fe *failure.Error, path ast.Path) (string, map[string]any) {
 		}
 		ext["fieldErrors"] = fields
 	}
-	for _, k := range extensionKeys[fe.Code] {
+	for _, k := range fe.Code.ExtensionKeys() {
 		if v, ok := fe.Extensions[k]; ok {
 			ext[k] = v
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttrust/service/internal/testkit"
+
 	"github.com/agenttrust/service/event"
 )
 
@@ -35,13 +37,13 @@ func eventData(t *testing.T, e event.Event) map[string]any {
 
 func TestAgentEvents(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	a := b.register(map[string]any{"spendingLimit": "100.10"})
-	u := b.update(a.ID, map[string]any{"name": "renamed", "dailyLimit": "20"})
-	s := b.suspend(a.ID, "fraud")
+	b := testkit.New(t)
+	a := b.Register(map[string]any{"spendingLimit": "100.10"})
+	u := b.UpdateAgent(a.ID, map[string]any{"name": "renamed", "dailyLimit": "20"})
+	s := b.SuspendAgent(a.ID, "fraud")
 
 	var evs []event.Event
-	for _, e := range b.events(b.orgID) {
+	for _, e := range b.Events(b.OrgID) {
 		if strings.HasPrefix(e.Type, "agent.") {
 			evs = append(evs, e)
 		}
@@ -52,7 +54,7 @@ func TestAgentEvents(t *testing.T) {
 		if !eventIDPattern.MatchString(e.ID) || (i > 0 && e.ID == evs[i-1].ID) {
 			t.Errorf("event id %q", e.ID)
 		}
-		if !slices.Equal(e.OrgIDs, []string{b.orgID}) {
+		if !slices.Equal(e.OrgIDs, []string{b.OrgID}) {
 			t.Errorf("event %s goes to %v", e.Type, e.OrgIDs)
 		}
 	}
@@ -63,7 +65,7 @@ func TestAgentEvents(t *testing.T) {
 	base := []string{"authorized_actions", "created_at", "currency", "daily_limit", "environment", "fingerprint",
 		"id", "name", "org_id", "spending_limit", "status", "updated_at"}
 	want := []struct {
-		agent   agentJSON
+		agent   testkit.Agent
 		extra   []string
 		daily   any
 		changed []any
@@ -84,7 +86,7 @@ func TestAgentEvents(t *testing.T) {
 		if wantKeys := slices.Sorted(slices.Values(append(slices.Clone(base), w.extra...))); !slices.Equal(keys, wantKeys) {
 			t.Errorf("%s data keys %v, want %v", evs[i].Type, keys, wantKeys)
 		}
-		if d["id"] != w.agent.ID || d["org_id"] != b.orgID || d["name"] != w.agent.Name || d["status"] != w.agent.Status ||
+		if d["id"] != w.agent.ID || d["org_id"] != b.OrgID || d["name"] != w.agent.Name || d["status"] != w.agent.Status ||
 			d["fingerprint"] != w.agent.Fingerprint || d["spending_limit"] != json.Number("100.1") || d["daily_limit"] != w.daily ||
 			d["currency"] != "USD" || d["environment"] != "sandbox" || d["created_at"] != a.CreatedAt || d["updated_at"] != w.agent.UpdatedAt {
 			t.Errorf("%s data %v, agent %+v", evs[i].Type, d, w.agent)
@@ -101,40 +103,40 @@ func TestAgentEvents(t *testing.T) {
 // A refused or no-op mutation writes no event.
 func TestNoEventWithoutChange(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	a := b.register(nil)
-	rival := b.newOrgWithKey("rival")
+	b := testkit.New(t)
+	a := b.Register(nil)
+	rival := b.NewOrgWithKey("rival")
 	refusals := []struct {
 		key, query string
 		vars       map[string]any
 		code       string
 	}{
-		{b.key, registerMutation, map[string]any{"input": registerInput(map[string]any{"name": ""})}, "VALIDATION_FAILED"},
-		{b.key, registerMutation, map[string]any{"input": registerInput(map[string]any{"spendingLimit": "abc"})}, "VALIDATION_FAILED"},
-		{b.key, updateMutation, map[string]any{"id": a.ID, "input": map[string]any{"spendingLimit": "0"}}, "VALIDATION_FAILED"},
-		{rival.key, updateMutation, map[string]any{"id": a.ID, "input": map[string]any{"name": "x"}}, "NOT_FOUND"},
-		{rival.key, suspendMutation, map[string]any{"id": a.ID}, "NOT_FOUND"},
-		{b.key, updateMutation, map[string]any{"id": a.ID, "input": map[string]any{"name": a.Name}}, ""},
+		{b.Key, testkit.RegisterMutation, map[string]any{"input": testkit.RegisterInput(map[string]any{"name": ""})}, "VALIDATION_FAILED"},
+		{b.Key, testkit.RegisterMutation, map[string]any{"input": testkit.RegisterInput(map[string]any{"spendingLimit": "abc"})}, "VALIDATION_FAILED"},
+		{b.Key, testkit.UpdateMutation, map[string]any{"id": a.ID, "input": map[string]any{"spendingLimit": "0"}}, "VALIDATION_FAILED"},
+		{rival.Key, testkit.UpdateMutation, map[string]any{"id": a.ID, "input": map[string]any{"name": "x"}}, "NOT_FOUND"},
+		{rival.Key, testkit.SuspendMutation, map[string]any{"id": a.ID}, "NOT_FOUND"},
+		{b.Key, testkit.UpdateMutation, map[string]any{"id": a.ID, "input": map[string]any{"name": a.Name}}, ""},
 	}
-	before := len(b.events(b.orgID))
+	before := len(b.Events(b.OrgID))
 	for _, r := range refusals {
-		if resp := b.do(r.key, r.query, r.vars); r.code != "" {
-			resp.refused(t, r.code)
+		if resp := b.Do(r.key, r.query, r.vars); r.code != "" {
+			resp.Refused(t, r.code)
 		}
-		if n := len(b.events(b.orgID)); n != before {
+		if n := len(b.Events(b.OrgID)); n != before {
 			t.Fatalf("%v wrote %d events", r.vars, n-before)
 		}
 	}
-	b.suspend(a.ID, nil)
-	before = len(b.events(b.orgID))
-	b.do(b.key, suspendMutation, map[string]any{"id": a.ID}).refused(t, "CONFLICT")
-	if n := len(b.events(b.orgID)); n != before {
+	b.SuspendAgent(a.ID, nil)
+	before = len(b.Events(b.OrgID))
+	b.Do(b.Key, testkit.SuspendMutation, map[string]any{"id": a.ID}).Refused(t, "CONFLICT")
+	if n := len(b.Events(b.OrgID)); n != before {
 		t.Fatalf("a refused suspension wrote %d events", n-before)
 	}
-	if got := b.agentEvents(b.orgID); !slices.Equal(got, []string{"agent.registered", "agent.suspended"}) {
+	if got := b.AgentEvents(b.OrgID); !slices.Equal(got, []string{"agent.registered", "agent.suspended"}) {
 		t.Fatalf("agent events %v", got)
 	}
-	if got := b.events(rival.id); len(got) != 0 {
+	if got := b.Events(rival.ID); len(got) != 0 {
 		t.Fatalf("rival received %d events", len(got))
 	}
 }

@@ -11,52 +11,21 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
-
-const agentsQuery = `query($status: AgentStatus, $limit: Int, $after: String) {
-	agents(status: $status, limit: $limit, after: $after) {
-		nodes { ` + agentFields + ` } pageInfo { endCursor hasNextPage } totalCount } }`
-
-type connectionJSON struct {
-	Nodes    []agentJSON `json:"nodes"`
-	PageInfo struct {
-		EndCursor   *string `json:"endCursor"`
-		HasNextPage bool    `json:"hasNextPage"`
-	} `json:"pageInfo"`
-	TotalCount int `json:"totalCount"`
-}
-
-func (c connectionJSON) ids() []string {
-	out := make([]string, len(c.Nodes))
-	for i, a := range c.Nodes {
-		out[i] = a.ID
-	}
-	return out
-}
-
-// list runs agents(...) with key and vars (status, limit, after).
-func (b *bundle) list(key string, vars map[string]any) connectionJSON {
-	b.t.Helper()
-	r := b.do(key, agentsQuery, vars)
-	var c connectionJSON
-	r.into(b.t, "agents", &c)
-	for _, a := range c.Nodes {
-		checkAgent(b.t, a)
-	}
-	return c
-}
 
 // registerRange registers agents named prefix-<i> for i in [from, to) in one
 // request and returns their ids in registration order: the mutations of one
 // document run one after another. It reports failure as an error, so
 // goroutines may call it.
-func (b *bundle) registerRange(prefix string, from, to int) ([]string, error) {
+func registerRange(b *testkit.Kit, prefix string, from, to int) ([]string, error) {
 	var doc strings.Builder
 	vars := map[string]any{}
 	doc.WriteString("mutation(")
 	for i := from; i < to; i++ {
 		fmt.Fprintf(&doc, "$in%d: RegisterAgentInput! ", i)
-		vars[fmt.Sprintf("in%d", i)] = registerInput(map[string]any{"name": fmt.Sprintf("%s-%d", prefix, i)})
+		vars[fmt.Sprintf("in%d", i)] = testkit.RegisterInput(map[string]any{"name": fmt.Sprintf("%s-%d", prefix, i)})
 	}
 	doc.WriteString(") {")
 	for i := from; i < to; i++ {
@@ -66,12 +35,12 @@ func (b *bundle) registerRange(prefix string, from, to int) ([]string, error) {
 	body, _ := json.Marshal(map[string]any{"query": doc.String(), "variables": vars})
 	req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+b.key)
+	req.Header.Set("Authorization", "Bearer "+b.Key)
 	rec := httptest.NewRecorder()
-	b.handler.ServeHTTP(rec, req)
+	b.Handler.ServeHTTP(rec, req)
 	var r struct {
 		Data   map[string]struct{ ID string }
-		Errors []gqlError
+		Errors []testkit.GQLError
 	}
 	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || len(r.Errors) > 0 {
 		return nil, fmt.Errorf("register %s-%d..%d: %d %v %+v", prefix, from, to, rec.Code, err, r.Errors)
@@ -86,13 +55,13 @@ func (b *bundle) registerRange(prefix string, from, to int) ([]string, error) {
 const registerBatch = 50
 
 // registerMany registers n agents one after another and returns their ids newest first.
-func (b *bundle) registerMany(n int) []string {
-	b.t.Helper()
+func registerMany(b *testkit.Kit, n int) []string {
+	b.T.Helper()
 	var ids []string
 	for from := 0; from < n; from += registerBatch {
-		batch, err := b.registerRange("agent", from, min(from+registerBatch, n))
+		batch, err := registerRange(b, "agent", from, min(from+registerBatch, n))
 		if err != nil {
-			b.t.Fatal(err)
+			b.T.Fatal(err)
 		}
 		ids = append(ids, batch...)
 	}
@@ -103,16 +72,16 @@ func (b *bundle) registerMany(n int) []string {
 // registerConcurrently registers n agents from several workers at once and
 // returns each worker's ids newest first: across workers the order is the
 // database's, within one it is the order the worker registered them in.
-func (b *bundle) registerConcurrently(n, workers int) [][]string {
-	b.t.Helper()
+func registerConcurrently(b *testkit.Kit, n, workers int) [][]string {
+	b.T.Helper()
 	out := make([][]string, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			for from := w * n / workers; from < (w+1)*n/workers; from += registerBatch {
-				batch, err := b.registerRange(fmt.Sprintf("worker%d", w), from, min(from+registerBatch, (w+1)*n/workers))
+				batch, err := registerRange(b, fmt.Sprintf("worker%d", w), from, min(from+registerBatch, (w+1)*n/workers))
 				if err != nil {
-					b.t.Error(err)
+					b.T.Error(err)
 					return
 				}
 				out[w] = append(out[w], batch...)
@@ -121,16 +90,16 @@ func (b *bundle) registerConcurrently(n, workers int) [][]string {
 		})
 	}
 	wg.Wait()
-	if b.t.Failed() {
-		b.t.FailNow()
+	if b.T.Failed() {
+		b.T.FailNow()
 	}
 	return out
 }
 
 func TestAgentsEmpty(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	c := b.list(b.key, nil)
+	b := testkit.New(t)
+	c := b.Agents(b.Key, nil)
 	if len(c.Nodes) != 0 || c.TotalCount != 0 || c.PageInfo.HasNextPage || c.PageInfo.EndCursor != nil {
 		t.Fatalf("empty organization's agents: %+v", c)
 	}
@@ -138,22 +107,22 @@ func TestAgentsEmpty(t *testing.T) {
 
 func TestAgentsPagination(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := testkit.New(t)
 	const n, limit = 500, 37
-	workers := b.registerConcurrently(n, 5)
+	workers := registerConcurrently(b, n, 5)
 
 	var got []string
 	position := map[string]int{}
 	vars := map[string]any{"limit": limit}
 	for pages := 1; ; pages++ {
-		c := b.list(b.key, vars)
+		c := b.Agents(b.Key, vars)
 		if c.TotalCount != n {
 			t.Fatalf("page %d: totalCount %d, want %d", pages, c.TotalCount, n)
 		}
 		if len(c.Nodes) > limit || (c.PageInfo.HasNextPage && len(c.Nodes) != limit) {
 			t.Fatalf("page %d: %d nodes, hasNextPage %v", pages, len(c.Nodes), c.PageInfo.HasNextPage)
 		}
-		for _, id := range c.ids() {
+		for _, id := range c.IDs() {
 			if _, dup := position[id]; dup {
 				t.Fatalf("page %d repeats %s", pages, id)
 			}
@@ -185,39 +154,39 @@ func TestAgentsPagination(t *testing.T) {
 			}
 		}
 	}
-	if c := b.list(b.key, vars); len(c.Nodes) != 0 || c.PageInfo.HasNextPage || c.PageInfo.EndCursor != nil {
+	if c := b.Agents(b.Key, vars); len(c.Nodes) != 0 || c.PageInfo.HasNextPage || c.PageInfo.EndCursor != nil {
 		t.Fatalf("page after the last: %+v", c.PageInfo)
 	}
 
-	var def connectionJSON
-	b.q(`{ agents { nodes { id } pageInfo { hasNextPage } } }`, nil).into(t, "agents", &def)
-	if !slices.Equal(def.ids(), got[:50]) || !def.PageInfo.HasNextPage {
+	var def testkit.AgentConnection
+	b.Query(`{ agents { nodes { id } pageInfo { hasNextPage } } }`, nil).Into(t, "agents", &def)
+	if !slices.Equal(def.IDs(), got[:50]) || !def.PageInfo.HasNextPage {
 		t.Fatalf("default page: %d agents, hasNextPage %v", len(def.Nodes), def.PageInfo.HasNextPage)
 	}
-	if c := b.list(b.key, map[string]any{"limit": 200}); !slices.Equal(c.ids(), got[:200]) {
+	if c := b.Agents(b.Key, map[string]any{"limit": 200}); !slices.Equal(c.IDs(), got[:200]) {
 		t.Fatalf("limit 200 returned %d agents", len(c.Nodes))
 	}
 }
 
 func TestAgentsPaginationWithStatus(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	all := b.registerMany(7)
+	b := testkit.New(t)
+	all := registerMany(b, 7)
 	var suspended []string
 	for i, id := range all {
 		if i%2 == 0 {
-			b.suspend(id, nil)
+			b.SuspendAgent(id, nil)
 			suspended = append(suspended, id)
 		}
 	}
 	var got []string
 	vars := map[string]any{"status": "suspended", "limit": 2}
 	for range len(all) {
-		c := b.list(b.key, vars)
+		c := b.Agents(b.Key, vars)
 		if c.TotalCount != len(suspended) {
 			t.Fatalf("totalCount %d, want %d", c.TotalCount, len(suspended))
 		}
-		got = append(got, c.ids()...)
+		got = append(got, c.IDs()...)
 		if !c.PageInfo.HasNextPage {
 			break
 		}
@@ -230,21 +199,21 @@ func TestAgentsPaginationWithStatus(t *testing.T) {
 
 func TestAgentsPageArgumentValidation(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	b.registerMany(2)
+	b := testkit.New(t)
+	registerMany(b, 2)
 	for _, limit := range []int{0, -1, 201, 1000} {
-		if got := b.do(b.key, agentsQuery, map[string]any{"limit": limit}).fields(t); !slices.Equal(got, []string{"limit"}) {
+		if got := b.Do(b.Key, testkit.AgentsQuery, map[string]any{"limit": limit}).Fields(t); !slices.Equal(got, []string{"limit"}) {
 			t.Errorf("limit %d: fieldErrors %v", limit, got)
 		}
 	}
 	for _, limit := range []int{1, 200} {
-		if c := b.list(b.key, map[string]any{"limit": limit}); len(c.Nodes) != min(limit, 2) {
+		if c := b.Agents(b.Key, map[string]any{"limit": limit}); len(c.Nodes) != min(limit, 2) {
 			t.Errorf("limit %d returned %d agents", limit, len(c.Nodes))
 		}
 	}
 	enc := base64.RawURLEncoding.EncodeToString
 	for _, after := range []string{"garbage", "!!!", enc([]byte("c1:abc")), enc([]byte("c1:-5")), enc([]byte("x1:5"))} {
-		if got := b.do(b.key, agentsQuery, map[string]any{"after": after}).fields(t); !slices.Equal(got, []string{"after"}) {
+		if got := b.Do(b.Key, testkit.AgentsQuery, map[string]any{"after": after}).Fields(t); !slices.Equal(got, []string{"after"}) {
 			t.Errorf("after %q: fieldErrors %v", after, got)
 		}
 	}
@@ -253,22 +222,22 @@ func TestAgentsPageArgumentValidation(t *testing.T) {
 // A page with each agent's audit chain runs the same few statements at any size.
 func TestAgentsStatementCount(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	b.registerMany(60)
+	b := testkit.New(t)
+	registerMany(b, 60)
 	statements := func(limit int) int64 {
 		q := fmt.Sprintf(`{ agents(limit: %d) { nodes { id auditChain { hash } } } }`, limit)
-		before := b.db.Statements()
-		var c connectionJSON
-		b.q(q, nil).into(t, "agents", &c)
+		before := b.DB.Statements()
+		var c testkit.AgentConnection
+		b.Query(q, nil).Into(t, "agents", &c)
 		if len(c.Nodes) != limit {
 			t.Fatalf("limit %d returned %d agents", limit, len(c.Nodes))
 		}
 		for _, a := range c.Nodes {
-			if len(a.AuditChain) != 1 || !hashPattern.MatchString(a.AuditChain[0].Hash) {
+			if len(a.AuditChain) != 1 || !testkit.HashPattern.MatchString(a.AuditChain[0].Hash) {
 				t.Fatalf("agent %s has audit chain %+v", a.ID, a.AuditChain)
 			}
 		}
-		return b.db.Statements() - before
+		return b.DB.Statements() - before
 	}
 	small, large := statements(5), statements(50)
 	if small != large || large > 4 {

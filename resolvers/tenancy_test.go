@@ -5,19 +5,21 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 // Another organization's agent answers exactly as a missing one would.
 func TestOtherOrganizationsAgentIsNotFound(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	mine := b.register(nil)
-	rival := b.newOrgWithKey("rival")
-	theirs := b.with(t)
-	theirs.key = rival.key
-	theirAgent := theirs.register(map[string]any{"name": "theirs"})
+	b := testkit.New(t)
+	mine := b.Register(nil)
+	rival := b.NewOrgWithKey("rival")
+	theirs := b.For(t)
+	theirs.Key = rival.Key
+	theirAgent := theirs.Register(map[string]any{"name": "theirs"})
 
-	mineEvents, theirEvents := len(b.events(b.orgID)), len(b.events(rival.id))
+	mineEvents, theirEvents := len(b.Events(b.OrgID)), len(b.Events(rival.ID))
 	const missing = "agent_doesnotexist0000000000"
 	byID := func(extra map[string]any) func(string) map[string]any {
 		return func(id string) map[string]any {
@@ -32,21 +34,21 @@ func TestOtherOrganizationsAgentIsNotFound(t *testing.T) {
 		query string
 		vars  func(id string) map[string]any
 	}{
-		"agent":           {agentQuery, byID(nil)},
-		"updateAgent":     {updateMutation, byID(map[string]any{"input": map[string]any{"name": "pwned"}})},
-		"suspendAgent":    {suspendMutation, byID(map[string]any{"reason": "pwned"})},
-		"verifyAgent":     {verifyQuery, byID(nil)},
-		"agentAuditChain": {auditChainQuery, byID(nil)},
+		"agent":           {testkit.AgentQuery, byID(nil)},
+		"updateAgent":     {testkit.UpdateMutation, byID(map[string]any{"input": map[string]any{"name": "pwned"}})},
+		"suspendAgent":    {testkit.SuspendMutation, byID(map[string]any{"reason": "pwned"})},
+		"verifyAgent":     {testkit.VerifyQuery, byID(nil)},
+		"agentAuditChain": {testkit.AuditChainQuery, byID(nil)},
 	}
 	for name, op := range ops {
-		r := b.do(rival.key, op.query, op.vars(mine.ID))
-		r.refused(t, "NOT_FOUND")
-		absent := b.do(rival.key, op.query, op.vars(missing))
-		absent.refused(t, "NOT_FOUND")
+		r := b.Do(rival.Key, op.query, op.vars(mine.ID))
+		r.Refused(t, "NOT_FOUND")
+		absent := b.Do(rival.Key, op.query, op.vars(missing))
+		absent.Refused(t, "NOT_FOUND")
 		if strings.ReplaceAll(r.Errors[0].Message, mine.ID, missing) != absent.Errors[0].Message {
 			t.Errorf("%s: %q differs from a missing agent's %q", name, r.Errors[0].Message, absent.Errors[0].Message)
 		}
-		b.do(b.key, op.query, op.vars(theirAgent.ID)).refused(t, "NOT_FOUND")
+		b.Do(b.Key, op.query, op.vars(theirAgent.ID)).Refused(t, "NOT_FOUND")
 	}
 
 	for _, status := range []any{nil, "active", "suspended"} {
@@ -54,18 +56,18 @@ func TestOtherOrganizationsAgentIsNotFound(t *testing.T) {
 		if status == "suspended" {
 			want = nil
 		}
-		c := b.list(rival.key, map[string]any{"status": status})
-		if !slices.Equal(c.ids(), want) || c.TotalCount != len(want) {
-			t.Fatalf("rival's agents(status: %v) = %v (totalCount %d)", status, c.ids(), c.TotalCount)
+		c := b.Agents(rival.Key, map[string]any{"status": status})
+		if !slices.Equal(c.IDs(), want) || c.TotalCount != len(want) {
+			t.Fatalf("rival's agents(status: %v) = %v (totalCount %d)", status, c.IDs(), c.TotalCount)
 		}
 	}
-	if c := b.list(b.key, nil); !slices.Equal(c.ids(), []string{mine.ID}) || c.TotalCount != 1 {
-		t.Fatalf("own agents = %v (totalCount %d)", c.ids(), c.TotalCount)
+	if c := b.Agents(b.Key, nil); !slices.Equal(c.IDs(), []string{mine.ID}) || c.TotalCount != 1 {
+		t.Fatalf("own agents = %v (totalCount %d)", c.IDs(), c.TotalCount)
 	}
-	if got := b.agent(mine.ID); !reflect.DeepEqual(got, mine) {
+	if got := b.Agent(mine.ID); !reflect.DeepEqual(got, mine) {
 		t.Fatalf("the rival's attempts changed the agent: %+v", got)
 	}
-	if len(b.events(b.orgID)) != mineEvents || len(b.events(rival.id)) != theirEvents {
+	if len(b.Events(b.OrgID)) != mineEvents || len(b.Events(rival.ID)) != theirEvents {
 		t.Fatalf("refused cross-organization mutations wrote events")
 	}
 }
@@ -73,16 +75,16 @@ func TestOtherOrganizationsAgentIsNotFound(t *testing.T) {
 // A batched auditChain never includes another organization's entries.
 func TestAuditChainStaysInOrganization(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	rival := b.newOrgWithKey("rival")
-	theirs := b.with(t)
-	theirs.key = rival.key
-	theirs.register(nil)
-	mine := b.register(nil)
+	b := testkit.New(t)
+	rival := b.NewOrgWithKey("rival")
+	theirs := b.For(t)
+	theirs.Key = rival.Key
+	theirs.Register(nil)
+	mine := b.Register(nil)
 	var page struct {
-		Nodes []agentJSON `json:"nodes"`
+		Nodes []testkit.Agent `json:"nodes"`
 	}
-	b.q(`{ agents { nodes { id auditChain { `+auditFields+` } } } }`, nil).into(t, "agents", &page)
+	b.Query(`{ agents { nodes { id auditChain { `+testkit.AuditFields+` } } } }`, nil).Into(t, "agents", &page)
 	if len(page.Nodes) != 1 || page.Nodes[0].ID != mine.ID || !reflect.DeepEqual(page.Nodes[0].AuditChain, mine.AuditChain) {
 		t.Fatalf("agents { auditChain } = %+v", page.Nodes)
 	}

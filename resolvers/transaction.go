@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/transaction"
 )
 
@@ -14,7 +15,7 @@ func (r *queryResolver) Transaction(ctx context.Context, id string) (*transactio
 }
 
 func (r *queryResolver) Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string) (*model.TransactionConnection, error) {
-	f := transaction.ListFilter{AgentID: agentID, Status: status, Limit: deref(limit, 50), After: deref(after, "")}
+	f := transaction.ListFilter{AgentID: agentID, Status: status, Limit: paging.Limit(limit), After: deref(after, "")}
 	page, err := r.svc.Transactions.List(ctx, f)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package resolvers_test
 
 import (
-	"context"
 	"database/sql"
 	"encoding/csv"
 	"encoding/json"
@@ -10,79 +9,36 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttrust/service/internal/testkit"
+
 	"github.com/shopspring/decimal"
 )
 
-const txFields = `id fromAgent toAgent action amount currency memo status reversalOf reversedBy reason createdAt`
-
-type txJSON struct {
-	ID         string          `json:"id"`
-	FromAgent  string          `json:"fromAgent"`
-	ToAgent    string          `json:"toAgent"`
-	Action     string          `json:"action"`
-	Amount     json.RawMessage `json:"amount"`
-	Currency   string          `json:"currency"`
-	Memo       *string         `json:"memo"`
-	Status     string          `json:"status"`
-	ReversalOf *string         `json:"reversalOf"`
-	ReversedBy *string         `json:"reversedBy"`
-	Reason     *string         `json:"reason"`
-	CreatedAt  string          `json:"createdAt"`
-}
-
-const executeMutation = `mutation($input: ExecuteTransactionInput!) { executeTransaction(input: $input) { ` + txFields + ` } }`
-const reverseMutation = `mutation($id: ID!, $reason: String!) { reverseTransaction(id: $id, reason: $reason) { ` + txFields + ` } }`
-
-// registerAs registers an agent for the organization holding key.
-func (b *bundle) registerAs(key string, overrides map[string]any) agentJSON {
-	b.t.Helper()
-	var a agentJSON
-	r := b.do(key, registerMutation, map[string]any{"input": registerInput(overrides)})
-	r.into(b.t, "registerAgent", &a)
-	return a
-}
-
-func (b *bundle) execute(key string, in map[string]any) *response {
-	b.t.Helper()
-	return b.do(key, executeMutation, map[string]any{"input": in})
-}
-
-func (b *bundle) mustExecute(key string, in map[string]any) txJSON {
-	b.t.Helper()
-	var tx txJSON
-	b.execute(key, in).into(b.t, "executeTransaction", &tx)
-	return tx
-}
-
-func pay(from, to agentJSON, amount any) map[string]any {
-	return map[string]any{"fromAgent": from.ID, "toAgent": to.ID, "action": "purchase", "amount": amount, "currency": from.Currency}
-}
-
 func TestExecuteTransaction(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	otherOrg, otherKey := b.newOrg("globex")
-	from := b.register(map[string]any{"name": "payer"})
-	to := b.registerAs(otherKey, map[string]any{"name": "payee"})
+	b := testkit.New(t)
+	otherOrg, otherKey := b.NewOrg("globex")
+	from := b.Register(map[string]any{"name": "payer"})
+	to := b.RegisterAs(otherKey, map[string]any{"name": "payee"})
 
-	in := pay(from, to, "12.34")
+	in := testkit.Pay(from, to, "12.34")
 	in["memo"] = "  invoice #7 ✓ "
-	tx := b.mustExecute(b.key, in)
+	tx := b.MustExecute(b.Key, in)
 	if !strings.HasPrefix(tx.ID, "tx_") || tx.Status != "completed" || string(tx.Amount) != "12.34" ||
 		tx.Memo == nil || *tx.Memo != "  invoice #7 ✓ " || tx.ReversalOf != nil || tx.FromAgent != from.ID || tx.ToAgent != to.ID {
 		t.Fatalf("unexpected transaction: %+v (amount %s)", tx, tx.Amount)
 	}
 	// Both organizations see it; both agents' chains record it.
-	for _, key := range []string{b.key, otherKey} {
-		var got txJSON
-		b.do(key, `query($id: ID!) { transaction(id: $id) { `+txFields+` } }`, map[string]any{"id": tx.ID}).into(t, "transaction", &got)
+	for _, key := range []string{b.Key, otherKey} {
+		var got testkit.Transaction
+		b.Do(key, `query($id: ID!) { transaction(id: $id) { `+testkit.TxFields+` } }`, map[string]any{"id": tx.ID}).Into(t, "transaction", &got)
 		if got.ID != tx.ID {
 			t.Fatalf("transaction not visible to %s", key[:12])
 		}
 	}
-	var fromAgent, toAgent agentJSON
-	b.q(`query($id: ID!) { agent(id: $id) { auditChain { action details } } }`, map[string]any{"id": from.ID}).into(t, "agent", &fromAgent)
-	b.do(otherKey, `query($id: ID!) { agent(id: $id) { auditChain { action details } } }`, map[string]any{"id": to.ID}).into(t, "agent", &toAgent)
+	var fromAgent, toAgent testkit.Agent
+	b.Query(`query($id: ID!) { agent(id: $id) { auditChain { action details } } }`, map[string]any{"id": from.ID}).Into(t, "agent", &fromAgent)
+	b.Do(otherKey, `query($id: ID!) { agent(id: $id) { auditChain { action details } } }`, map[string]any{"id": to.ID}).Into(t, "agent", &toAgent)
 	if last := fromAgent.AuditChain[len(fromAgent.AuditChain)-1]; last.Action != "transaction.completed" || last.Details["transaction_id"] != tx.ID || last.Details["direction"] != "outgoing" {
 		t.Fatalf("sender chain: %+v", fromAgent.AuditChain)
 	}
@@ -90,8 +46,8 @@ func TestExecuteTransaction(t *testing.T) {
 		t.Fatalf("receiver chain: %+v", toAgent.AuditChain)
 	}
 	// One event, one id, delivered to both organizations, with snake_case data.
-	ours := b.eventsOf(b.orgID, "transaction.completed")
-	theirs := b.eventsOf(otherOrg, "transaction.completed")
+	ours := b.EventsOf(b.OrgID, "transaction.completed")
+	theirs := b.EventsOf(otherOrg, "transaction.completed")
 	if len(ours) != 1 || len(theirs) != 1 || ours[0].ID != theirs[0].ID {
 		t.Fatalf("events: ours %v theirs %v", ours, theirs)
 	}
@@ -104,53 +60,33 @@ func TestExecuteTransaction(t *testing.T) {
 	}
 }
 
-type eventView struct {
-	ID   string
-	Data json.RawMessage
-}
-
-func (b *bundle) eventsOf(orgID, typ string) []eventView {
-	b.t.Helper()
-	evs, err := b.db.Events(context.Background(), orgID, 0, 10000)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	var out []eventView
-	for _, e := range evs {
-		if e.Type == typ {
-			out = append(out, eventView{e.ID, e.Data})
-		}
-	}
-	return out
-}
-
 func TestExecuteRefusals(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	_, otherKey := b.newOrg("globex")
-	from := b.register(map[string]any{"spendingLimit": "100", "dailyLimit": "150"})
-	to := b.register(map[string]any{"name": "to"})
-	eur := b.register(map[string]any{"currency": "EUR"})
-	prod := b.register(map[string]any{"environment": "production"})
-	suspended := b.register(map[string]any{"name": "suspended"})
-	b.q(`mutation($id: ID!) { suspendAgent(id: $id) { status } }`, map[string]any{"id": suspended.ID})
+	b := testkit.New(t)
+	_, otherKey := b.NewOrg("globex")
+	from := b.Register(map[string]any{"spendingLimit": "100", "dailyLimit": "150"})
+	to := b.Register(map[string]any{"name": "to"})
+	eur := b.Register(map[string]any{"currency": "EUR"})
+	prod := b.Register(map[string]any{"environment": "production"})
+	suspended := b.Register(map[string]any{"name": "suspended"})
+	b.Query(`mutation($id: ID!) { suspendAgent(id: $id) { status } }`, map[string]any{"id": suspended.ID})
 
-	b.mustExecute(b.key, pay(from, to, "100")) // equal to the spending limit: allowed
+	b.MustExecute(b.Key, testkit.Pay(from, to, "100")) // equal to the spending limit: allowed
 	cases := []struct {
 		name   string
 		in     map[string]any
 		reason string
 		has    string
 	}{
-		{"over spending limit", pay(from, to, "100.01"), "amount_exceeds_limit", "100.01"},
-		{"over daily limit", pay(from, to, "60"), "daily_limit_exceeded", "50.00"},
+		{"over spending limit", testkit.Pay(from, to, "100.01"), "amount_exceeds_limit", "100.01"},
+		{"over daily limit", testkit.Pay(from, to, "60"), "daily_limit_exceeded", "50.00"},
 	}
 	check := func() {
 		t.Helper()
 		for _, c := range cases {
-			r := b.execute(b.key, c.in)
-			if r.code() != "POLICY_DENIED" || r.Errors[0].Extensions["reasonCode"] != c.reason {
-				t.Errorf("%s: got %s %+v", c.name, r.code(), r.Errors)
+			r := b.Execute(b.Key, c.in)
+			if r.Code() != "POLICY_DENIED" || r.Errors[0].Extensions["reasonCode"] != c.reason {
+				t.Errorf("%s: got %s %+v", c.name, r.Code(), r.Errors)
 				continue
 			}
 			if reason, _ := r.Errors[0].Extensions["reason"].(string); !strings.Contains(reason, c.has) {
@@ -159,7 +95,7 @@ func TestExecuteRefusals(t *testing.T) {
 		}
 	}
 	check()
-	b.mustExecute(b.key, pay(from, to, "50")) // reaching the daily limit exactly: allowed
+	b.MustExecute(b.Key, testkit.Pay(from, to, "50")) // reaching the daily limit exactly: allowed
 	// These rules come before the trust rule, so they hold however many refusals pile up.
 	cases = []struct {
 		name   string
@@ -167,55 +103,55 @@ func TestExecuteRefusals(t *testing.T) {
 		reason string
 		has    string
 	}{
-		{"action", func() map[string]any { in := pay(from, to, "1"); in["action"] = "steal"; return in }(), "action_not_authorized", "steal"},
-		{"currency", func() map[string]any { in := pay(from, to, "1"); in["currency"] = "EUR"; return in }(), "currency_mismatch", "EUR"},
-		{"counterparty currency", pay(from, eur, "1"), "currency_mismatch", "EUR"},
-		{"environment", pay(from, prod, "1"), "environment_mismatch", "production"},
-		{"counterparty suspended", pay(from, suspended, "1"), "counterparty_suspended", suspended.ID},
-		{"sender suspended", pay(suspended, to, "1"), "agent_suspended", suspended.ID},
+		{"action", func() map[string]any { in := testkit.Pay(from, to, "1"); in["action"] = "steal"; return in }(), "action_not_authorized", "steal"},
+		{"currency", func() map[string]any { in := testkit.Pay(from, to, "1"); in["currency"] = "EUR"; return in }(), "currency_mismatch", "EUR"},
+		{"counterparty currency", testkit.Pay(from, eur, "1"), "currency_mismatch", "EUR"},
+		{"environment", testkit.Pay(from, prod, "1"), "environment_mismatch", "production"},
+		{"counterparty suspended", testkit.Pay(from, suspended, "1"), "counterparty_suspended", suspended.ID},
+		{"sender suspended", testkit.Pay(suspended, to, "1"), "agent_suspended", suspended.ID},
 	}
 	check()
 
 	// Input errors are validation, not policy.
 	for field, in := range map[string]map[string]any{
-		"input.amount":    pay(from, to, "1.001"),
-		"input.toAgent":   pay(from, from, "1"),
-		"input.currency":  func() map[string]any { in := pay(from, to, "1"); in["currency"] = "usd"; return in }(),
-		"input.fromAgent": func() map[string]any { in := pay(from, to, "1"); in["fromAgent"] = "nope"; return in }(),
+		"input.amount":    testkit.Pay(from, to, "1.001"),
+		"input.toAgent":   testkit.Pay(from, from, "1"),
+		"input.currency":  func() map[string]any { in := testkit.Pay(from, to, "1"); in["currency"] = "usd"; return in }(),
+		"input.fromAgent": func() map[string]any { in := testkit.Pay(from, to, "1"); in["fromAgent"] = "nope"; return in }(),
 	} {
-		r := b.execute(b.key, in)
+		r := b.Execute(b.Key, in)
 		fe, _ := r.Errors[0].Extensions["fieldErrors"].([]any)
-		if r.code() != "VALIDATION_FAILED" || len(fe) == 0 || fe[0].(map[string]any)["field"] != field {
-			t.Errorf("%s: got %s %+v", field, r.code(), r.Errors)
+		if r.Code() != "VALIDATION_FAILED" || len(fe) == 0 || fe[0].(map[string]any)["field"] != field {
+			t.Errorf("%s: got %s %+v", field, r.Code(), r.Errors)
 		}
 	}
-	jpyFrom := b.register(map[string]any{"currency": "JPY", "spendingLimit": "1000"})
-	jpyTo := b.register(map[string]any{"currency": "JPY", "spendingLimit": "1000", "name": "jpy2"})
-	if r := b.execute(b.key, pay(jpyFrom, jpyTo, "1.5")); r.code() != "VALIDATION_FAILED" {
-		t.Errorf("JPY decimals: %s", r.code())
+	jpyFrom := b.Register(map[string]any{"currency": "JPY", "spendingLimit": "1000"})
+	jpyTo := b.Register(map[string]any{"currency": "JPY", "spendingLimit": "1000", "name": "jpy2"})
+	if r := b.Execute(b.Key, testkit.Pay(jpyFrom, jpyTo, "1.5")); r.Code() != "VALIDATION_FAILED" {
+		t.Errorf("JPY decimals: %s", r.Code())
 	}
-	b.mustExecute(b.key, pay(jpyFrom, jpyTo, "15"))
+	b.MustExecute(b.Key, testkit.Pay(jpyFrom, jpyTo, "15"))
 
 	// Another organization's agent cannot be the sender.
-	if r := b.execute(otherKey, pay(from, to, "1")); r.code() != "NOT_FOUND" {
-		t.Errorf("foreign sender: %s", r.code())
+	if r := b.Execute(otherKey, testkit.Pay(from, to, "1")); r.Code() != "NOT_FOUND" {
+		t.Errorf("foreign sender: %s", r.Code())
 	}
 }
 
 func TestExactMoneyAndExport(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	from := b.register(nil)
-	to := b.register(map[string]any{"name": "to"})
-	b.mustExecute(b.key, pay(from, to, 0.1))
-	b.mustExecute(b.key, pay(from, to, "0.2"))
+	b := testkit.New(t)
+	from := b.Register(nil)
+	to := b.Register(map[string]any{"name": "to"})
+	b.MustExecute(b.Key, testkit.Pay(from, to, 0.1))
+	b.MustExecute(b.Key, testkit.Pay(from, to, "0.2"))
 
 	var exp struct {
 		Format  string `json:"format"`
 		Content string `json:"content"`
 		Count   int    `json:"count"`
 	}
-	b.q(`{ exportTransactions(format: csv) { format content count } }`, nil).into(t, "exportTransactions", &exp)
+	b.Query(`{ exportTransactions(format: csv) { format content count } }`, nil).Into(t, "exportTransactions", &exp)
 	rows, err := csv.NewReader(strings.NewReader(exp.Content)).ReadAll()
 	if err != nil || exp.Count != 2 || len(rows) != 3 || rows[0][4] != "amount" {
 		t.Fatalf("csv export: %v %d %q", err, exp.Count, exp.Content)
@@ -227,28 +163,28 @@ func TestExactMoneyAndExport(t *testing.T) {
 	if sum.String() != "0.3" {
 		t.Fatalf("sum = %s, want 0.3", sum)
 	}
-	b.q(`{ exportTransactions(format: json) { content count } }`, nil).into(t, "exportTransactions", &exp)
+	b.Query(`{ exportTransactions(format: json) { content count } }`, nil).Into(t, "exportTransactions", &exp)
 	if !strings.Contains(exp.Content, `"amount":0.1,`) || !strings.Contains(exp.Content, `"amount":0.2,`) || exp.Count != 2 {
 		t.Fatalf("json export: %s", exp.Content)
 	}
-	if r := b.do(b.key, `{ exportTransactions(format: csv, since: "2030-01-01T00:00:00Z", until: "2029-01-01T00:00:00Z") { count } }`, nil); r.code() != "VALIDATION_FAILED" {
-		t.Fatalf("inverted range: %s", r.code())
+	if r := b.Do(b.Key, `{ exportTransactions(format: csv, since: "2030-01-01T00:00:00Z", until: "2029-01-01T00:00:00Z") { count } }`, nil); r.Code() != "VALIDATION_FAILED" {
+		t.Fatalf("inverted range: %s", r.Code())
 	}
 }
 
 func TestConcurrentExecutesRespectDailyLimit(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	from := b.register(map[string]any{"spendingLimit": "10", "dailyLimit": "150"})
-	to := b.register(map[string]any{"name": "to"})
+	b := testkit.New(t)
+	from := b.Register(map[string]any{"spendingLimit": "10", "dailyLimit": "150"})
+	to := b.Register(map[string]any{"name": "to"})
 	var wg sync.WaitGroup
 	results := make(chan string, 50)
 	for i := 0; i < 50; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := b.execute(b.key, pay(from, to, "10"))
-			results <- r.code() // "" when it completed
+			r := b.Execute(b.Key, testkit.Pay(from, to, "10"))
+			results <- r.Code() // "" when it completed
 
 		}()
 	}
@@ -264,7 +200,7 @@ func TestConcurrentExecutesRespectDailyLimit(t *testing.T) {
 		t.Fatalf("outcomes: %v", counts)
 	}
 	var exp struct{ Content string }
-	b.q(`{ exportTransactions(format: csv) { content } }`, nil).into(t, "exportTransactions", &exp)
+	b.Query(`{ exportTransactions(format: csv) { content } }`, nil).Into(t, "exportTransactions", &exp)
 	rows, _ := csv.NewReader(strings.NewReader(exp.Content)).ReadAll()
 	total := decimal.Zero
 	for _, row := range rows[1:] {
@@ -277,33 +213,33 @@ func TestConcurrentExecutesRespectDailyLimit(t *testing.T) {
 
 func TestIdempotency(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	from := b.register(nil)
-	to := b.register(map[string]any{"name": "to"})
-	in := pay(from, to, "5")
+	b := testkit.New(t)
+	from := b.Register(nil)
+	to := b.Register(map[string]any{"name": "to"})
+	in := testkit.Pay(from, to, "5")
 	in["idempotencyKey"] = "order-1"
-	first := b.mustExecute(b.key, in)
-	again := b.mustExecute(b.key, in)
+	first := b.MustExecute(b.Key, in)
+	again := b.MustExecute(b.Key, in)
 	if again.ID != first.ID || again.CreatedAt != first.CreatedAt {
 		t.Fatalf("replay returned %s, want %s", again.ID, first.ID)
 	}
-	changed := pay(from, to, "6")
+	changed := testkit.Pay(from, to, "6")
 	changed["idempotencyKey"] = "order-1"
-	if r := b.execute(b.key, changed); r.code() != "CONFLICT" {
-		t.Fatalf("reused key with other input: %s", r.code())
+	if r := b.Execute(b.Key, changed); r.Code() != "CONFLICT" {
+		t.Fatalf("reused key with other input: %s", r.Code())
 	}
 	// Keys are per organization: another org may use the same key.
-	_, otherKey := b.newOrg("globex")
-	o1 := b.registerAs(otherKey, nil)
-	o2 := b.registerAs(otherKey, map[string]any{"name": "o2"})
-	oin := pay(o1, o2, "5")
+	_, otherKey := b.NewOrg("globex")
+	o1 := b.RegisterAs(otherKey, nil)
+	o2 := b.RegisterAs(otherKey, map[string]any{"name": "o2"})
+	oin := testkit.Pay(o1, o2, "5")
 	oin["idempotencyKey"] = "order-1"
-	if tx := b.mustExecute(otherKey, oin); tx.ID == first.ID {
+	if tx := b.MustExecute(otherKey, oin); tx.ID == first.ID {
 		t.Fatal("idempotency key leaked across organizations")
 	}
 
 	// A concurrent race on one key executes once.
-	race := pay(from, to, "7")
+	race := testkit.Pay(from, to, "7")
 	race["idempotencyKey"] = "race"
 	ids := make(chan string, 10)
 	var wg sync.WaitGroup
@@ -311,8 +247,8 @@ func TestIdempotency(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var tx txJSON
-			b.execute(b.key, race).into(t, "executeTransaction", &tx)
+			var tx testkit.Transaction
+			b.Execute(b.Key, race).Into(t, "executeTransaction", &tx)
 			ids <- tx.ID
 		}()
 	}
@@ -326,7 +262,7 @@ func TestIdempotency(t *testing.T) {
 		t.Fatalf("race executed %d times", len(seen))
 	}
 	var conn struct{ TotalCount int }
-	b.q(`{ transactions { totalCount } }`, nil).into(t, "transactions", &conn)
+	b.Query(`{ transactions { totalCount } }`, nil).Into(t, "transactions", &conn)
 	if conn.TotalCount != 2 {
 		t.Fatalf("totalCount = %d, want 2", conn.TotalCount)
 	}
@@ -334,87 +270,87 @@ func TestIdempotency(t *testing.T) {
 
 func TestReverseTransaction(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	_, otherKey := b.newOrg("globex")
-	_, strangerKey := b.newOrg("initech")
-	from := b.register(map[string]any{"spendingLimit": "100", "dailyLimit": "100"})
-	to := b.registerAs(otherKey, map[string]any{"name": "to"})
-	tx := b.mustExecute(b.key, pay(from, to, "100"))
-	if r := b.execute(b.key, pay(from, to, "1")); r.code() != "POLICY_DENIED" {
-		t.Fatalf("budget should be spent: %s", r.code())
+	b := testkit.New(t)
+	_, otherKey := b.NewOrg("globex")
+	_, strangerKey := b.NewOrg("initech")
+	from := b.Register(map[string]any{"spendingLimit": "100", "dailyLimit": "100"})
+	to := b.RegisterAs(otherKey, map[string]any{"name": "to"})
+	tx := b.MustExecute(b.Key, testkit.Pay(from, to, "100"))
+	if r := b.Execute(b.Key, testkit.Pay(from, to, "1")); r.Code() != "POLICY_DENIED" {
+		t.Fatalf("budget should be spent: %s", r.Code())
 	}
 	vars := map[string]any{"id": tx.ID, "reason": "duplicate charge"}
-	if r := b.do(otherKey, reverseMutation, vars); r.code() != "FORBIDDEN" {
-		t.Fatalf("receiver reversing: %s", r.code())
+	if r := b.Do(otherKey, testkit.ReverseMutation, vars); r.Code() != "FORBIDDEN" {
+		t.Fatalf("receiver reversing: %s", r.Code())
 	}
-	if r := b.do(strangerKey, reverseMutation, vars); r.code() != "NOT_FOUND" {
-		t.Fatalf("stranger reversing: %s", r.code())
+	if r := b.Do(strangerKey, testkit.ReverseMutation, vars); r.Code() != "NOT_FOUND" {
+		t.Fatalf("stranger reversing: %s", r.Code())
 	}
-	if r := b.do(b.key, reverseMutation, map[string]any{"id": tx.ID, "reason": "   "}); r.code() != "VALIDATION_FAILED" {
-		t.Fatalf("blank reason: %s", r.code())
+	if r := b.Do(b.Key, testkit.ReverseMutation, map[string]any{"id": tx.ID, "reason": "   "}); r.Code() != "VALIDATION_FAILED" {
+		t.Fatalf("blank reason: %s", r.Code())
 	}
-	var rev txJSON
-	b.q(reverseMutation, vars).into(t, "reverseTransaction", &rev)
+	var rev testkit.Transaction
+	b.Query(testkit.ReverseMutation, vars).Into(t, "reverseTransaction", &rev)
 	if rev.ID == tx.ID || rev.Status != "reversed" || rev.ReversalOf == nil || *rev.ReversalOf != tx.ID ||
 		rev.FromAgent != to.ID || rev.ToAgent != from.ID || string(rev.Amount) != "100" || rev.Reason == nil || *rev.Reason != "duplicate charge" {
 		t.Fatalf("reversal record: %+v", rev)
 	}
-	var orig txJSON
-	b.q(`query($id: ID!) { transaction(id: $id) { `+txFields+` } }`, map[string]any{"id": tx.ID}).into(t, "transaction", &orig)
+	var orig testkit.Transaction
+	b.Query(`query($id: ID!) { transaction(id: $id) { `+testkit.TxFields+` } }`, map[string]any{"id": tx.ID}).Into(t, "transaction", &orig)
 	if orig.Status != "reversed" || orig.ReversedBy == nil || *orig.ReversedBy != rev.ID || *orig.Reason != "duplicate charge" {
 		t.Fatalf("original after reversal: %+v", orig)
 	}
-	if r := b.do(b.key, reverseMutation, vars); r.code() != "CONFLICT" {
-		t.Fatalf("reverse twice: %s", r.code())
+	if r := b.Do(b.Key, testkit.ReverseMutation, vars); r.Code() != "CONFLICT" {
+		t.Fatalf("reverse twice: %s", r.Code())
 	}
-	if r := b.do(otherKey, reverseMutation, map[string]any{"id": rev.ID, "reason": "x"}); r.code() != "CONFLICT" {
-		t.Fatalf("reverse a reversal: %s", r.code())
+	if r := b.Do(otherKey, testkit.ReverseMutation, map[string]any{"id": rev.ID, "reason": "x"}); r.Code() != "CONFLICT" {
+		t.Fatalf("reverse a reversal: %s", r.Code())
 	}
 	// The reversal frees the daily budget.
-	b.mustExecute(b.key, pay(from, to, "100"))
-	if n := len(b.eventsOf(b.orgID, "transaction.reversed")); n != 1 {
+	b.MustExecute(b.Key, testkit.Pay(from, to, "100"))
+	if n := len(b.EventsOf(b.OrgID, "transaction.reversed")); n != 1 {
 		t.Fatalf("reversed events: %d", n)
 	}
 }
 
 func TestTransactionVisibilityAndPaging(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	_, otherKey := b.newOrg("globex")
-	_, strangerKey := b.newOrg("initech")
-	a1 := b.register(nil)
-	a2 := b.register(map[string]any{"name": "a2"})
-	o1 := b.registerAs(otherKey, nil)
-	s1 := b.registerAs(strangerKey, nil)
-	s2 := b.registerAs(strangerKey, map[string]any{"name": "s2"})
+	b := testkit.New(t)
+	_, otherKey := b.NewOrg("globex")
+	_, strangerKey := b.NewOrg("initech")
+	a1 := b.Register(nil)
+	a2 := b.Register(map[string]any{"name": "a2"})
+	o1 := b.RegisterAs(otherKey, nil)
+	s1 := b.RegisterAs(strangerKey, nil)
+	s2 := b.RegisterAs(strangerKey, map[string]any{"name": "s2"})
 	var ids []string
 	for i := 0; i < 7; i++ {
-		ids = append(ids, b.mustExecute(b.key, pay(a1, a2, 1)).ID) // internal
+		ids = append(ids, b.MustExecute(b.Key, testkit.Pay(a1, a2, 1)).ID) // internal
 	}
 	for i := 0; i < 5; i++ {
-		ids = append(ids, b.mustExecute(otherKey, pay(o1, a1, 2)).ID) // incoming from another org
+		ids = append(ids, b.MustExecute(otherKey, testkit.Pay(o1, a1, 2)).ID) // incoming from another org
 	}
 	for i := 0; i < 4; i++ {
-		ids = append(ids, b.mustExecute(b.key, pay(a2, o1, 3)).ID) // outgoing to another org
+		ids = append(ids, b.MustExecute(b.Key, testkit.Pay(a2, o1, 3)).ID) // outgoing to another org
 	}
-	stranger := b.mustExecute(strangerKey, pay(s1, s2, 1))
-	if r := b.do(b.key, `query($id: ID!) { transaction(id: $id) { id } }`, map[string]any{"id": stranger.ID}); r.code() != "NOT_FOUND" {
-		t.Fatalf("stranger's transaction: %s", r.code())
+	stranger := b.MustExecute(strangerKey, testkit.Pay(s1, s2, 1))
+	if r := b.Do(b.Key, `query($id: ID!) { transaction(id: $id) { id } }`, map[string]any{"id": stranger.ID}); r.Code() != "NOT_FOUND" {
+		t.Fatalf("stranger's transaction: %s", r.Code())
 	}
 	walk := func(key string, agentID *string, limit int) []string {
 		var got []string
 		var after any
 		for {
 			var page struct {
-				Nodes    []txJSON
+				Nodes    []testkit.Transaction
 				PageInfo struct {
 					EndCursor   *string
 					HasNextPage bool
 				}
 				TotalCount int
 			}
-			b.do(key, `query($a: ID, $l: Int, $after: String) { transactions(agentId: $a, limit: $l, after: $after) { nodes { id createdAt } pageInfo { endCursor hasNextPage } totalCount } }`,
-				map[string]any{"a": agentID, "l": limit, "after": after}).into(t, "transactions", &page)
+			b.Do(key, `query($a: ID, $l: Int, $after: String) { transactions(agentId: $a, limit: $l, after: $after) { nodes { id createdAt } pageInfo { endCursor hasNextPage } totalCount } }`,
+				map[string]any{"a": agentID, "l": limit, "after": after}).Into(t, "transactions", &page)
 			for _, n := range page.Nodes {
 				got = append(got, n.ID)
 			}
@@ -424,7 +360,7 @@ func TestTransactionVisibilityAndPaging(t *testing.T) {
 			after = *page.PageInfo.EndCursor
 		}
 	}
-	mine := walk(b.key, nil, 3)
+	mine := walk(b.Key, nil, 3)
 	if len(mine) != 16 || !sameSet(mine, ids) {
 		t.Fatalf("own org sees %d transactions", len(mine))
 	}
@@ -436,11 +372,11 @@ func TestTransactionVisibilityAndPaging(t *testing.T) {
 	if theirs := walk(otherKey, nil, 4); len(theirs) != 9 {
 		t.Fatalf("other org sees %d, want 9", len(theirs))
 	}
-	if byAgent := walk(b.key, &o1.ID, 2); len(byAgent) != 9 {
+	if byAgent := walk(b.Key, &o1.ID, 2); len(byAgent) != 9 {
 		t.Fatalf("by counterparty agent: %d, want 9", len(byAgent))
 	}
-	if r := b.do(b.key, `{ transactions(limit: 201) { totalCount } }`, nil); r.code() != "VALIDATION_FAILED" {
-		t.Fatalf("limit 201: %s", r.code())
+	if r := b.Do(b.Key, `{ transactions(limit: 201) { totalCount } }`, nil); r.Code() != "VALIDATION_FAILED" {
+		t.Fatalf("limit 201: %s", r.Code())
 	}
 }
 
@@ -462,10 +398,10 @@ func sameSet(a, b []string) bool {
 
 func TestExportLimit(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	from := b.register(nil)
-	to := b.register(map[string]any{"name": "to"})
-	conn, err := sql.Open("pg", b.dbURL)
+	b := testkit.New(t)
+	from := b.Register(nil)
+	to := b.Register(map[string]any{"name": "to"})
+	conn, err := sql.Open("pg", b.DBURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,17 +409,17 @@ func TestExportLimit(t *testing.T) {
 	// 50,001 transactions, one a minute, ending an hour ago.
 	_, err = conn.Exec(`INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency, status, created_at)
 		SELECT 'tx_seed' || g, $1, $2, $3, $3, 'purchase', 1, 'USD', 'completed', now() - interval '1 hour' - g * interval '1 minute'
-		FROM generate_series(1, 50001) g`, from.ID, to.ID, b.orgID)
+		FROM generate_series(1, 50001) g`, from.ID, to.ID, b.OrgID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := b.do(b.key, `{ exportTransactions(format: csv) { count } }`, nil)
-	if r.code() != "VALIDATION_FAILED" || !strings.Contains(r.Errors[0].Message, "50000") || !strings.Contains(r.Errors[0].Message, "since") {
+	r := b.Do(b.Key, `{ exportTransactions(format: csv) { count } }`, nil)
+	if r.Code() != "VALIDATION_FAILED" || !strings.Contains(r.Errors[0].Message, "50000") || !strings.Contains(r.Errors[0].Message, "since") {
 		t.Fatalf("oversized export: %+v", r.Errors)
 	}
 	var exp struct{ Count int }
 	since := time.Now().Add(-1*time.Hour - 10*time.Minute - 30*time.Second).UTC().Format(time.RFC3339)
-	b.q(`query($s: Time) { exportTransactions(format: json, since: $s) { count } }`, map[string]any{"s": since}).into(t, "exportTransactions", &exp)
+	b.Query(`query($s: Time) { exportTransactions(format: json, since: $s) { count } }`, map[string]any{"s": since}).Into(t, "exportTransactions", &exp)
 	if exp.Count != 10 {
 		t.Fatalf("narrowed export: %d rows, want 10", exp.Count)
 	}

@@ -9,73 +9,36 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttrust/service/internal/testkit"
+
 	_ "github.com/uptrace/bun/driver/pgdriver" // registers the "pg" database/sql driver
 )
 
-type profileJSON struct {
-	AgentID    string `json:"agentId"`
-	Score      int    `json:"score"`
-	Assessment string `json:"assessment"`
-	Factors    struct {
-		CompletionRate float64 `json:"completionRate"`
-		DisputeRatio   float64 `json:"disputeRatio"`
-		ReversalRate   float64 `json:"reversalRate"`
-		TenureDays     float64 `json:"tenureDays"`
-		Volume         int     `json:"volume"`
-		Confidence     float64 `json:"confidence"`
-	} `json:"factors"`
-	UpdatedAt string `json:"updatedAt"`
-}
-
-const profileQuery = `query($id: ID!) { trustProfile(agentId: $id) { agentId score assessment updatedAt factors { completionRate disputeRatio reversalRate tenureDays volume confidence } } }`
-
-func (b *bundle) profile(key, agentID string) profileJSON {
-	b.t.Helper()
-	var p profileJSON
-	b.do(key, profileQuery, map[string]any{"id": agentID}).into(b.t, "trustProfile", &p)
-	return p
-}
-
-type evaluation struct {
-	Allowed    bool   `json:"allowed"`
-	Reason     string `json:"reason"`
-	ReasonCode string `json:"reasonCode"`
-}
-
-func (b *bundle) evaluate(agentID, action string, amount any, currency string) evaluation {
-	b.t.Helper()
-	var e evaluation
-	b.q(`query($in: TrustEvaluationInput!) { evaluateTrust(input: $in) { allowed reason reasonCode } }`,
-		map[string]any{"in": map[string]any{"agentId": agentID, "action": action, "amount": amount, "currency": currency}}).
-		into(b.t, "evaluateTrust", &e)
-	return e
-}
-
 func TestTrustProfileOfNewAgent(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	_, otherKey := b.newOrg("globex")
-	a := b.register(nil)
-	p := b.profile(b.key, a.ID)
+	b := testkit.New(t)
+	_, otherKey := b.NewOrg("globex")
+	a := b.Register(nil)
+	p := b.Profile(b.Key, a.ID)
 	if p.Score != 500 || p.Assessment != "Moderate" || p.Factors.Confidence != 0 || p.Factors.Volume != 0 || p.AgentID != a.ID {
 		t.Fatalf("new agent profile: %+v", p)
 	}
 	// Trust reads work across organizations.
-	if q := b.profile(otherKey, a.ID); q.Score != 500 {
+	if q := b.Profile(otherKey, a.ID); q.Score != 500 {
 		t.Fatalf("other org reads %+v", q)
 	}
-	if r := b.do(b.key, profileQuery, map[string]any{"id": "agent_nope"}); r.code() != "NOT_FOUND" {
-		t.Fatalf("unknown agent: %s", r.code())
+	if r := b.Do(b.Key, testkit.ProfileQuery, map[string]any{"id": "agent_nope"}); r.Code() != "NOT_FOUND" {
+		t.Fatalf("unknown agent: %s", r.Code())
 	}
-	if r := b.do(b.key, `{ trustHistory(agentId: "agent_nope") { score } }`, nil); r.code() != "NOT_FOUND" {
-		t.Fatalf("history of an unknown agent: %s", r.code())
+	if r := b.Do(b.Key, `{ trustHistory(agentId: "agent_nope") { score } }`, nil); r.Code() != "NOT_FOUND" {
+		t.Fatalf("history of an unknown agent: %s", r.Code())
 	}
 	var list struct {
 		Nodes []struct {
-			Trust profileJSON `json:"trust"`
+			Trust testkit.TrustProfile `json:"trust"`
 		}
 	}
-	b.q(`{ agents { nodes { trust { score assessment } } } }`, nil).into(t, "agents", &list)
+	b.Query(`{ agents { nodes { trust { score assessment } } } }`, nil).Into(t, "agents", &list)
 	if len(list.Nodes) != 1 || list.Nodes[0].Trust.Score != 500 {
 		t.Fatalf("Agent.trust: %+v", list)
 	}
@@ -83,25 +46,25 @@ func TestTrustProfileOfNewAgent(t *testing.T) {
 
 func TestBatchTrust(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	_, otherKey := b.newOrg("globex")
+	b := testkit.New(t)
+	_, otherKey := b.NewOrg("globex")
 	var ids []any
 	for i := 0; i < 60; i++ {
-		key := b.key
+		key := b.Key
 		if i%2 == 1 {
 			key = otherKey
 		}
-		ids = append(ids, b.registerAs(key, map[string]any{"name": fmt.Sprint("a", i)}).ID)
+		ids = append(ids, b.RegisterAs(key, map[string]any{"name": fmt.Sprint("a", i)}).ID)
 	}
 	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-	before := b.db.Statements()
+	before := b.DB.Statements()
 	var got []struct {
 		AgentID    string
 		Score      int
 		Assessment string
 	}
-	b.q(`query($ids: [ID!]!) { batchTrust(agentIds: $ids) { agentId score assessment } }`, map[string]any{"ids": ids}).into(t, "batchTrust", &got)
-	if n := b.db.Statements() - before; n > 2 { // the key lookup and one read
+	b.Query(`query($ids: [ID!]!) { batchTrust(agentIds: $ids) { agentId score assessment } }`, map[string]any{"ids": ids}).Into(t, "batchTrust", &got)
+	if n := b.DB.Statements() - before; n > 2 { // the key lookup and one read
 		t.Fatalf("batchTrust ran %d statements", n)
 	}
 	for i := range ids {
@@ -109,33 +72,33 @@ func TestBatchTrust(t *testing.T) {
 			t.Fatalf("answer %d: %+v, want %s", i, got[i], ids[i])
 		}
 	}
-	r := b.do(b.key, `query($ids: [ID!]!) { batchTrust(agentIds: $ids) { agentId } }`, map[string]any{"ids": []any{ids[0], "agent_missing1", "agent_missing2"}})
-	if r.code() != "NOT_FOUND" || !strings.Contains(r.Errors[0].Message, "agent_missing1") || !strings.Contains(r.Errors[0].Message, "agent_missing2") {
+	r := b.Do(b.Key, `query($ids: [ID!]!) { batchTrust(agentIds: $ids) { agentId } }`, map[string]any{"ids": []any{ids[0], "agent_missing1", "agent_missing2"}})
+	if r.Code() != "NOT_FOUND" || !strings.Contains(r.Errors[0].Message, "agent_missing1") || !strings.Contains(r.Errors[0].Message, "agent_missing2") {
 		t.Fatalf("unknown ids: %+v", r.Errors)
 	}
 	many := make([]any, 101)
 	for i := range many {
 		many[i] = ids[0]
 	}
-	if r := b.do(b.key, `query($ids: [ID!]!) { batchTrust(agentIds: $ids) { agentId } }`, map[string]any{"ids": many}); r.code() != "VALIDATION_FAILED" {
-		t.Fatalf("101 ids: %s", r.code())
+	if r := b.Do(b.Key, `query($ids: [ID!]!) { batchTrust(agentIds: $ids) { agentId } }`, map[string]any{"ids": many}); r.Code() != "VALIDATION_FAILED" {
+		t.Fatalf("101 ids: %s", r.Code())
 	}
 }
 
 func TestEvaluateTrustReasonCodes(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	_, otherKey := b.newOrg("globex")
-	a := b.register(map[string]any{"spendingLimit": "100", "dailyLimit": "150"})
-	to := b.register(map[string]any{"name": "to"})
-	jpy := b.register(map[string]any{"currency": "JPY", "spendingLimit": "1000"})
-	foreign := b.registerAs(otherKey, nil)
+	b := testkit.New(t)
+	_, otherKey := b.NewOrg("globex")
+	a := b.Register(map[string]any{"spendingLimit": "100", "dailyLimit": "150"})
+	to := b.Register(map[string]any{"name": "to"})
+	jpy := b.Register(map[string]any{"currency": "JPY", "spendingLimit": "1000"})
+	foreign := b.RegisterAs(otherKey, nil)
 
-	if e := b.evaluate(a.ID, "purchase", "100", "USD"); !e.Allowed || e.ReasonCode != "ok" || !strings.Contains(e.Reason, "100.00") {
+	if e := b.Evaluate(a.ID, "purchase", "100", "USD"); !e.Allowed || e.ReasonCode != "ok" || !strings.Contains(e.Reason, "100.00") {
 		t.Fatalf("ok: %+v", e)
 	}
-	b.mustExecute(b.key, pay(a, to, "100"))
-	chainBefore := len(b.chain(a.ID))
+	b.MustExecute(b.Key, testkit.Pay(a, to, "100"))
+	chainBefore := len(chain(b, a.ID))
 	for _, c := range []struct {
 		action, amount, currency, code, has string
 	}{
@@ -145,14 +108,14 @@ func TestEvaluateTrustReasonCodes(t *testing.T) {
 		{"teleport", "1", "USD", "action_not_authorized", "teleport"},
 		{"purchase", "1", "EUR", "currency_mismatch", "EUR"},
 	} {
-		e := b.evaluate(a.ID, c.action, c.amount, c.currency)
+		e := b.Evaluate(a.ID, c.action, c.amount, c.currency)
 		if e.ReasonCode != c.code || e.Allowed != (c.code == "ok") || !strings.Contains(e.Reason, c.has) {
 			t.Errorf("%s %s %s: %+v", c.action, c.amount, c.currency, e)
 		}
 		// An execute at that moment decides alike.
-		r := b.execute(b.key, map[string]any{"fromAgent": a.ID, "toAgent": to.ID, "action": c.action, "amount": c.amount, "currency": c.currency})
+		r := b.Execute(b.Key, map[string]any{"fromAgent": a.ID, "toAgent": to.ID, "action": c.action, "amount": c.amount, "currency": c.currency})
 		got := "ok"
-		if r.code() != "" {
+		if r.Code() != "" {
 			got, _ = r.Errors[0].Extensions["reasonCode"].(string)
 		}
 		if got != c.code {
@@ -161,28 +124,28 @@ func TestEvaluateTrustReasonCodes(t *testing.T) {
 		if c.code == "ok" { // undo so the next case sees the same budget
 			var tx struct{ ID string }
 			_ = json.Unmarshal(r.Data["executeTransaction"], &tx)
-			b.q(reverseMutation, map[string]any{"id": tx.ID, "reason": "test"})
+			b.Query(testkit.ReverseMutation, map[string]any{"id": tx.ID, "reason": "test"})
 		}
 	}
-	if e := b.evaluate(jpy.ID, "purchase", "1.5", "JPY"); e.ReasonCode != "invalid_amount" {
+	if e := b.Evaluate(jpy.ID, "purchase", "1.5", "JPY"); e.ReasonCode != "invalid_amount" {
 		t.Errorf("JPY 1.5: %+v", e)
 	}
 	// With a counterparty, evaluate makes every check an execute to it makes.
-	fresh := b.register(map[string]any{"name": "fresh"})
-	prod := b.register(map[string]any{"name": "prod", "environment": "production"})
-	gone := b.register(map[string]any{"name": "gone"})
-	b.q(`mutation($id: ID!) { suspendAgent(id: $id) { status } }`, map[string]any{"id": gone.ID})
+	fresh := b.Register(map[string]any{"name": "fresh"})
+	prod := b.Register(map[string]any{"name": "prod", "environment": "production"})
+	gone := b.Register(map[string]any{"name": "gone"})
+	b.Query(`mutation($id: ID!) { suspendAgent(id: $id) { status } }`, map[string]any{"id": gone.ID})
 	for _, c := range []struct {
-		to   agentJSON
+		to   testkit.Agent
 		code string
 	}{{prod, "environment_mismatch"}, {gone, "counterparty_suspended"}, {foreign, "ok"}} {
-		var e evaluation
-		b.q(`query($in: TrustEvaluationInput!) { evaluateTrust(input: $in) { allowed reason reasonCode } }`,
+		var e testkit.Evaluation
+		b.Query(`query($in: TrustEvaluationInput!) { evaluateTrust(input: $in) { allowed reason reasonCode } }`,
 			map[string]any{"in": map[string]any{"agentId": fresh.ID, "toAgent": c.to.ID, "action": "purchase", "amount": "1", "currency": "USD"}}).
-			into(t, "evaluateTrust", &e)
-		r := b.execute(b.key, pay(fresh, c.to, "1"))
+			Into(t, "evaluateTrust", &e)
+		r := b.Execute(b.Key, testkit.Pay(fresh, c.to, "1"))
 		got := "ok"
-		if r.code() != "" {
+		if r.Code() != "" {
 			got, _ = r.Errors[0].Extensions["reasonCode"].(string)
 		}
 		if e.ReasonCode != c.code || got != c.code {
@@ -190,50 +153,50 @@ func TestEvaluateTrustReasonCodes(t *testing.T) {
 		}
 	}
 	// Evaluating changes nothing: the chain only grew by what the executes above recorded.
-	evals := len(b.chain(a.ID))
-	b.evaluate(a.ID, "teleport", "1", "USD")
-	if len(b.chain(a.ID)) != evals || evals <= chainBefore {
+	evals := len(chain(b, a.ID))
+	b.Evaluate(a.ID, "teleport", "1", "USD")
+	if len(chain(b, a.ID)) != evals || evals <= chainBefore {
 		t.Fatalf("evaluate changed the audit chain")
 	}
-	if r := b.do(b.key, `query($in: TrustEvaluationInput!) { evaluateTrust(input: $in) { allowed } }`,
-		map[string]any{"in": map[string]any{"agentId": foreign.ID, "action": "purchase", "amount": 1, "currency": "USD"}}); r.code() != "NOT_FOUND" {
-		t.Fatalf("foreign agent: %s", r.code())
+	if r := b.Do(b.Key, `query($in: TrustEvaluationInput!) { evaluateTrust(input: $in) { allowed } }`,
+		map[string]any{"in": map[string]any{"agentId": foreign.ID, "action": "purchase", "amount": 1, "currency": "USD"}}); r.Code() != "NOT_FOUND" {
+		t.Fatalf("foreign agent: %s", r.Code())
 	}
-	b.q(`mutation($id: ID!) { suspendAgent(id: $id) { status } }`, map[string]any{"id": a.ID})
-	if e := b.evaluate(a.ID, "purchase", "1", "USD"); e.ReasonCode != "agent_suspended" {
+	b.Query(`mutation($id: ID!) { suspendAgent(id: $id) { status } }`, map[string]any{"id": a.ID})
+	if e := b.Evaluate(a.ID, "purchase", "1", "USD"); e.ReasonCode != "agent_suspended" {
 		t.Fatalf("suspended: %+v", e)
 	}
-	if p := b.profile(b.key, a.ID); p.Assessment != "High Risk" {
+	if p := b.Profile(b.Key, a.ID); p.Assessment != "High Risk" {
 		t.Fatalf("suspended agent's profile: %+v", p)
 	}
 }
 
-func (b *bundle) chain(agentID string) []map[string]any {
-	b.t.Helper()
+func chain(b *testkit.Kit, agentID string) []map[string]any {
+	b.T.Helper()
 	var chain []map[string]any
-	b.q(`query($id: ID!) { agentAuditChain(agentId: $id) { sequence action details } }`, map[string]any{"id": agentID}).into(b.t, "agentAuditChain", &chain)
+	b.Query(`query($id: ID!) { agentAuditChain(agentId: $id) { sequence action details } }`, map[string]any{"id": agentID}).Into(b.T, "agentAuditChain", &chain)
 	return chain
 }
 
 func TestTrustTooLow(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	a := b.register(nil)
-	to := b.register(map[string]any{"name": "to"})
+	b := testkit.New(t)
+	a := b.Register(nil)
+	to := b.Register(map[string]any{"name": "to"})
 	for i := 0; i < 12; i++ { // a run of refused attempts makes the agent High Risk
-		in := pay(a, to, "1")
+		in := testkit.Pay(a, to, "1")
 		in["action"] = "teleport"
-		if r := b.execute(b.key, in); r.code() != "POLICY_DENIED" {
-			t.Fatalf("refusal %d: %s", i, r.code())
+		if r := b.Execute(b.Key, in); r.Code() != "POLICY_DENIED" {
+			t.Fatalf("refusal %d: %s", i, r.Code())
 		}
 	}
-	if p := b.profile(b.key, a.ID); p.Assessment != "High Risk" || p.Factors.CompletionRate != 0 {
+	if p := b.Profile(b.Key, a.ID); p.Assessment != "High Risk" || p.Factors.CompletionRate != 0 {
 		t.Fatalf("profile after refusals: %+v", p)
 	}
-	if e := b.evaluate(a.ID, "purchase", "1", "USD"); e.ReasonCode != "trust_too_low" || !strings.Contains(e.Reason, "High Risk") {
+	if e := b.Evaluate(a.ID, "purchase", "1", "USD"); e.ReasonCode != "trust_too_low" || !strings.Contains(e.Reason, "High Risk") {
 		t.Fatalf("evaluate: %+v", e)
 	}
-	if r := b.execute(b.key, pay(a, to, "1")); r.Errors[0].Extensions["reasonCode"] != "trust_too_low" {
+	if r := b.Execute(b.Key, testkit.Pay(a, to, "1")); r.Errors[0].Extensions["reasonCode"] != "trust_too_low" {
 		t.Fatalf("execute: %+v", r.Errors)
 	}
 	// Each score change left a snapshot (newest first) and an event with before and after.
@@ -243,7 +206,7 @@ func TestTrustTooLow(t *testing.T) {
 		Assessment string
 		Cause      *string
 	}
-	b.q(`query($id: ID!) { trustHistory(agentId: $id) { timestamp score assessment cause } }`, map[string]any{"id": a.ID}).into(t, "trustHistory", &hist)
+	b.Query(`query($id: ID!) { trustHistory(agentId: $id) { timestamp score assessment cause } }`, map[string]any{"id": a.ID}).Into(t, "trustHistory", &hist)
 	if len(hist) < 3 || hist[0].Assessment != "High Risk" || *hist[len(hist)-1].Cause != "registration:"+a.ID {
 		t.Fatalf("history: %+v", hist)
 	}
@@ -252,7 +215,7 @@ func TestTrustTooLow(t *testing.T) {
 			t.Fatalf("history not newest first: %+v", hist)
 		}
 	}
-	evs := b.eventsOf(b.orgID, "trust.score_changed")
+	evs := b.EventsOf(b.OrgID, "trust.score_changed")
 	if len(evs) != len(hist)-1 {
 		t.Fatalf("%d score events for %d snapshots", len(evs), len(hist))
 	}
@@ -263,7 +226,7 @@ func TestTrustTooLow(t *testing.T) {
 		t.Fatalf("score event: %v", last)
 	}
 	var since []struct{ Score int }
-	b.q(`query($id: ID!, $s: Time) { trustHistory(agentId: $id, since: $s) { score } }`, map[string]any{"id": a.ID, "s": "2999-01-01T00:00:00Z"}).into(t, "trustHistory", &since)
+	b.Query(`query($id: ID!, $s: Time) { trustHistory(agentId: $id, since: $s) { score } }`, map[string]any{"id": a.ID, "s": "2999-01-01T00:00:00Z"}).Into(t, "trustHistory", &since)
 	if len(since) != 0 {
 		t.Fatalf("since in the future: %+v", since)
 	}
@@ -273,24 +236,24 @@ const reportMutation = `mutation($in: ReportAgentInput!) { reportAgent(input: $i
 
 func TestReportAgent(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	otherOrg, otherKey := b.newOrg("globex")
-	_, strangerKey := b.newOrg("initech")
-	mine := b.register(nil)
-	theirs := b.registerAs(otherKey, nil)
-	bystander := b.register(map[string]any{"name": "bystander"})
-	s1 := b.registerAs(strangerKey, nil)
-	s2 := b.registerAs(strangerKey, map[string]any{"name": "s2"})
-	tx1 := b.mustExecute(b.key, pay(mine, theirs, "5"))
-	tx2 := b.mustExecute(otherKey, pay(theirs, mine, "5"))
-	unrelated := b.mustExecute(b.key, pay(mine, bystander, "5"))
-	hidden := b.mustExecute(strangerKey, pay(s1, s2, "5"))
+	b := testkit.New(t)
+	otherOrg, otherKey := b.NewOrg("globex")
+	_, strangerKey := b.NewOrg("initech")
+	mine := b.Register(nil)
+	theirs := b.RegisterAs(otherKey, nil)
+	bystander := b.Register(map[string]any{"name": "bystander"})
+	s1 := b.RegisterAs(strangerKey, nil)
+	s2 := b.RegisterAs(strangerKey, map[string]any{"name": "s2"})
+	tx1 := b.MustExecute(b.Key, testkit.Pay(mine, theirs, "5"))
+	tx2 := b.MustExecute(otherKey, testkit.Pay(theirs, mine, "5"))
+	unrelated := b.MustExecute(b.Key, testkit.Pay(mine, bystander, "5"))
+	hidden := b.MustExecute(strangerKey, testkit.Pay(s1, s2, "5"))
 
-	report := func(agentID, reason string, evidence ...any) *response {
-		return b.do(b.key, reportMutation, map[string]any{"in": map[string]any{"agentId": agentID, "reason": reason, "evidenceIds": evidence}})
+	report := func(agentID, reason string, evidence ...any) *testkit.Response {
+		return b.Do(b.Key, reportMutation, map[string]any{"in": map[string]any{"agentId": agentID, "reason": reason, "evidenceIds": evidence}})
 	}
 	r := report(theirs.ID, "never delivered", tx1.ID, unrelated.ID, hidden.ID, "tx_missing")
-	if r.code() != "VALIDATION_FAILED" {
+	if r.Code() != "VALIDATION_FAILED" {
 		t.Fatalf("bad evidence: %+v", r.Errors)
 	}
 	fields := fmt.Sprint(r.Errors[0].Extensions["fieldErrors"])
@@ -303,35 +266,35 @@ func TestReportAgent(t *testing.T) {
 		t.Errorf("valid evidence was named: %s", fields)
 	}
 	for name, reason := range map[string]string{"blank": "  ", "too long": strings.Repeat("x", 2001)} {
-		if r := report(theirs.ID, reason, tx1.ID); r.code() != "VALIDATION_FAILED" {
-			t.Errorf("%s reason: %s", name, r.code())
+		if r := report(theirs.ID, reason, tx1.ID); r.Code() != "VALIDATION_FAILED" {
+			t.Errorf("%s reason: %s", name, r.Code())
 		}
 	}
-	if r := report("agent_nobody", "x", tx1.ID); r.code() != "NOT_FOUND" {
-		t.Errorf("unknown agent: %s", r.code())
+	if r := report("agent_nobody", "x", tx1.ID); r.Code() != "NOT_FOUND" {
+		t.Errorf("unknown agent: %s", r.Code())
 	}
 
 	var d struct {
 		ID, DisputeID, AgentID, Reason string
 		EvidenceIDs                    []string `json:"evidenceIds"`
 	}
-	report(theirs.ID, "never delivered", tx1.ID, tx2.ID).into(t, "reportAgent", &d)
+	report(theirs.ID, "never delivered", tx1.ID, tx2.ID).Into(t, "reportAgent", &d)
 	if !strings.HasPrefix(d.ID, "disp_") || d.DisputeID != d.ID || d.AgentID != theirs.ID || len(d.EvidenceIDs) != 2 {
 		t.Fatalf("dispute: %+v", d)
 	}
-	if r := report(theirs.ID, "again", tx1.ID); r.code() != "CONFLICT" {
-		t.Fatalf("second open dispute on a transaction: %s", r.code())
+	if r := report(theirs.ID, "again", tx1.ID); r.Code() != "CONFLICT" {
+		t.Fatalf("second open dispute on a transaction: %s", r.Code())
 	}
-	p := b.profile(b.key, theirs.ID)
+	p := b.Profile(b.Key, theirs.ID)
 	if p.Factors.DisputeRatio != 0.5 || p.Score >= 500 {
 		t.Fatalf("profile after dispute: %+v", p)
 	}
-	ours, their := b.eventsOf(b.orgID, "dispute.filed"), b.eventsOf(otherOrg, "dispute.filed")
+	ours, their := b.EventsOf(b.OrgID, "dispute.filed"), b.EventsOf(otherOrg, "dispute.filed")
 	if len(ours) != 1 || len(their) != 1 || ours[0].ID != their[0].ID {
 		t.Fatalf("dispute events: %v %v", ours, their)
 	}
 	var chain []map[string]any
-	b.do(otherKey, `query($id: ID!) { agentAuditChain(agentId: $id) { action } }`, map[string]any{"id": theirs.ID}).into(t, "agentAuditChain", &chain)
+	b.Do(otherKey, `query($id: ID!) { agentAuditChain(agentId: $id) { action } }`, map[string]any{"id": theirs.ID}).Into(t, "agentAuditChain", &chain)
 	if chain[len(chain)-1]["action"] != "dispute.filed" {
 		t.Fatalf("reported agent's chain: %v", chain)
 	}
@@ -339,13 +302,13 @@ func TestReportAgent(t *testing.T) {
 
 func TestTrustRebuildFindsNoDrift(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	_, otherKey := b.newOrg("globex")
-	var agents []agentJSON
+	b := testkit.New(t)
+	_, otherKey := b.NewOrg("globex")
+	var agents []testkit.Agent
 	for i := 0; i < 4; i++ {
-		agents = append(agents, b.register(map[string]any{"name": fmt.Sprint("m", i), "spendingLimit": "50", "dailyLimit": "120"}))
+		agents = append(agents, b.Register(map[string]any{"name": fmt.Sprint("m", i), "spendingLimit": "50", "dailyLimit": "120"}))
 	}
-	foreign := b.registerAs(otherKey, nil)
+	foreign := b.RegisterAs(otherKey, nil)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var done []string
 	for i := 0; i < 80; i++ {
@@ -355,26 +318,26 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 		}
 		switch k := rng.IntN(10); {
 		case k < 6:
-			r := b.execute(b.key, pay(from, to, fmt.Sprint(1+rng.IntN(60)))) // some exceed a limit
+			r := b.Execute(b.Key, testkit.Pay(from, to, fmt.Sprint(1+rng.IntN(60)))) // some exceed a limit
 			var tx struct{ ID string }
 			if json.Unmarshal(r.Data["executeTransaction"], &tx) == nil && tx.ID != "" {
 				done = append(done, tx.ID)
 			}
 		case k < 8 && len(done) > 0:
-			b.do(b.key, reverseMutation, map[string]any{"id": done[rng.IntN(len(done))], "reason": "random"})
+			b.Do(b.Key, testkit.ReverseMutation, map[string]any{"id": done[rng.IntN(len(done))], "reason": "random"})
 		case len(done) > 0:
 			txID := done[rng.IntN(len(done))]
-			var tx txJSON
-			b.q(`query($id: ID!) { transaction(id: $id) { `+txFields+` } }`, map[string]any{"id": txID}).into(t, "transaction", &tx)
-			b.do(otherKey, reportMutation, map[string]any{"in": map[string]any{"agentId": tx.FromAgent, "reason": "random", "evidenceIds": []any{txID}}})
+			var tx testkit.Transaction
+			b.Query(`query($id: ID!) { transaction(id: $id) { `+testkit.TxFields+` } }`, map[string]any{"id": txID}).Into(t, "transaction", &tx)
+			b.Do(otherKey, reportMutation, map[string]any{"in": map[string]any{"agentId": tx.FromAgent, "reason": "random", "evidenceIds": []any{txID}}})
 		}
 	}
-	drifts, err := b.db.RebuildTrust(context.Background(), false)
+	drifts, err := b.DB.RebuildTrust(context.Background(), false)
 	if err != nil || len(drifts) != 0 {
 		t.Fatalf("drift after a random mix: %v %+v", err, drifts)
 	}
 	// A counter changed behind the service's back is found, and fixed.
-	conn, err := sql.Open("pg", b.dbURL)
+	conn, err := sql.Open("pg", b.DBURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,11 +345,11 @@ func TestTrustRebuildFindsNoDrift(t *testing.T) {
 	if _, err := conn.Exec(`UPDATE trust_counters SET disputes = disputes + 7 WHERE agent_id = $1`, agents[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	drifts, err = b.db.RebuildTrust(context.Background(), true)
+	drifts, err = b.DB.RebuildTrust(context.Background(), true)
 	if err != nil || len(drifts) != 1 || drifts[0].AgentID != agents[0].ID || drifts[0].Stored.Disputes != drifts[0].Rebuilt.Disputes+7 {
 		t.Fatalf("tampered counter: %v %+v", err, drifts)
 	}
-	if drifts, _ = b.db.RebuildTrust(context.Background(), false); len(drifts) != 0 {
+	if drifts, _ = b.DB.RebuildTrust(context.Background(), false); len(drifts) != 0 {
 		t.Fatalf("drift after fix: %+v", drifts)
 	}
 }

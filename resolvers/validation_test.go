@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 type validationCase struct {
@@ -16,7 +18,7 @@ type validationCase struct {
 
 func TestRegisterAgentValidation(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := testkit.New(t)
 	spending, daily := []string{"input.spendingLimit"}, []string{"input.dailyLimit"}
 	cases := []validationCase{
 		{"name empty", map[string]any{"name": ""}, []string{"input.name"}},
@@ -59,16 +61,16 @@ func TestRegisterAgentValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := b.with(t).do(b.key, registerMutation, map[string]any{"input": registerInput(c.input)})
-			if got := r.fields(t); !slices.Equal(got, c.want) {
+			r := b.For(t).Do(b.Key, testkit.RegisterMutation, map[string]any{"input": testkit.RegisterInput(c.input)})
+			if got := r.Fields(t); !slices.Equal(got, c.want) {
 				t.Fatalf("fieldErrors %v, want %v (%s)", got, c.want, r.Errors[0].Message)
 			}
 		})
 	}
-	if c := b.list(b.key, nil); c.TotalCount != 0 || len(c.Nodes) != 0 {
+	if c := b.Agents(b.Key, nil); c.TotalCount != 0 || len(c.Nodes) != 0 {
 		t.Fatalf("refused registrations stored %d agents", c.TotalCount)
 	}
-	if evs := b.events(b.orgID); len(evs) != 0 {
+	if evs := b.Events(b.OrgID); len(evs) != 0 {
 		t.Fatalf("refused registrations wrote %d events", len(evs))
 	}
 }
@@ -76,8 +78,8 @@ func TestRegisterAgentValidation(t *testing.T) {
 // A Decimal the scalar refuses names its input path however it was sent.
 func TestDecimalErrorPath(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	a := b.register(nil)
+	b := testkit.New(t)
+	a := b.Register(nil)
 	const fields = `name: "x", authorizedActions: ["a"], currency: "USD", environment: sandbox`
 	cases := []struct {
 		name, query string
@@ -92,15 +94,15 @@ func TestDecimalErrorPath(t *testing.T) {
 		{"aliased inline", `mutation { x: registerAgent(input: {` + fields + `, spendingLimit: "abc"}) { id } }`, nil, "input.spendingLimit"},
 		{"scalar variable", `mutation($s: Decimal!) { registerAgent(input: {` + fields + `, spendingLimit: $s}) { id } }`,
 			map[string]any{"s": "abc"}, "input.spendingLimit"},
-		{"input variable", registerMutation, map[string]any{"input": registerInput(map[string]any{"spendingLimit": "abc"})}, "input.spendingLimit"},
+		{"input variable", testkit.RegisterMutation, map[string]any{"input": testkit.RegisterInput(map[string]any{"spendingLimit": "abc"})}, "input.spendingLimit"},
 		{"update inline", `mutation($id: ID!) { updateAgent(id: $id, input: {spendingLimit: "abc"}) { id } }`,
 			map[string]any{"id": a.ID}, "input.spendingLimit"},
-		{"update variable", updateMutation, map[string]any{"id": a.ID, "input": map[string]any{"dailyLimit": "-2"}}, "input.dailyLimit"},
+		{"update variable", testkit.UpdateMutation, map[string]any{"id": a.ID, "input": map[string]any{"dailyLimit": "-2"}}, "input.dailyLimit"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := b.with(t).do(b.key, c.query, c.vars)
-			if got := r.fields(t); !slices.Equal(got, []string{c.want}) {
+			r := b.For(t).Do(b.Key, c.query, c.vars)
+			if got := r.Fields(t); !slices.Equal(got, []string{c.want}) {
 				t.Fatalf("fieldErrors %v, want [%s]", got, c.want)
 			}
 			if !strings.Contains(r.Errors[0].Message, c.want) {
@@ -108,17 +110,17 @@ func TestDecimalErrorPath(t *testing.T) {
 			}
 		})
 	}
-	if c := b.list(b.key, nil); c.TotalCount != 1 {
+	if c := b.Agents(b.Key, nil); c.TotalCount != 1 {
 		t.Fatalf("refused inputs changed the agent count to %d", c.TotalCount)
 	}
 }
 
 func TestUpdateAgentValidation(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	usd := b.register(map[string]any{"dailyLimit": "10"})
-	jpy := b.register(map[string]any{"currency": "JPY", "spendingLimit": "1000"})
-	events := len(b.events(b.orgID))
+	b := testkit.New(t)
+	usd := b.Register(map[string]any{"dailyLimit": "10"})
+	jpy := b.Register(map[string]any{"currency": "JPY", "spendingLimit": "1000"})
+	events := len(b.Events(b.OrgID))
 	cases := []validationCase{
 		{"name empty", map[string]any{"name": ""}, []string{"input.name"}},
 		{"name blank", map[string]any{"name": "   "}, []string{"input.name"}},
@@ -133,22 +135,22 @@ func TestUpdateAgentValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := b.with(t).do(b.key, updateMutation, map[string]any{"id": usd.ID, "input": c.input})
-			if got := r.fields(t); !slices.Equal(got, c.want) {
+			r := b.For(t).Do(b.Key, testkit.UpdateMutation, map[string]any{"id": usd.ID, "input": c.input})
+			if got := r.Fields(t); !slices.Equal(got, c.want) {
 				t.Fatalf("fieldErrors %v, want %v", got, c.want)
 			}
 		})
 	}
-	r := b.do(b.key, updateMutation, map[string]any{"id": jpy.ID, "input": map[string]any{"spendingLimit": "1.5"}})
-	if got := r.fields(t); !slices.Equal(got, []string{"input.spendingLimit"}) {
+	r := b.Do(b.Key, testkit.UpdateMutation, map[string]any{"id": jpy.ID, "input": map[string]any{"spendingLimit": "1.5"}})
+	if got := r.Fields(t); !slices.Equal(got, []string{"input.spendingLimit"}) {
 		t.Fatalf("JPY decimals: fieldErrors %v", got)
 	}
-	for _, a := range []agentJSON{usd, jpy} {
-		if got := b.agent(a.ID); !reflect.DeepEqual(got, a) {
+	for _, a := range []testkit.Agent{usd, jpy} {
+		if got := b.Agent(a.ID); !reflect.DeepEqual(got, a) {
 			t.Fatalf("refused updates changed the agent:\n%+v\nwas\n%+v", got, a)
 		}
 	}
-	if got := b.events(b.orgID); len(got) != events {
+	if got := b.Events(b.OrgID); len(got) != events {
 		t.Fatalf("refused updates wrote %d events", len(got)-events)
 	}
 }

@@ -27,3 +27,21 @@ func (t *Transaction) ToData() Data {
 		Currency: string(t.Currency), Memo: t.Memo, Status: string(t.Status), ReversalOf: t.ReversalOf,
 		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: event.FormatTime(t.CreatedAt)}
 }
+
+// CompletedEvent is the data of a transaction.completed event: the new
+// transaction.
+type CompletedEvent struct {
+	Data
+}
+
+// ReversedEvent is the data of a transaction.reversed event: the reversal
+// record (parties swapped, reversal_of naming the original, the reason).
+type ReversedEvent struct {
+	Data
+}
+
+// EventType names the event type each payload is written under.
+func (CompletedEvent) EventType() string { return event.TransactionCompleted }
+
+// EventType names the event type each payload is written under.
+func (ReversedEvent) EventType() string { return event.TransactionReversed }

@@ -139,6 +139,26 @@ const (
 // MaxExportRows is the largest export answered in one request.
 const MaxExportRows = 50000
 
+// ExportRange is the window [Since, Until) of an export; a nil end is open.
+type ExportRange struct {
+	Since, Until *time.Time
+}
+
+// Validate checks that a closed range is not empty or reversed. It returns a
+// ValidationFailed error on field "until", or nil.
+func (r ExportRange) Validate() error {
+	if r.Since != nil && r.Until != nil && !r.Since.Before(*r.Until) {
+		return failure.Invalid("until", "must be after since")
+	}
+	return nil
+}
+
+// ExportTooLarge is the ValidationFailed error for a range holding more than
+// MaxExportRows transactions.
+func ExportTooLarge() error {
+	return failure.Invalid("since", "the range holds more than %d transactions, the largest export allowed: narrow it with since and until (e.g. one day at a time)", MaxExportRows)
+}
+
 // Export is an encoded export and its row count.
 type Export struct {
 	Format  Format
@@ -146,14 +166,31 @@ type Export struct {
 	Count   int
 }
 
-// Service executes, reverses and reads transactions for the principal in ctx.
-// Errors are *failure.Error values (POLICY_DENIED carries reasonCode and reason).
+// Service executes, reverses and reads transactions for the principal in ctx
+// (without one, Unauthenticated). A transaction is visible to the
+// organizations of both parties; anything else is NotFound, exactly as an
+// unknown id. Errors a caller may see are *failure.Error values; any other
+// error is an outage or a bug, shown only as Internal.
 type Service interface {
+	// Execute moves money if the policy allows it. ValidationFailed
+	// (ExecuteInput.Validate); NotFound for a fromAgent not the caller's or an
+	// unknown toAgent; Conflict for an idempotency key reused with other
+	// parameters; PolicyDenied with reasonCode and reason (the refusal is
+	// recorded on the sender's chain and committed first).
 	Execute(ctx context.Context, in ExecuteInput) (*Transaction, error)
-	// Reverse reverses a completed transaction of the caller's and returns the reversal record.
+	// Reverse reverses a completed transaction and returns the reversal
+	// record. ValidationFailed (ValidateReason); NotFound; Forbidden unless
+	// the caller sent it; Conflict if it is reversed or is a reversal.
 	Reverse(ctx context.Context, id, reason string) (*Transaction, error)
+	// Get returns one visible transaction. NotFound.
 	Get(ctx context.Context, id string) (*Transaction, error)
+	// List returns a page, newest first. ValidationFailed for a limit outside
+	// 1..paging.Max or an after cursor this list did not return.
 	List(ctx context.Context, f ListFilter) (*Page, error)
+	// Count counts the visible transactions f selects.
 	Count(ctx context.Context, f ListFilter) (int, error)
+	// Export encodes the visible transactions created in [since, until),
+	// oldest first. ValidationFailed for a bad format, an empty range
+	// (ExportRange.Validate) or more than MaxExportRows (ExportTooLarge).
 	Export(ctx context.Context, format Format, since, until *time.Time) (*Export, error)
 }

@@ -109,3 +109,27 @@ func TestEncoderRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestExportRangeValidate(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	t1 := t0.Add(time.Hour)
+	for _, tc := range []struct {
+		since, until *time.Time
+		ok           bool
+	}{
+		{nil, nil, true}, {&t0, nil, true}, {nil, &t1, true}, {&t0, &t1, true},
+		{&t0, &t0, false}, {&t1, &t0, false},
+	} {
+		err := transaction.ExportRange{Since: tc.since, Until: tc.until}.Validate()
+		if tc.ok != (err == nil) {
+			t.Errorf("%v..%v: %v", tc.since, tc.until, err)
+		}
+		if fe := failure.As(err); err != nil && (fe.Code != failure.ValidationFailed || fe.FieldErrors[0].Field != "until") {
+			t.Errorf("want VALIDATION_FAILED on until, got %v", err)
+		}
+	}
+	if fe := failure.As(transaction.ExportTooLarge()); fe == nil || fe.FieldErrors[0].Field != "since" || !strings.Contains(fe.Message, "50000") {
+		t.Errorf("ExportTooLarge = %v", fe)
+	}
+}

@@ -115,7 +115,7 @@ type Factors struct {
 	TenureDays float64
 	// Volume is the transaction count (Transactions).
 	Volume float64
-	// Confidence is n/(n+PriorStrength) with n = Transactions + Refused, in 0..1.
+	// Confidence is n/(n+Weights.ConfidenceHalf) with n = Transactions + Refused, in 0..1.
 	Confidence float64
 }
 

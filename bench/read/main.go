@@ -34,10 +34,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/uptrace/bun/driver/pgdriver"
 
-	"github.com/agenttrust/service/app"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/wire"
 )
 
 // The dashboard's requests: a page of agents, plain and with trust.
@@ -97,7 +97,7 @@ func run(ctx context.Context, o options) error {
 	// Every part of the edge stays on: authentication, the rate limiter (set
 	// high enough not to refuse), metrics, request logs at info level.
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := app.Handler(httpapi.Config{RateLimitRPS: 1e7, RateLimitBurst: 1e7}, d, log, nil)
+	svc := wire.Handler(httpapi.Config{RateLimitRPS: 1e7, RateLimitBurst: 1e7}, d, log, nil)
 	agentIDs, err := seed(svc, key, o.agents)
 	if err != nil {
 		return err

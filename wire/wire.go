@@ -1,6 +1,6 @@
-// Package app wires the domain services on Postgres to the HTTP edge; the
+// Package wire wires the domain services on Postgres to the HTTP edge; the
 // binary and the tests build the same handler through it.
-package app
+package wire
 
 import (
 	"log/slog"

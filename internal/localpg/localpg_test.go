@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenttrust/service/localpg"
+	"github.com/agenttrust/service/internal/localpg"
 	"github.com/uptrace/bun/driver/pgdriver"
 )
 

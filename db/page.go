@@ -1,0 +1,87 @@
+package db
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/paging"
+)
+
+// checkLimit enforces the one page-size rule (paging.Check) in every list.
+func checkLimit(limit int) error { return paging.Check(limit) }
+
+// trimPage cuts the probe row a keyset query reads past the page (it asks
+// for limit+1) and reports whether another page follows.
+func trimPage[T any](rows []T, limit int) ([]T, bool) {
+	if len(rows) > limit {
+		return rows[:limit], true
+	}
+	return rows, false
+}
+
+// badCursor answers an `after` that no list of this service returned.
+func badCursor() error {
+	return failure.Invalid("after", "is not a cursor returned by this list: pass pageInfo.endCursor unchanged")
+}
+
+// cursorPrefix versions the cursor format: a cursor is the URL-safe base64
+// of the prefix and the keyset values of the page's last row, ':'-separated.
+const cursorPrefix = "c1:"
+
+// encodeCursor is the one cursor codec's writer.
+func encodeCursor(values ...string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strings.Join(values, ":")))
+}
+
+// decodeCursor reads a cursor of n non-empty values (the last may hold ':').
+func decodeCursor(c string, n int) ([]string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
+		return nil, badCursor()
+	}
+	vals := strings.SplitN(strings.TrimPrefix(string(b), cursorPrefix), ":", n)
+	if len(vals) != n {
+		return nil, badCursor()
+	}
+	for _, v := range vals {
+		if v == "" {
+			return nil, badCursor()
+		}
+	}
+	return vals, nil
+}
+
+// seqCursor pages a list ordered by a positive sequence (agents).
+func seqCursor(seq int64) string { return encodeCursor(strconv.FormatInt(seq, 10)) }
+
+func parseSeqCursor(c string) (int64, error) {
+	vals, err := decodeCursor(c, 1)
+	if err != nil {
+		return 0, err
+	}
+	seq, err := strconv.ParseInt(vals[0], 10, 64)
+	if err != nil || seq <= 0 {
+		return 0, badCursor()
+	}
+	return seq, nil
+}
+
+// timeCursor pages a list ordered by creation time, then id (transactions).
+func timeCursor(at time.Time, id string) string {
+	return encodeCursor(strconv.FormatInt(at.UnixMicro(), 10), id)
+}
+
+func parseTimeCursor(c string) (time.Time, string, error) {
+	vals, err := decodeCursor(c, 2)
+	if err != nil {
+		return time.Time{}, "", err
+	}
+	us, err := strconv.ParseInt(vals[0], 10, 64)
+	if err != nil {
+		return time.Time{}, "", badCursor()
+	}
+	return time.UnixMicro(us).UTC(), vals[1], nil
+}
