@@ -237,7 +237,8 @@ func (m *Main) Serve(ctx context.Context) error {
 		return fmt.Errorf("listen on %s: %w", m.Config.ListenAddr, err)
 	}
 	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	m.Logger.Info("listening", "addr", ln.Addr().String(),
+	gogc := wire.TuneGC()
+	m.Logger.Info("listening", "addr", ln.Addr().String(), "gogc", gogc,
 		"playground", "http://"+displayAddr(ln.Addr())+"/", "graphql", "http://"+displayAddr(ln.Addr())+"/graphql")
 	fmt.Fprintf(os.Stderr, "Agent Trust service: playground at http://%s/  (GraphQL at /graphql)\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 1)

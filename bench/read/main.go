@@ -74,6 +74,7 @@ func main() {
 }
 
 func run(ctx context.Context, o options) error {
+	gogc := wire.TuneGC() // what the binary runs with
 	if _, err := exec.LookPath(o.wrk); err != nil {
 		return fmt.Errorf("wrk not found (%v): install it with `apt-get install wrk` (Debian) or set WRK", err)
 	}
@@ -145,8 +146,8 @@ func run(ctx context.Context, o options) error {
 		targets[name] = t
 	}
 
-	fmt.Printf("# %s  %d cores  %s  %d agents, wrk -t%d -c%d -d%s, %d round(s)\n",
-		time.Now().UTC().Format(time.RFC3339), numCPU(), wrkVersion(o.wrk), o.agents, o.threads, o.connections, o.duration, o.rounds)
+	fmt.Printf("# %s  %d cores  %s  %d agents, wrk -t%d -c%d -d%s, %d round(s), GOGC=%s\n",
+		time.Now().UTC().Format(time.RFC3339), numCPU(), wrkVersion(o.wrk), o.agents, o.threads, o.connections, o.duration, o.rounds, gogc)
 	fmt.Printf("%-14s %5s %9s %9s %9s %12s\n", "target", "round", "req/s", "p50 ms", "p99 ms", "cpu µs/req")
 	results := map[string][]result{}
 	warm := o
