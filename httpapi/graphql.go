@@ -39,7 +39,7 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 	srv := handler.New(resolvers.AgentsPage(graph.NewExecutableSchema(c), root))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(postOnce{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
