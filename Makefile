@@ -24,7 +24,12 @@ bench: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 1 ./resolvers/
 	bash bench/run-pgbench.sh
 
+bench-read: ## the agents page under wrk load: service vs a bare pgx + encoding/json handler, same rows, same run
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get install -y wrk >/dev/null; } || \
+		{ echo "bench-read needs wrk: apt-get install wrk (Debian/Ubuntu) or brew install wrk"; exit 1; }
+	$(GO) run ./bench/read
+
 audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)
 	bash tools/httpaudit/run.sh
 
-.PHONY: help run test generate lint bench audit
+.PHONY: help run test generate lint bench bench-read audit

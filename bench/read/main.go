@@ -263,7 +263,7 @@ var (
 func load(o options, t target, connections int) (result, error) {
 	before := processCPU()
 	out, err := exec.Command(o.wrk, "-t"+strconv.Itoa(min(o.threads, connections)), "-c"+strconv.Itoa(connections),
-		"-d"+strconv.Itoa(int(o.duration.Seconds()))+"s", "--latency", "-s", t.script, t.url).CombinedOutput()
+		"-d"+strconv.Itoa(int(o.duration.Seconds()))+"s", "--timeout", "10s", "--latency", "-s", t.script, t.url).CombinedOutput()
 	cpu := processCPU() - before
 	if err != nil {
 		return result{}, fmt.Errorf("wrk: %v: %s", err, out)
