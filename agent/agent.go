@@ -229,6 +229,9 @@ type Service interface {
 	// Suspend moves an active agent to suspended. NotFound; ValidationFailed
 	// for a reason over MaxReasonLength; Conflict if already suspended.
 	Suspend(ctx context.Context, id string, reason *string) (*Agent, error)
+	// Reinstate moves a suspended agent back to active. NotFound;
+	// ValidationFailed for a reason over MaxReasonLength; Conflict if active.
+	Reinstate(ctx context.Context, id string, reason *string) (*Agent, error)
 	// Get returns one agent. NotFound.
 	Get(ctx context.Context, id string) (*Agent, error)
 	// List returns a page, newest first. ValidationFailed for a limit outside

@@ -15,6 +15,7 @@ import (
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/trust"
 )
 
 type agentRow struct {
@@ -34,8 +35,8 @@ type agentRow struct {
 	AuditHead         string         `bun:"audit_head"`
 	CreatedAt         time.Time      `bun:"created_at"`
 	UpdatedAt         time.Time      `bun:"updated_at"`
-	// Assessment is the stored trust assessment, read with the row by agentsFor.
-	Assessment string `bun:"assessment,scanonly"`
+	// TC holds the agent's trust counters, read with the row by agentsFor.
+	TC trustCounters `bun:"embed:tc_"`
 }
 
 func (r *agentRow) agent() *agent.Agent {
@@ -102,15 +103,14 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 
 // lockOwn reads an agent of orgID and locks its row until tx ends.
 func lockOwn(ctx context.Context, tx bun.Tx, orgID, agentID string) (*agentRow, error) {
-	var row agentRow
-	err := tx.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", orgID).For("UPDATE").Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, agentNotFound(agentID)
-	}
-	if err != nil {
+	var rows []agentRow
+	if err := agentsFor(tx, &rows, agentID).Where("agent_row.org_id = ?", orgID).For("UPDATE OF agent_row, tc").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("lock agent: %w", err)
 	}
-	return &row, nil
+	if len(rows) == 0 {
+		return nil, agentNotFound(agentID)
+	}
+	return &rows[0], nil
 }
 
 // Update changes identity fields, recomputes the fingerprint, and records the
@@ -136,16 +136,9 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 			return nil
 		}
 		after.Stamp(s.db.Now())
-		row.set(&after)
 		details := map[string]any{"changes": agent.Changes(*before, after, changed), "fingerprint": after.Fingerprint}
-		if err := appendAudit(ctx, tx, row, agent.AuditUpdated, p.KeyID, after.UpdatedAt, details); err != nil {
-			return err
-		}
-		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
-			return fmt.Errorf("update agent: %w", err)
-		}
 		data := agent.UpdatedEvent{Data: after.ToData(), ChangedFields: changed}
-		if _, err := appendEvent(ctx, tx, event.AgentUpdated, after.UpdatedAt, data, after.OrgID); err != nil {
+		if err := saveAgentChange(ctx, tx, row, &after, agent.AuditUpdated, p.KeyID, details, data); err != nil {
 			return err
 		}
 		out = &after
@@ -154,8 +147,49 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 	return out, err
 }
 
+// saveAgentChange stores a changed agent (a, stamped) in its locked row,
+// with the audit entry action and the event announcing it, in tx: the one
+// shape of every agent state change (update, suspend, reinstate).
+func saveAgentChange(ctx context.Context, tx bun.Tx, row *agentRow, a *agent.Agent, action, actor string, details any, data event.Payload) error {
+	row.set(a)
+	if err := appendAudit(ctx, tx, row, action, actor, a.UpdatedAt, details); err != nil {
+		return err
+	}
+	if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
+		return fmt.Errorf("save agent: %w", err)
+	}
+	_, err := appendEvent(ctx, tx, data.EventType(), a.UpdatedAt, data, a.OrgID)
+	return err
+}
+
 // Suspend moves an active agent to suspended (Conflict if it already is).
 func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *string) (*agent.Agent, error) {
+	return s.setStatus(ctx, agentID, reason, agent.Suspended)
+}
+
+// Reinstate moves a suspended agent back to active (Conflict if it is active).
+func (s *AgentService) Reinstate(ctx context.Context, agentID string, reason *string) (*agent.Agent, error) {
+	return s.setStatus(ctx, agentID, reason, agent.Active)
+}
+
+// statusChange is what moving to a status records: the audit action and
+// event, the conflict when the agent is already there, and the trust action.
+var statusChange = map[agent.Status]struct {
+	audit, already, cause string
+	trust                 trust.Kind
+	payload               func(agent.Data, *string) event.Payload
+}{
+	agent.Suspended: {agent.AuditSuspended, "already suspended", "suspension", trust.Suspended,
+		func(d agent.Data, reason *string) event.Payload { return agent.SuspendedEvent{Data: d, Reason: reason} }},
+	agent.Active: {agent.AuditReinstated, "not suspended", "reinstatement", trust.Reinstated,
+		func(d agent.Data, reason *string) event.Payload {
+			return agent.ReinstatedEvent{Data: d, Reason: reason}
+		}},
+}
+
+// setStatus suspends or reinstates one of the caller's agents: the status,
+// its audit entry, its event and its rescoring commit together.
+func (s *AgentService) setStatus(ctx context.Context, agentID string, reason *string, to agent.Status) (*agent.Agent, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
@@ -163,32 +197,25 @@ func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *stri
 	if err := agent.ValidateReason(reason); err != nil {
 		return nil, err
 	}
+	change := statusChange[to]
 	var out *agent.Agent
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
 		row, err := lockOwn(ctx, tx, p.OrgID, agentID)
 		if err != nil {
 			return err
 		}
-		if row.Status == string(agent.Suspended) {
-			return failure.Errorf(failure.Conflict, "agent %q is already suspended", agentID)
+		if row.Status == string(to) {
+			return failure.Errorf(failure.Conflict, "agent %q is %s", agentID, change.already)
 		}
 		a := row.agent()
-		a.Status = agent.Suspended
+		a.Status = to
 		a.Stamp(s.db.Now())
-		row.set(a)
 		details := map[string]any{"reason": reason, "fingerprint": a.Fingerprint}
-		if err := appendAudit(ctx, tx, row, agent.AuditSuspended, p.KeyID, a.UpdatedAt, details); err != nil {
-			return err
-		}
-		if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
-			return fmt.Errorf("suspend agent: %w", err)
-		}
-		data := agent.SuspendedEvent{Data: a.ToData(), Reason: reason}
-		if _, err := appendEvent(ctx, tx, event.AgentSuspended, a.UpdatedAt, data, a.OrgID); err != nil {
+		if err := saveAgentChange(ctx, tx, row, a, change.audit, p.KeyID, details, change.payload(a.ToData(), reason)); err != nil {
 			return err
 		}
 		out = a
-		return applyTrust(ctx, tx, row, trustDelta{}, "suspension:"+a.ID, a.UpdatedAt)
+		return applyTrust(ctx, tx, row, trust.Action{Kind: change.trust, At: a.UpdatedAt}, change.cause+":"+a.ID)
 	})
 	return out, err
 }

@@ -1,7 +1,6 @@
 package db
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -49,38 +48,4 @@ func parseLimits(limit string, daily *string) (money.Amount, *money.Amount, erro
 		return money.Amount{}, nil, fmt.Errorf("daily_limit: %w", err)
 	}
 	return l, &d, nil
-}
-
-// readAgentRows is agentsFor outside a transaction, on the read pool: the
-// given agents with their stored trust assessment, by id.
-func (d *DB) readAgentRows(ctx context.Context, ids ...string) (map[string]*agentRow, error) {
-	rows, err := d.query(ctx, `SELECT a.seq, a.id, a.org_id, a.name, a.authorized_actions, a.spending_limit::text,
-		a.daily_limit::text, a.currency, a.environment, a.status, a.fingerprint, a.audit_seq, a.audit_head,
-		a.created_at, a.updated_at, tc.assessment
-		FROM agents a JOIN trust_counters tc ON tc.agent_id = a.id WHERE a.id = ANY($1)`, ids)
-	if err != nil {
-		return nil, fmt.Errorf("read agents: %w", err)
-	}
-	defer rows.Close()
-	out := make(map[string]*agentRow, len(ids))
-	for rows.Next() {
-		var (
-			r     agentRow
-			limit string
-			daily *string
-		)
-		err := rows.Scan(&r.Seq, &r.ID, &r.OrgID, &r.Name, &r.AuthorizedActions, &limit, &daily, (*string)(&r.Currency),
-			&r.Environment, &r.Status, &r.Fingerprint, &r.AuditSeq, &r.AuditHead, &r.CreatedAt, &r.UpdatedAt, &r.Assessment)
-		if err != nil {
-			return nil, fmt.Errorf("read agents: %w", err)
-		}
-		if r.SpendingLimit, r.DailyLimit, err = parseLimits(limit, daily); err != nil {
-			return nil, fmt.Errorf("read agent %s: %w", r.ID, err)
-		}
-		out[r.ID] = &r
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read agents: %w", err)
-	}
-	return out, nil
 }

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
@@ -30,6 +29,14 @@ type disputeRow struct {
 	EvidenceIDs   []string  `bun:"evidence_ids,array"`
 	Status        string    `bun:"status"`
 	CreatedAt     time.Time `bun:"created_at"`
+	AgentOrg      string    `bun:"agent_org"`
+	WithdrawnAt   time.Time `bun:"withdrawn_at,nullzero"`
+	Seq           int64     `bun:"seq,nullzero"`
+}
+
+func (r *disputeRow) dispute() *trust.Dispute {
+	return &trust.Dispute{ID: r.ID, AgentID: r.AgentID, ReporterOrg: r.ReporterOrg, Reason: r.Reason,
+		EvidenceIDs: r.EvidenceIDs, Status: trust.DisputeStatus(r.Status), CreatedAt: r.CreatedAt.UTC(), AgentOrg: r.AgentOrg}
 }
 
 type disputeEvidenceRow struct {
@@ -37,31 +44,6 @@ type disputeEvidenceRow struct {
 	ReporterOrg   string `bun:"reporter_org,pk"`
 	TransactionID string `bun:"transaction_id,pk"`
 	DisputeID     string `bun:"dispute_id"`
-}
-
-func validateReport(in trust.ReportInput) error {
-	var f failure.Fields
-	if !id.Has(in.AgentID, id.Agent) {
-		f.Add("input.agentId", "must be an agent id (agent_…)")
-	}
-	n := utf8.RuneCountInString(in.Reason)
-	if strings.TrimSpace(in.Reason) == "" || n > trust.MaxReasonLength || !utf8.ValidString(in.Reason) {
-		f.Add("input.reason", "must be 1 to %d characters and not blank (got %d)", trust.MaxReasonLength, n)
-	}
-	switch {
-	case len(in.EvidenceIDs) == 0:
-		f.Add("input.evidenceIds", "must list at least one transaction of the reported agent")
-	case len(in.EvidenceIDs) > trust.MaxEvidence:
-		f.Add("input.evidenceIds", "must list at most %d transactions", trust.MaxEvidence)
-	}
-	seen := map[string]bool{}
-	for i, e := range in.EvidenceIDs {
-		if seen[e] {
-			f.Add("input.evidenceIds["+strconv.Itoa(i)+"]", "%q is listed twice", e)
-		}
-		seen[e] = true
-	}
-	return f.Err()
 }
 
 // Report files a dispute against any agent. Its evidence must be transactions
@@ -73,25 +55,29 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 	if err != nil {
 		return nil, err
 	}
-	if err := validateReport(in); err != nil {
+	if err := in.Validate(); err != nil {
 		return nil, err
 	}
 	var out *trust.Dispute
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
-		var a agentRow
-		err := tx.NewSelect().Model(&a).Where("id = ?", in.AgentID).For("UPDATE").Scan(ctx)
-		if errors.Is(err, sql.ErrNoRows) {
-			return agentNotFound(in.AgentID)
-		}
+		parties, err := lockAgents(ctx, tx, in.AgentID)
 		if err != nil {
-			return fmt.Errorf("lock agent: %w", err)
+			return err
+		}
+		a := parties[in.AgentID]
+		if a == nil {
+			return agentNotFound(in.AgentID)
 		}
 		if err := s.checkEvidence(ctx, tx, p.OrgID, in); err != nil {
 			return err
 		}
-		now := s.db.Now()
+		firstBefore, err := firstOpenDispute(ctx, tx, a.ID, p.OrgID)
+		if err != nil {
+			return err
+		}
+		now := s.db.Now().Truncate(time.Microsecond)
 		d := disputeRow{ID: id.New(id.Dispute), AgentID: a.ID, ReporterOrg: p.OrgID, Reason: in.Reason,
-			EvidenceIDs: in.EvidenceIDs, Status: "open", CreatedAt: now}
+			EvidenceIDs: in.EvidenceIDs, Status: string(trust.StatusOpen), CreatedAt: now, AgentOrg: a.OrgID}
 		if _, err := tx.NewInsert().Model(&d).Exec(ctx); err != nil {
 			return fmt.Errorf("insert dispute: %w", err)
 		}
@@ -107,20 +93,25 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 			return fmt.Errorf("insert dispute evidence: %w", err)
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID, "reason": d.Reason, "evidence_ids": d.EvidenceIDs}
-		if err := appendAudit(ctx, tx, &a, agent.AuditDisputeFiled, p.KeyID, now, details); err != nil {
+		if err := appendAudit(ctx, tx, a, agent.AuditDisputeFiled, p.KeyID, now, details); err != nil {
 			return err
 		}
-		if err := saveAuditHead(ctx, tx, &a); err != nil {
+		if err := saveAuditHead(ctx, tx, a); err != nil {
 			return err
 		}
-		out = &trust.Dispute{ID: d.ID, AgentID: d.AgentID, ReporterOrg: d.ReporterOrg, Reason: d.Reason,
-			EvidenceIDs: d.EvidenceIDs, CreatedAt: now}
-		data := map[string]any{"id": d.ID, "dispute_id": d.ID, "agent_id": d.AgentID, "reporter_org_id": p.OrgID,
-			"reason": d.Reason, "evidence_ids": d.EvidenceIDs, "created_at": event.FormatTime(now)}
-		if _, err := appendEvent(ctx, tx, event.DisputeFiled, now, data, p.OrgID, a.OrgID); err != nil {
+		out = d.dispute()
+		if _, err := appendEvent(ctx, tx, event.DisputeFiled, now, trust.DisputeFiledEvent{DisputeData: out.ToData()}, p.OrgID, a.OrgID); err != nil {
 			return err
 		}
-		return applyTrust(ctx, tx, &a, trustDelta{Disputes: 1}, "dispute:"+d.ID, now)
+		if p.OrgID == a.OrgID { // a dispute from the agent's own organization counts for nothing
+			return nil
+		}
+		firstAfter := firstBefore
+		if firstAfter.IsZero() {
+			firstAfter = now
+		}
+		act := trust.Action{Kind: trust.DisputeFiled, At: now, OrgFirstBefore: firstBefore, OrgFirstAfter: firstAfter}
+		return applyTrust(ctx, tx, a, act, "dispute:"+d.ID)
 	})
 	return out, err
 }
@@ -162,4 +153,91 @@ func (s *TrustService) checkEvidence(ctx context.Context, tx bun.Tx, orgID strin
 		return failure.Errorf(failure.Conflict, "your organization already has an open dispute on %s", strings.Join(open, ", "))
 	}
 	return nil
+}
+
+// firstOpenDispute is the creation time of orgID's earliest open dispute
+// against the agent (zero when there is none): what that organization's
+// dispute weight counts from.
+func firstOpenDispute(ctx context.Context, tx bun.Tx, agentID, orgID string) (time.Time, error) {
+	var first *time.Time
+	err := tx.NewSelect().Model((*disputeRow)(nil)).ColumnExpr("min(created_at)").
+		Where("agent_id = ? AND reporter_org = ? AND status = 'open'", agentID, orgID).Scan(ctx, &first)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("find first open dispute: %w", err)
+	}
+	if first == nil {
+		return time.Time{}, nil
+	}
+	return first.UTC(), nil
+}
+
+// Withdraw withdraws an open dispute filed by the caller's organization: it
+// stops counting, its evidence is free for a new dispute, the reported
+// agent's chain records it, dispute.withdrawn goes to both organizations and
+// the agent is rescored, all in one database transaction.
+func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.Dispute, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out *trust.Dispute
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		var d disputeRow
+		err := tx.NewSelect().Model(&d).Where("id = ?", disputeID).
+			Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).For("UPDATE").Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return disputeNotFound(disputeID)
+		}
+		if err != nil {
+			return fmt.Errorf("lock dispute: %w", err)
+		}
+		switch {
+		case d.ReporterOrg != p.OrgID:
+			return failure.Errorf(failure.Forbidden, "only the reporting organization may withdraw dispute %q", disputeID)
+		case d.Status != string(trust.StatusOpen):
+			return failure.Errorf(failure.Conflict, "dispute %q is already withdrawn", disputeID)
+		}
+		parties, err := lockAgents(ctx, tx, d.AgentID)
+		if err != nil {
+			return err
+		}
+		a := parties[d.AgentID]
+		firstBefore, err := firstOpenDispute(ctx, tx, a.ID, p.OrgID)
+		if err != nil {
+			return err
+		}
+		now := s.db.Now().Truncate(time.Microsecond)
+		d.Status, d.WithdrawnAt = string(trust.StatusWithdrawn), now
+		if _, err := tx.NewUpdate().Model(&d).Column("status", "withdrawn_at").WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("withdraw dispute: %w", err)
+		}
+		if _, err := tx.NewDelete().Model((*disputeEvidenceRow)(nil)).Where("dispute_id = ?", d.ID).Exec(ctx); err != nil {
+			return fmt.Errorf("release dispute evidence: %w", err)
+		}
+		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID}
+		if err := appendAudit(ctx, tx, a, agent.AuditDisputeWithdrawn, p.KeyID, now, details); err != nil {
+			return err
+		}
+		if err := saveAuditHead(ctx, tx, a); err != nil {
+			return err
+		}
+		out = d.dispute()
+		if _, err := appendEvent(ctx, tx, event.DisputeWithdrawn, now, trust.DisputeWithdrawnEvent{DisputeData: out.ToData()}, p.OrgID, a.OrgID); err != nil {
+			return err
+		}
+		if p.OrgID == a.OrgID {
+			return nil
+		}
+		firstAfter, err := firstOpenDispute(ctx, tx, a.ID, p.OrgID)
+		if err != nil {
+			return err
+		}
+		act := trust.Action{Kind: trust.DisputeWithdrawn, At: now, OrgFirstBefore: firstBefore, OrgFirstAfter: firstAfter}
+		return applyTrust(ctx, tx, a, act, "withdrawal:"+d.ID)
+	})
+	return out, err
+}
+
+func disputeNotFound(disputeID string) error {
+	return failure.Errorf(failure.NotFound, "dispute %q not found", disputeID)
 }

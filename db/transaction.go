@@ -17,6 +17,7 @@ import (
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/transaction"
+	"github.com/agenttrust/service/trust"
 )
 
 type transactionRow struct {
@@ -122,11 +123,7 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 				return fmt.Errorf("store idempotency key: %w", err)
 			}
 		}
-		cause := "transaction:" + out.ID
-		if err := applyTrust(ctx, tx, sender, trustDelta{Attempts: 1, Completed: 1, Transactions: 1}, cause, now); err != nil {
-			return err
-		}
-		return applyTrust(ctx, tx, receiver, trustDelta{Transactions: 1}, cause, now)
+		return trustExecuted(ctx, tx, sender, receiver, "transaction:"+out.ID, now)
 	})
 	if err != nil {
 		return nil, err
@@ -163,10 +160,10 @@ func (s *TransactionService) claimKey(ctx context.Context, tx bun.Tx, orgID, key
 	return row.transaction(), nil
 }
 
-// agentsFor selects the given agents in id order with their stored trust
-// assessment, which the policy needs, in the same statement.
+// agentsFor selects the given agents in id order with their trust counters,
+// from which the policy's assessment is computed, in the same statement.
 func agentsFor(q bun.IDB, rows *[]agentRow, ids ...string) *bun.SelectQuery {
-	return q.NewSelect().Model(rows).ColumnExpr("agent_row.*, tc.assessment").
+	return q.NewSelect().Model(rows).ColumnExpr("agent_row.*, "+trustColumns).
 		Join("JOIN trust_counters AS tc ON tc.agent_id = agent_row.id").
 		Where("agent_row.id IN (?)", bun.In(ids)).Order("agent_row.id")
 }
@@ -184,7 +181,9 @@ func byID(rows []agentRow) map[string]*agentRow {
 // opposite directions cannot deadlock) and returns them by id.
 func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agentRow, error) {
 	var rows []agentRow
-	if err := agentsFor(tx, &rows, ids...).For("UPDATE OF agent_row").Scan(ctx); err != nil {
+	// Lock the counters too: a row only joined, not locked, would be read
+	// as of the statement's snapshot after waiting for the agent's lock.
+	if err := agentsFor(tx, &rows, ids...).For("UPDATE OF agent_row, tc").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("lock agents: %w", err)
 	}
 	return byID(rows), nil
@@ -214,7 +213,7 @@ func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow,
 			}
 		}
 	}
-	in.SenderAssessment = sender.Assessment
+	in.SenderAssessment = sender.assessment(now)
 	return policy.Evaluate(in), nil
 }
 
@@ -272,7 +271,10 @@ func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sende
 	if err := saveAuditHead(ctx, tx, sender); err != nil {
 		return err
 	}
-	return applyTrust(ctx, tx, sender, trustDelta{Attempts: 1, Refused: 1}, "refusal:"+sender.ID, now)
+	if !trust.RefusalCounts(d.ReasonCode) { // the trust rule's own refusals never count against the agent
+		return nil
+	}
+	return applyTrust(ctx, tx, sender, trust.Action{Kind: trust.Refused, At: now, ReasonCode: d.ReasonCode}, "refusal:"+sender.ID)
 }
 
 // complete stores an allowed transaction, its audit entries and its event.
@@ -368,15 +370,47 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 			return err
 		}
 		out = reversal
-		cause := "transaction:" + reversal.ID
-		for _, agentID := range []string{row.FromAgent, row.ToAgent} {
-			if err := applyTrust(ctx, tx, parties[agentID], trustDelta{Reversed: 1}, cause, now); err != nil {
-				return err
-			}
-		}
-		return nil
+		return trustReversed(ctx, tx, &row, parties[row.FromAgent], parties[row.ToAgent], "transaction:"+reversal.ID, now)
 	})
 	return out, err
+}
+
+// trustExecuted applies a completed transaction to both parties' trust;
+// within one organization it changes nothing and writes nothing.
+func trustExecuted(ctx context.Context, tx bun.Tx, sender, receiver *agentRow, cause string, now time.Time) error {
+	if sender.OrgID == receiver.OrgID {
+		return nil
+	}
+	before, err := countCounterparties(ctx, tx, 1, [2]string{sender.ID, receiver.OrgID}, [2]string{receiver.ID, sender.OrgID})
+	if err != nil {
+		return err
+	}
+	for _, a := range []*agentRow{sender, receiver} {
+		if err := applyTrust(ctx, tx, a, trust.Action{Kind: trust.Executed, At: now, WithOrgBefore: before[a.ID]}, cause); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trustReversed applies the reversal of t to both parties' trust: the
+// completion no longer counts for either, and the reversal counts against
+// the sender only. Within one organization it changes nothing.
+func trustReversed(ctx context.Context, tx bun.Tx, t *transactionRow, sender, receiver *agentRow, cause string, now time.Time) error {
+	if t.FromOrg == t.ToOrg {
+		return nil
+	}
+	before, err := countCounterparties(ctx, tx, -1, [2]string{sender.ID, t.ToOrg}, [2]string{receiver.ID, t.FromOrg})
+	if err != nil {
+		return err
+	}
+	for _, a := range []*agentRow{sender, receiver} {
+		act := trust.Action{Kind: trust.Reversed, At: now, Sender: a == sender, SentAt: t.CreatedAt, WithOrgBefore: before[a.ID]}
+		if err := applyTrust(ctx, tx, a, act, cause); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func deref(s *string) string {

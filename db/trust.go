@@ -13,19 +13,29 @@ import (
 	"github.com/agenttrust/service/trust"
 )
 
-type trustRow struct {
-	bun.BaseModel `bun:"table:trust_counters"`
-	AgentID       string    `bun:"agent_id,pk"`
-	Attempts      int64     `bun:"attempts"`
-	Completed     int64     `bun:"completed"`
-	Refused       int64     `bun:"refused"`
-	Reversed      int64     `bun:"reversed"`
-	Disputes      int64     `bun:"disputes"`
-	Transactions  int64     `bun:"transactions"`
-	Score         int       `bun:"score"`
-	Assessment    string    `bun:"assessment"`
-	UpdatedAt     time.Time `bun:"updated_at"`
+// trustCounters are an agent's trust_counters columns, read along with its
+// agent row (agentsFor) or on their own (Profiles); written by storeTrust.
+type trustCounters struct {
+	EvidenceAt       time.Time  `bun:"evidence_at,scanonly"`
+	Completed        float64    `bun:"completed,scanonly"`
+	Failures         float64    `bun:"failures,scanonly"`
+	LimitRefusals    float64    `bun:"limit_refusals,scanonly"`
+	Reversals        float64    `bun:"reversals,scanonly"`
+	DisputingOrgs    float64    `bun:"disputing_orgs,scanonly"`
+	OpenDisputes     int64      `bun:"open_disputes,scanonly"`
+	CounterpartyOrgs int64      `bun:"counterparty_orgs,scanonly"`
+	FirstExternalAt  *time.Time `bun:"first_external_at,scanonly"`
+	Score            int        `bun:"score,scanonly"`
+	Assessment       string     `bun:"assessment,scanonly"`
+	UpdatedAt        time.Time  `bun:"updated_at,scanonly"`
 }
+
+// trustColumns selects trust_counters AS tc into an agentRow's embedded TC.
+const trustColumns = `tc.evidence_at AS tc_evidence_at, tc.completed AS tc_completed, tc.failures AS tc_failures,
+ tc.limit_refusals AS tc_limit_refusals, tc.reversals AS tc_reversals, tc.disputing_orgs AS tc_disputing_orgs,
+ tc.open_disputes AS tc_open_disputes, tc.counterparty_orgs AS tc_counterparty_orgs,
+ tc.first_external_at AS tc_first_external_at, tc.score AS tc_score, tc.assessment AS tc_assessment,
+ tc.updated_at AS tc_updated_at`
 
 type snapshotRow struct {
 	bun.BaseModel `bun:"table:trust_snapshots"`
@@ -37,63 +47,114 @@ type snapshotRow struct {
 	Cause         *string   `bun:"cause"`
 }
 
-func (r *trustRow) counters(a *agentRow) trust.Counters {
-	return trust.Counters{Attempts: r.Attempts, Completed: r.Completed, Refused: r.Refused, Reversed: r.Reversed,
-		Disputes: r.Disputes, Transactions: r.Transactions, Suspended: a.Status == string(agent.Suspended),
-		RegisteredAt: a.CreatedAt}
+// counters converts the stored columns for the trust model.
+func (tc *trustCounters) counters(status string) trust.Counters {
+	c := trust.Counters{At: tc.EvidenceAt, Completed: tc.Completed, Failures: tc.Failures, LimitRefusals: tc.LimitRefusals,
+		Reversals: tc.Reversals, DisputingOrgs: tc.DisputingOrgs, OpenDisputes: tc.OpenDisputes,
+		CounterpartyOrgs: tc.CounterpartyOrgs, Suspended: status == string(agent.Suspended)}
+	if tc.FirstExternalAt != nil {
+		c.FirstExternalAt = *tc.FirstExternalAt
+	}
+	return c
 }
 
-// trustDelta is how one event changes an agent's counters.
-type trustDelta struct {
-	Attempts, Completed, Refused, Reversed, Disputes, Transactions int64
+// trustOf is the agent's trust counters as read with its row.
+func (r *agentRow) trustOf() trust.Counters { return r.TC.counters(r.Status) }
+
+// assessment is the agent's assessment at now, decayed from its counters:
+// the one the policy applies.
+func (r *agentRow) assessment(now time.Time) string {
+	return trust.Compute(r.trustOf(), now).Assessment
 }
 
 // initTrust stores a new agent's counters and first snapshot.
 func initTrust(ctx context.Context, tx bun.Tx, a *agentRow, now time.Time) error {
-	row := trustRow{AgentID: a.ID, UpdatedAt: now}
-	res := trust.Compute(row.counters(a), now)
-	row.Score, row.Assessment = res.Score, res.Assessment
-	if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+	res := trust.Compute(trust.Counters{At: now}, now)
+	_, err := tx.NewRaw(`INSERT INTO trust_counters (agent_id, evidence_at, score, assessment, updated_at) VALUES (?, ?, ?, ?, ?)`,
+		a.ID, now, res.Score, res.Assessment, now).Exec(ctx)
+	if err != nil {
 		return fmt.Errorf("insert trust counters: %w", err)
 	}
 	cause := "registration:" + a.ID
-	snap := snapshotRow{AgentID: a.ID, At: now, Score: row.Score, Assessment: row.Assessment, Cause: &cause}
+	snap := snapshotRow{AgentID: a.ID, At: now, Score: res.Score, Assessment: res.Assessment, Cause: &cause}
 	if _, err := tx.NewInsert().Model(&snap).Exec(ctx); err != nil {
 		return fmt.Errorf("insert trust snapshot: %w", err)
 	}
 	return nil
 }
 
-// applyTrust adds d to a's counters and recomputes its score; when the score
-// or assessment changes it writes a snapshot and a trust.score_changed event.
-// The caller holds a's row lock, so counter updates never race.
-func applyTrust(ctx context.Context, tx bun.Tx, a *agentRow, d trustDelta, cause string, now time.Time) error {
-	var row trustRow
-	err := tx.NewUpdate().Model(&row).
-		Set("attempts = attempts + ?", d.Attempts).Set("completed = completed + ?", d.Completed).
-		Set("refused = refused + ?", d.Refused).Set("reversed = reversed + ?", d.Reversed).
-		Set("disputes = disputes + ?", d.Disputes).Set("transactions = transactions + ?", d.Transactions).
-		Where("agent_id = ?", a.ID).Returning("*").Scan(ctx)
+// applyTrust applies one action to a's counters (the rule is trust.Apply)
+// and stores them with the score. a must have been read with its counters
+// (agentsFor) under its row lock, so counter updates never race.
+func applyTrust(ctx context.Context, tx bun.Tx, a *agentRow, act trust.Action, cause string) error {
+	return storeTrust(ctx, tx, a, trust.Apply(a.trustOf(), act), cause, act.At)
+}
+
+// storeTrust stores an agent's new counters and the score they give at now;
+// when the score or assessment differs from the stored one it writes a
+// snapshot and a trust.score_changed event naming the cause.
+func storeTrust(ctx context.Context, tx bun.Tx, a *agentRow, c trust.Counters, cause string, now time.Time) error {
+	res := trust.Compute(c, now)
+	c = c.DecayTo(now)
+	var first *time.Time
+	if !c.FirstExternalAt.IsZero() {
+		first = &c.FirstExternalAt
+	}
+	prevScore, prevAssessment := a.TC.Score, a.TC.Assessment
+	_, err := tx.NewUpdate().Table("trust_counters").
+		Set("evidence_at = ?", c.At).Set("completed = ?", c.Completed).Set("failures = ?", c.Failures).
+		Set("limit_refusals = ?", c.LimitRefusals).Set("reversals = ?", c.Reversals).
+		Set("disputing_orgs = ?", c.DisputingOrgs).Set("open_disputes = ?", c.OpenDisputes).
+		Set("counterparty_orgs = ?", c.CounterpartyOrgs).Set("first_external_at = ?", first).
+		Set("score = ?", res.Score).Set("assessment = ?", res.Assessment).Set("updated_at = ?", now).
+		Where("agent_id = ?", a.ID).Exec(ctx)
 	if err != nil {
-		return fmt.Errorf("update trust counters: %w", err)
+		return fmt.Errorf("store trust counters: %w", err)
 	}
-	res := trust.Compute(row.counters(a), now)
-	if res.Score == row.Score && res.Assessment == row.Assessment {
+	a.TC = trustCounters{EvidenceAt: c.At, Completed: c.Completed, Failures: c.Failures, LimitRefusals: c.LimitRefusals,
+		Reversals: c.Reversals, DisputingOrgs: c.DisputingOrgs, OpenDisputes: c.OpenDisputes,
+		CounterpartyOrgs: c.CounterpartyOrgs, FirstExternalAt: first, Score: res.Score, Assessment: res.Assessment, UpdatedAt: now}
+	if res.Score == prevScore && res.Assessment == prevAssessment {
 		return nil
-	}
-	prevScore, prevAssessment := row.Score, row.Assessment
-	if _, err := tx.NewUpdate().Model((*trustRow)(nil)).Set("score = ?", res.Score).Set("assessment = ?", res.Assessment).
-		Set("updated_at = ?", now).Where("agent_id = ?", a.ID).Exec(ctx); err != nil {
-		return fmt.Errorf("store trust score: %w", err)
 	}
 	snap := snapshotRow{AgentID: a.ID, At: now, Score: res.Score, Assessment: res.Assessment, Cause: &cause}
 	if _, err := tx.NewInsert().Model(&snap).Exec(ctx); err != nil {
 		return fmt.Errorf("insert trust snapshot: %w", err)
 	}
-	causeType, causeID, _ := strings.Cut(cause, ":")
-	data := map[string]any{"agent_id": a.ID, "previous_score": prevScore, "score": res.Score,
-		"previous_assessment": prevAssessment, "assessment": res.Assessment,
-		"cause": cause, "cause_type": causeType, "cause_id": causeID}
+	data := trust.ScoreChanged(a.ID, prevScore, prevAssessment, res, cause)
 	_, err = appendEvent(ctx, tx, event.TrustScoreChanged, now, data, a.OrgID)
 	return err
+}
+
+// countCounterparties adds delta to each (agent, other organization) pair's
+// count of completed, not reversed transactions, and returns each agent's
+// count before the change: the fact trust.Apply needs to count
+// counterparty organizations in O(1).
+func countCounterparties(ctx context.Context, tx bun.Tx, delta int64, pairs ...[2]string) (map[string]int64, error) {
+	values := make([]string, 0, len(pairs))
+	args := make([]any, 0, 3*len(pairs)+1)
+	for _, p := range pairs {
+		values = append(values, "(?, ?, ?::bigint)")
+		args = append(args, p[0], p[1], delta)
+	}
+	var rows []struct {
+		AgentID      string `bun:"agent_id"`
+		Transactions int64  `bun:"transactions"`
+	}
+	q := `INSERT INTO trust_counterparties (agent_id, org_id, transactions) VALUES ` + strings.Join(values, ", ") + `
+ON CONFLICT (agent_id, org_id) DO UPDATE SET transactions = trust_counterparties.transactions + EXCLUDED.transactions
+RETURNING agent_id, transactions`
+	if delta < 0 { // a decrement never creates a pair
+		q = `UPDATE trust_counterparties p SET transactions = p.transactions + v.delta
+FROM (VALUES ` + strings.Join(values, ", ") + `) AS v (agent_id, org_id, delta)
+WHERE p.agent_id = v.agent_id AND p.org_id = v.org_id RETURNING p.agent_id, p.transactions`
+	}
+	if err := tx.NewRaw(q, args...).Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("count counterparties: %w", err)
+	}
+	before := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		before[r.AgentID] = r.Transactions - delta
+	}
+	return before, nil
 }

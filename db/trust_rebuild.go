@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -10,22 +11,12 @@ import (
 	"github.com/agenttrust/service/trust"
 )
 
-// recount recounts one agent's trust counters from the raw records:
-// transactions (reversal records excluded), the refusals on its audit chain,
-// and the disputes against it.
-const recount = `
-SELECT a.id AS agent_id,
-  (SELECT count(*) FROM transactions t WHERE t.from_agent = a.id AND t.reversal_of IS NULL) AS completed,
-  (SELECT count(*) FROM audit_entries e WHERE e.agent_id = a.id AND e.action = ?) AS refused,
-  (SELECT count(*) FROM transactions t WHERE (t.from_agent = a.id OR t.to_agent = a.id)
-      AND t.reversal_of IS NULL AND t.status = 'reversed') AS reversed,
-  (SELECT count(*) FROM transactions t WHERE (t.from_agent = a.id OR t.to_agent = a.id) AND t.reversal_of IS NULL) AS transactions,
-  (SELECT count(*) FROM disputes d WHERE d.agent_id = a.id) AS disputes
-FROM agents a WHERE a.id = ?`
-
-// RebuildTrust recomputes every agent's counters from the raw records and
-// returns the agents whose stored counters differ. With fix, it stores the
-// recomputed counters (and a new score, snapshot and event where it changes).
+// RebuildTrust recomputes every agent's counters from the raw records
+// (transactions, the refusals on its audit chain, the disputes against it)
+// with trust.Replay, the same rules the write path applies, and returns the
+// agents whose stored counters, decayed to now, differ. With fix, it stores
+// the recomputed counters and counterparty tallies (and a new score,
+// snapshot and event where the score changes).
 func (d *DB) RebuildTrust(ctx context.Context, fix bool) ([]trust.Drift, error) {
 	var drifts []trust.Drift
 	after := ""
@@ -52,39 +43,94 @@ func (d *DB) RebuildTrust(ctx context.Context, fix bool) ([]trust.Drift, error) 
 	}
 }
 
-// compareTrust recounts one agent under its row lock, so no execute can
-// commit between the recount and the comparison.
+// compareTrust replays one agent's records under its row lock, so no
+// execute can commit between the replay and the comparison.
 func (d *DB) compareTrust(ctx context.Context, agentID string, fix bool) (*trust.Drift, error) {
 	var drift *trust.Drift
 	err := d.inTx(ctx, func(tx bun.Tx) error {
-		var a agentRow
-		if err := tx.NewSelect().Model(&a).Where("id = ?", agentID).For("UPDATE").Scan(ctx); err != nil {
-			return fmt.Errorf("lock agent: %w", err)
+		parties, err := lockAgents(ctx, tx, agentID)
+		if err != nil {
+			return err
 		}
-		var stored, counted trustRow
-		if err := tx.NewSelect().Model(&stored).Where("agent_id = ?", agentID).Scan(ctx); err != nil {
-			return fmt.Errorf("read trust counters: %w", err)
+		a := parties[agentID]
+		if a == nil {
+			return nil // deleted meanwhile: nothing to compare
 		}
-		if err := tx.NewRaw(recount, agent.AuditTransactionRefused, agentID).Scan(ctx, &counted); err != nil {
-			return fmt.Errorf("recount trust: %w", err)
+		h, err := trustHistory(ctx, tx, a)
+		if err != nil {
+			return err
 		}
-		counted.Attempts = counted.Completed + counted.Refused
-		if sameCounters(stored, counted) {
+		now := d.Now()
+		stored, rebuilt := a.trustOf().DecayTo(now), trust.Replay(h, now)
+		if stored.Close(rebuilt) {
 			return nil
 		}
-		drift = &trust.Drift{AgentID: agentID, Stored: stored.counters(&a), Rebuilt: counted.counters(&a)}
+		drift = &trust.Drift{AgentID: agentID, Stored: stored, Rebuilt: rebuilt}
 		if !fix {
 			return nil
 		}
-		delta := trustDelta{Attempts: counted.Attempts - stored.Attempts, Completed: counted.Completed - stored.Completed,
-			Refused: counted.Refused - stored.Refused, Reversed: counted.Reversed - stored.Reversed,
-			Disputes: counted.Disputes - stored.Disputes, Transactions: counted.Transactions - stored.Transactions}
-		return applyTrust(ctx, tx, &a, delta, "rebuild:"+a.ID, d.Now())
+		if err := recountCounterparties(ctx, tx, agentID); err != nil {
+			return err
+		}
+		return storeTrust(ctx, tx, a, rebuilt, "rebuild:"+a.ID, now)
 	})
 	return drift, err
 }
 
-func sameCounters(a, b trustRow) bool {
-	return a.Attempts == b.Attempts && a.Completed == b.Completed && a.Refused == b.Refused &&
-		a.Reversed == b.Reversed && a.Disputes == b.Disputes && a.Transactions == b.Transactions
+// trustHistory reads the raw records trust.Replay needs for one agent.
+func trustHistory(ctx context.Context, tx bun.Tx, a *agentRow) (trust.History, error) {
+	h := trust.History{Suspended: a.Status == string(agent.Suspended)}
+	var txs []struct {
+		CreatedAt  time.Time  `bun:"created_at"`
+		FromAgent  string     `bun:"from_agent"`
+		FromOrg    string     `bun:"from_org"`
+		ToOrg      string     `bun:"to_org"`
+		ReversedAt *time.Time `bun:"reversed_at"`
+	}
+	err := tx.NewSelect().TableExpr("transactions AS t").
+		ColumnExpr("t.created_at, t.from_agent, t.from_org, t.to_org, r.created_at AS reversed_at").
+		Join("LEFT JOIN transactions AS r ON r.id = t.reversed_by").
+		Where("(t.from_agent = ? OR t.to_agent = ?)", a.ID, a.ID).Where("t.reversal_of IS NULL").Scan(ctx, &txs)
+	if err != nil {
+		return h, fmt.Errorf("read transactions: %w", err)
+	}
+	for _, t := range txs {
+		r := trust.TransactionRecord{At: t.CreatedAt, SameOrg: t.FromOrg == t.ToOrg, Sender: t.FromAgent == a.ID, CounterpartyOrg: t.FromOrg}
+		if r.Sender {
+			r.CounterpartyOrg = t.ToOrg
+		}
+		if t.ReversedAt != nil {
+			r.ReversedAt = *t.ReversedAt
+		}
+		h.Transactions = append(h.Transactions, r)
+	}
+	err = tx.NewSelect().TableExpr("audit_entries").ColumnExpr("at, details->>'reason_code' AS reason_code").
+		Where("agent_id = ? AND action = ?", a.ID, agent.AuditTransactionRefused).Scan(ctx, &h.Refusals)
+	if err != nil {
+		return h, fmt.Errorf("read refusals: %w", err)
+	}
+	var disputes []disputeRow
+	if err := tx.NewSelect().Model(&disputes).Where("agent_id = ?", a.ID).Scan(ctx); err != nil {
+		return h, fmt.Errorf("read disputes: %w", err)
+	}
+	for _, d := range disputes {
+		h.Disputes = append(h.Disputes, trust.DisputeRecord{At: d.CreatedAt, ReporterOrg: d.ReporterOrg,
+			SameOrg: d.ReporterOrg == a.OrgID, WithdrawnAt: d.WithdrawnAt})
+	}
+	return h, nil
+}
+
+// recountCounterparties rewrites an agent's counterparty tallies from its transactions.
+func recountCounterparties(ctx context.Context, tx bun.Tx, agentID string) error {
+	if _, err := tx.NewDelete().TableExpr("trust_counterparties").Where("agent_id = ?", agentID).Exec(ctx); err != nil {
+		return fmt.Errorf("clear counterparties: %w", err)
+	}
+	_, err := tx.NewRaw(`INSERT INTO trust_counterparties (agent_id, org_id, transactions)
+SELECT ?, CASE WHEN from_agent = ? THEN to_org ELSE from_org END, count(*) FROM transactions
+WHERE (from_agent = ? OR to_agent = ?) AND reversal_of IS NULL AND status = 'completed' AND from_org <> to_org
+GROUP BY 2`, agentID, agentID, agentID, agentID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("recount counterparties: %w", err)
+	}
+	return nil
 }

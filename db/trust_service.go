@@ -10,7 +10,6 @@ import (
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
-	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -23,41 +22,41 @@ func NewTrustService(d *DB) *TrustService { return &TrustService{db: d} }
 var _ trust.Service = (*TrustService)(nil)
 
 type profileRow struct {
-	trustRow     `bun:",extend"`
-	Status       string    `bun:"status"`
-	OrgID        string    `bun:"org_id"`
-	AgentCreated time.Time `bun:"agent_created_at"`
+	AgentID string        `bun:"agent_id"`
+	Status  string        `bun:"status"`
+	TC      trustCounters `bun:"embed:tc_"`
 }
 
-// Profiles reads the stored scores of any agents, in one statement. The
-// factors are those the stored score was computed from, at its updated_at.
+// Profiles reads any agents' counters in one statement and scores them at
+// the current time: the counters decay on read, so the read is
+// constant-time however long the history.
 func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[string]*trust.Profile, error) {
 	if _, err := auth.FromContext(ctx); err != nil {
 		return nil, err
 	}
 	var rows []profileRow
 	err := s.db.bun.NewSelect().TableExpr("trust_counters AS tc").
-		ColumnExpr("tc.*, a.status, a.org_id, a.created_at AS agent_created_at").
+		ColumnExpr("tc.agent_id, a.status, "+trustColumns).
 		Join("JOIN agents AS a ON a.id = tc.agent_id").
 		Where("tc.agent_id IN (?)", bun.In(agentIDs)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("read trust profiles: %w", err)
 	}
+	now := s.db.Now()
 	out := make(map[string]*trust.Profile, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		a := &agentRow{ID: r.AgentID, Status: r.Status, CreatedAt: r.AgentCreated}
-		res := trust.Compute(r.counters(a), r.UpdatedAt)
-		out[r.AgentID] = &trust.Profile{AgentID: r.AgentID, Score: r.Score, Assessment: r.Assessment,
-			Factors: res.Factors, UpdatedAt: r.UpdatedAt.UTC()}
+		res := trust.Compute(r.TC.counters(r.Status), now)
+		out[r.AgentID] = &trust.Profile{AgentID: r.AgentID, Score: res.Score, Assessment: res.Assessment,
+			Factors: res.Factors, Contributions: res.Contributions, UpdatedAt: r.TC.UpdatedAt.UTC()}
 	}
 	return out, nil
 }
 
 // Batch answers up to trust.MaxBatch ids in the order asked, in one statement.
 func (s *TrustService) Batch(ctx context.Context, agentIDs []string) ([]trust.Summary, error) {
-	if len(agentIDs) == 0 || len(agentIDs) > trust.MaxBatch {
-		return nil, failure.Invalid("agentIds", "must list 1 to %d agent ids (got %d)", trust.MaxBatch, len(agentIDs))
+	if err := trust.ValidateBatch(agentIDs); err != nil {
+		return nil, err
 	}
 	profiles, err := s.Profiles(ctx, agentIDs)
 	if err != nil {
@@ -117,21 +116,19 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 	if err != nil {
 		return nil, err
 	}
-	cur, err := money.ParseCurrency(in.Currency)
-	if err != nil {
-		return nil, failure.Invalid("input.currency", "%s", err.Error())
-	}
-	ids := []string{in.AgentID}
-	if in.ToAgent != nil {
-		if *in.ToAgent == in.AgentID {
-			return nil, failure.Invalid("input.toAgent", "must differ from agentId")
-		}
-		ids = append(ids, *in.ToAgent)
-	}
-	agents, err := s.db.readAgentRows(ctx, ids...)
+	cur, err := in.Validate()
 	if err != nil {
 		return nil, err
 	}
+	ids := []string{in.AgentID}
+	if in.ToAgent != nil {
+		ids = append(ids, *in.ToAgent)
+	}
+	var rows []agentRow
+	if err := agentsFor(s.db.bun, &rows, ids...).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read agents: %w", err)
+	}
+	agents := byID(rows)
 	sender, receiver := agents[in.AgentID], (*agentRow)(nil)
 	if sender == nil || sender.OrgID != p.OrgID {
 		return nil, agentNotFound(in.AgentID)

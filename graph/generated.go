@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	Agent() AgentResolver
 	AgentConnection() AgentConnectionResolver
 	AuditEntry() AuditEntryResolver
+	DisputeConnection() DisputeConnectionResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	TransactionConnection() TransactionConnectionResolver
@@ -92,15 +93,25 @@ type ComplexityRoot struct {
 		EvidenceIDs func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Reason      func(childComplexity int) int
+		ReporterOrg func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
+	DisputeConnection struct {
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	Mutation struct {
 		ExecuteTransaction func(childComplexity int, input model.ExecuteTransactionInput) int
 		RegisterAgent      func(childComplexity int, input model.RegisterAgentInput) int
+		ReinstateAgent     func(childComplexity int, id string, reason *string) int
 		ReportAgent        func(childComplexity int, input model.ReportAgentInput) int
 		ReverseTransaction func(childComplexity int, id string, reason string) int
 		SuspendAgent       func(childComplexity int, id string, reason *string) int
 		UpdateAgent        func(childComplexity int, id string, input model.UpdateAgentInput) int
+		WithdrawDispute    func(childComplexity int, id string) int
 	}
 
 	PageInfo struct {
@@ -113,6 +124,8 @@ type ComplexityRoot struct {
 		AgentAuditChain    func(childComplexity int, agentID string) int
 		Agents             func(childComplexity int, status *agent.Status, limit *int, after *string) int
 		BatchTrust         func(childComplexity int, agentIds []string) int
+		Dispute            func(childComplexity int, id string) int
+		Disputes           func(childComplexity int, agentID *string, status *trust.DisputeStatus, limit *int, after *string) int
 		EvaluateTrust      func(childComplexity int, input model.TrustEvaluationInput) int
 		ExportTransactions func(childComplexity int, format transaction.Format, since *time.Time, until *time.Time) int
 		Transaction        func(childComplexity int, id string) int
@@ -149,6 +162,12 @@ type ComplexityRoot struct {
 		Format  func(childComplexity int) int
 	}
 
+	TrustContribution struct {
+		Description func(childComplexity int) int
+		Factor      func(childComplexity int) int
+		Points      func(childComplexity int) int
+	}
+
 	TrustEvaluation struct {
 		Allowed    func(childComplexity int) int
 		Reason     func(childComplexity int) int
@@ -156,20 +175,28 @@ type ComplexityRoot struct {
 	}
 
 	TrustFactors struct {
-		CompletionRate func(childComplexity int) int
-		Confidence     func(childComplexity int) int
-		DisputeRatio   func(childComplexity int) int
-		ReversalRate   func(childComplexity int) int
-		TenureDays     func(childComplexity int) int
-		Volume         func(childComplexity int) int
+		CompletionRate   func(childComplexity int) int
+		Confidence       func(childComplexity int) int
+		CounterpartyOrgs func(childComplexity int) int
+		DisputeRatio     func(childComplexity int) int
+		DisputingOrgs    func(childComplexity int) int
+		Failures         func(childComplexity int) int
+		LimitRefusals    func(childComplexity int) int
+		OpenDisputes     func(childComplexity int) int
+		ReversalRate     func(childComplexity int) int
+		Reversals        func(childComplexity int) int
+		Suspended        func(childComplexity int) int
+		TenureDays       func(childComplexity int) int
+		Volume           func(childComplexity int) int
 	}
 
 	TrustProfile struct {
-		AgentID    func(childComplexity int) int
-		Assessment func(childComplexity int) int
-		Factors    func(childComplexity int) int
-		Score      func(childComplexity int) int
-		UpdatedAt  func(childComplexity int) int
+		AgentID       func(childComplexity int) int
+		Assessment    func(childComplexity int) int
+		Contributions func(childComplexity int) int
+		Factors       func(childComplexity int) int
+		Score         func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
 	}
 
 	TrustSnapshot struct {
@@ -200,13 +227,18 @@ type AgentConnectionResolver interface {
 type AuditEntryResolver interface {
 	PreviousHash(ctx context.Context, obj *agent.AuditEntry) (*string, error)
 }
+type DisputeConnectionResolver interface {
+	TotalCount(ctx context.Context, obj *model.DisputeConnection) (int, error)
+}
 type MutationResolver interface {
 	RegisterAgent(ctx context.Context, input model.RegisterAgentInput) (*agent.Agent, error)
 	UpdateAgent(ctx context.Context, id string, input model.UpdateAgentInput) (*agent.Agent, error)
 	SuspendAgent(ctx context.Context, id string, reason *string) (*agent.Agent, error)
+	ReinstateAgent(ctx context.Context, id string, reason *string) (*agent.Agent, error)
 	ExecuteTransaction(ctx context.Context, input model.ExecuteTransactionInput) (*transaction.Transaction, error)
 	ReverseTransaction(ctx context.Context, id string, reason string) (*transaction.Transaction, error)
 	ReportAgent(ctx context.Context, input model.ReportAgentInput) (*trust.Dispute, error)
+	WithdrawDispute(ctx context.Context, id string) (*trust.Dispute, error)
 }
 type QueryResolver interface {
 	Agent(ctx context.Context, id string) (*agent.Agent, error)
@@ -220,6 +252,8 @@ type QueryResolver interface {
 	EvaluateTrust(ctx context.Context, input model.TrustEvaluationInput) (*trust.Evaluation, error)
 	BatchTrust(ctx context.Context, agentIds []string) ([]*trust.Summary, error)
 	TrustHistory(ctx context.Context, agentID string, since *time.Time) ([]*trust.Snapshot, error)
+	Dispute(ctx context.Context, id string) (*trust.Dispute, error)
+	Disputes(ctx context.Context, agentID *string, status *trust.DisputeStatus, limit *int, after *string) (*model.DisputeConnection, error)
 }
 type TransactionConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.TransactionConnection) (int, error)
@@ -436,6 +470,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Dispute.Reason(childComplexity), true
+	case "Dispute.reporterOrgId":
+		if e.ComplexityRoot.Dispute.ReporterOrg == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.ReporterOrg(childComplexity), true
+	case "Dispute.status":
+		if e.ComplexityRoot.Dispute.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Status(childComplexity), true
+
+	case "DisputeConnection.nodes":
+		if e.ComplexityRoot.DisputeConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeConnection.Nodes(childComplexity), true
+	case "DisputeConnection.pageInfo":
+		if e.ComplexityRoot.DisputeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeConnection.PageInfo(childComplexity), true
+	case "DisputeConnection.totalCount":
+		if e.ComplexityRoot.DisputeConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeConnection.TotalCount(childComplexity), true
 
 	case "Mutation.executeTransaction":
 		if e.ComplexityRoot.Mutation.ExecuteTransaction == nil {
@@ -459,6 +524,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegisterAgent(childComplexity, args["input"].(model.RegisterAgentInput)), true
+	case "Mutation.reinstateAgent":
+		if e.ComplexityRoot.Mutation.ReinstateAgent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_reinstateAgent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReinstateAgent(childComplexity, args["id"].(string), args["reason"].(*string)), true
 	case "Mutation.reportAgent":
 		if e.ComplexityRoot.Mutation.ReportAgent == nil {
 			break
@@ -503,6 +579,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateAgent(childComplexity, args["id"].(string), args["input"].(model.UpdateAgentInput)), true
+	case "Mutation.withdrawDispute":
+		if e.ComplexityRoot.Mutation.WithdrawDispute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_withdrawDispute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WithdrawDispute(childComplexity, args["id"].(string)), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -561,6 +648,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.BatchTrust(childComplexity, args["agentIds"].([]string)), true
+	case "Query.dispute":
+		if e.ComplexityRoot.Query.Dispute == nil {
+			break
+		}
+
+		args, err := ec.field_Query_dispute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Dispute(childComplexity, args["id"].(string)), true
+	case "Query.disputes":
+		if e.ComplexityRoot.Query.Disputes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_disputes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Disputes(childComplexity, args["agentId"].(*string), args["status"].(*trust.DisputeStatus), args["limit"].(*int), args["after"].(*string)), true
 	case "Query.evaluateTrust":
 		if e.ComplexityRoot.Query.EvaluateTrust == nil {
 			break
@@ -751,6 +860,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TransactionExport.Format(childComplexity), true
 
+	case "TrustContribution.description":
+		if e.ComplexityRoot.TrustContribution.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustContribution.Description(childComplexity), true
+	case "TrustContribution.factor":
+		if e.ComplexityRoot.TrustContribution.Factor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustContribution.Factor(childComplexity), true
+	case "TrustContribution.points":
+		if e.ComplexityRoot.TrustContribution.Points == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustContribution.Points(childComplexity), true
+
 	case "TrustEvaluation.allowed":
 		if e.ComplexityRoot.TrustEvaluation.Allowed == nil {
 			break
@@ -782,18 +910,60 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TrustFactors.Confidence(childComplexity), true
+	case "TrustFactors.counterpartyOrgs":
+		if e.ComplexityRoot.TrustFactors.CounterpartyOrgs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.CounterpartyOrgs(childComplexity), true
 	case "TrustFactors.disputeRatio":
 		if e.ComplexityRoot.TrustFactors.DisputeRatio == nil {
 			break
 		}
 
 		return e.ComplexityRoot.TrustFactors.DisputeRatio(childComplexity), true
+	case "TrustFactors.disputingOrgs":
+		if e.ComplexityRoot.TrustFactors.DisputingOrgs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.DisputingOrgs(childComplexity), true
+	case "TrustFactors.failures":
+		if e.ComplexityRoot.TrustFactors.Failures == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.Failures(childComplexity), true
+	case "TrustFactors.limitRefusals":
+		if e.ComplexityRoot.TrustFactors.LimitRefusals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.LimitRefusals(childComplexity), true
+	case "TrustFactors.openDisputes":
+		if e.ComplexityRoot.TrustFactors.OpenDisputes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.OpenDisputes(childComplexity), true
 	case "TrustFactors.reversalRate":
 		if e.ComplexityRoot.TrustFactors.ReversalRate == nil {
 			break
 		}
 
 		return e.ComplexityRoot.TrustFactors.ReversalRate(childComplexity), true
+	case "TrustFactors.reversals":
+		if e.ComplexityRoot.TrustFactors.Reversals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.Reversals(childComplexity), true
+	case "TrustFactors.suspended":
+		if e.ComplexityRoot.TrustFactors.Suspended == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustFactors.Suspended(childComplexity), true
 	case "TrustFactors.tenureDays":
 		if e.ComplexityRoot.TrustFactors.TenureDays == nil {
 			break
@@ -819,6 +989,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TrustProfile.Assessment(childComplexity), true
+	case "TrustProfile.contributions":
+		if e.ComplexityRoot.TrustProfile.Contributions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustProfile.Contributions(childComplexity), true
 	case "TrustProfile.factors":
 		if e.ComplexityRoot.TrustProfile.Factors == nil {
 			break
@@ -1120,6 +1296,8 @@ type Mutation {
   updateAgent(id: ID!, input: UpdateAgentInput!): Agent!
   "Suspend an active agent; suspending a suspended agent is CONFLICT."
   suspendAgent(id: ID!, reason: String): Agent!
+  "Reinstate a suspended agent (suspended -> active); reinstating an active agent is CONFLICT. Appends to the audit chain, emits ` + "`" + `agent.reinstated` + "`" + ` and rescores the agent."
+  reinstateAgent(id: ID!, reason: String): Agent!
 }
 
 "A transaction's state."
@@ -1224,30 +1402,62 @@ extend type Mutation {
 type TrustProfile {
   "The agent scored."
   agentId: ID!
-  "0..1000; recomputed whenever one of the agent's counters changes."
+  "0..1000, computed when read from the agent's decayed evidence (the README explains the model)."
   score: Int!
   "Exactly \"Verified\" (700 and above), \"Moderate\" (400..699) or \"High Risk\" (below 400)."
   assessment: String!
   "The observed factors the score was computed from."
   factors: TrustFactors!
-  "When the score was last computed."
+  "Why the score is what it is, largest effect first; their points add up to ` + "`" + `score` + "`" + `."
+  contributions: [TrustContribution!]!
+  "When the agent's evidence last changed. The score itself is computed when read, as evidence decays."
   updatedAt: Time!
 }
 
-"The observed, unsmoothed inputs of a trust score (the README explains the formula)."
+"One factor's signed effect on a score, like a credit score's reason code."
+type TrustContribution {
+  "A TrustFactors field name, or \"base\" (the 500 every agent starts from)."
+  factor: String!
+  "Signed effect on the score; the points of all contributions add up to the score."
+  points: Int!
+  "A readable sentence with the numbers, e.g. \"2 open disputes from 1 other organization (decayed, 90-day half-life) over 41 transactions: −90\"."
+  description: String!
+}
+
+"""
+The observed inputs of a trust score at the moment it is read (the README
+explains the model). Counts marked decayed weigh each piece of evidence by
+2^(−age/half-life): 30 days for completions and failures, 1 day for limit
+refusals, 90 days for reversals and disputes. Only transactions with agents
+of other organizations count.
+"""
 type TrustFactors {
-  "Completed and not reversed over all attempts as sender, refused ones included; 0..1 (0 with no attempts)."
+  "Completions over completions plus failed attempts (decayed); 0..1, 0 with neither."
   completionRate: Float!
-  "Disputes against the agent over its transactions; 0..1."
+  "Open disputes from other organizations over completed transactions (decayed); 0..1."
   disputeRatio: Float!
-  "Reversed transactions over its transactions; 0..1."
+  "Reversals of transactions it sent over completions plus reversals (decayed); 0..1."
   reversalRate: Float!
-  "Days since registration."
+  "Days since its first transaction with another organization (0 before one)."
   tenureDays: Float!
-  "Transactions the agent took part in, either side."
+  "Completed transactions with other organizations, either side, not reversed (decayed, rounded)."
   volume: Int!
-  "How much evidence the score rests on: n/(n+10), n = transactions + refused attempts; 0..1."
+  "How much evidence the score rests on: n/(n+10), n = completions + failures + limit refusals (decayed); 0..1."
   confidence: Float!
+  "Other organizations it has a completed, not reversed transaction with."
+  counterpartyOrgs: Int!
+  "Refused attempts for malformed or unauthorized requests (action_not_authorized, currency_mismatch, environment_mismatch, invalid_amount), decayed."
+  failures: Float!
+  "Refused attempts over its own spending or daily limit (amount_exceeds_limit, daily_limit_exceeded), decayed over 1 day."
+  limitRefusals: Float!
+  "Transactions it sent to another organization and reversed, decayed over 90 days. A reversal never counts against the receiver."
+  reversals: Float!
+  "Other organizations with an open dispute against it, each weighed from its earliest open dispute, decayed over 90 days. Its own organization's disputes never count."
+  disputingOrgs: Float!
+  "Open disputes other organizations filed against it."
+  openDisputes: Int!
+  "1 while the agent is suspended (the suspension takes 80% of the score), else 0."
+  suspended: Int!
 }
 
 "The short form of a trust profile."
@@ -1268,7 +1478,7 @@ type TrustSnapshot {
   score: Int!
   "The new assessment."
   assessment: String!
-  "What changed it: ` + "`" + `registration:agent_…` + "`" + `, ` + "`" + `transaction:tx_…` + "`" + `, ` + "`" + `refusal:agent_…` + "`" + `, ` + "`" + `dispute:disp_…` + "`" + ` or ` + "`" + `suspension:agent_…` + "`" + `."
+  "What changed it: ` + "`" + `registration:agent_…` + "`" + `, ` + "`" + `transaction:tx_…` + "`" + `, ` + "`" + `refusal:agent_…` + "`" + `, ` + "`" + `dispute:disp_…` + "`" + `, ` + "`" + `withdrawal:disp_…` + "`" + `, ` + "`" + `suspension:agent_…` + "`" + `, ` + "`" + `reinstatement:agent_…` + "`" + ` or ` + "`" + `rebuild:agent_…` + "`" + `."
   cause: String
 }
 
@@ -1296,6 +1506,28 @@ type Dispute {
   evidenceIds: [ID!]!
   "When it was filed."
   createdAt: Time!
+  "open (counting against the agent) or withdrawn (by its reporter; it no longer counts)."
+  status: DisputeStatus!
+  "The organization that filed it."
+  reporterOrgId: ID!
+}
+
+"Where a dispute is in its lifecycle."
+enum DisputeStatus {
+  "Filed and counting against the agent (unless filed by the agent's own organization)."
+  open
+  "Withdrawn by the reporting organization; it no longer counts."
+  withdrawn
+}
+
+"A page of disputes, newest first."
+type DisputeConnection {
+  "The disputes of this page."
+  nodes: [Dispute!]!
+  "Where the next page starts."
+  pageInfo: PageInfo!
+  "All disputes under the same filter."
+  totalCount: Int!
 }
 
 "Input of ` + "`" + `evaluateTrust` + "`" + `."
@@ -1331,11 +1563,17 @@ extend type Query {
   batchTrust(agentIds: [ID!]!): [TrustSummary!]!
   "An agent's score changes, newest first (at most 1000), optionally since a time."
   trustHistory(agentId: ID!, since: Time): [TrustSnapshot!]!
+  "One dispute, visible to the reporting organization and the reported agent's organization; anyone else gets NOT_FOUND."
+  dispute(id: ID!): Dispute!
+  "Disputes filed by or against your organization, newest first, optionally of one agent and one status; ` + "`" + `limit` + "`" + ` 1..200."
+  disputes(agentId: ID, status: DisputeStatus, limit: Int = 50, after: String): DisputeConnection!
 }
 
 extend type Mutation {
   "File a dispute against an agent, with transactions as evidence."
   reportAgent(input: ReportAgentInput!): Dispute!
+  "Withdraw an open dispute your organization filed: it stops counting, ` + "`" + `dispute.withdrawn` + "`" + ` goes to both organizations and the agent is rescored. FORBIDDEN for the reported organization, CONFLICT if already withdrawn."
+  withdrawDispute(id: ID!): Dispute!
 }
 `, BuiltIn: false},
 }
@@ -1435,8 +1673,24 @@ func (ec *executionContext) childFields_Dispute(ctx context.Context, field graph
 		return ec.fieldContext_Dispute_evidenceIds(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Dispute_createdAt(ctx, field)
+	case "status":
+		return ec.fieldContext_Dispute_status(ctx, field)
+	case "reporterOrgId":
+		return ec.fieldContext_Dispute_reporterOrgId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Dispute", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodes":
+		return ec.fieldContext_DisputeConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DisputeConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_DisputeConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeConnection", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1503,6 +1757,18 @@ func (ec *executionContext) childFields_TransactionExport(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type TransactionExport", field.Name)
 }
 
+func (ec *executionContext) childFields_TrustContribution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "factor":
+		return ec.fieldContext_TrustContribution_factor(ctx, field)
+	case "points":
+		return ec.fieldContext_TrustContribution_points(ctx, field)
+	case "description":
+		return ec.fieldContext_TrustContribution_description(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TrustContribution", field.Name)
+}
+
 func (ec *executionContext) childFields_TrustEvaluation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "allowed":
@@ -1529,6 +1795,20 @@ func (ec *executionContext) childFields_TrustFactors(ctx context.Context, field 
 		return ec.fieldContext_TrustFactors_volume(ctx, field)
 	case "confidence":
 		return ec.fieldContext_TrustFactors_confidence(ctx, field)
+	case "counterpartyOrgs":
+		return ec.fieldContext_TrustFactors_counterpartyOrgs(ctx, field)
+	case "failures":
+		return ec.fieldContext_TrustFactors_failures(ctx, field)
+	case "limitRefusals":
+		return ec.fieldContext_TrustFactors_limitRefusals(ctx, field)
+	case "reversals":
+		return ec.fieldContext_TrustFactors_reversals(ctx, field)
+	case "disputingOrgs":
+		return ec.fieldContext_TrustFactors_disputingOrgs(ctx, field)
+	case "openDisputes":
+		return ec.fieldContext_TrustFactors_openDisputes(ctx, field)
+	case "suspended":
+		return ec.fieldContext_TrustFactors_suspended(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TrustFactors", field.Name)
 }
@@ -1543,6 +1823,8 @@ func (ec *executionContext) childFields_TrustProfile(ctx context.Context, field 
 		return ec.fieldContext_TrustProfile_assessment(ctx, field)
 	case "factors":
 		return ec.fieldContext_TrustProfile_factors(ctx, field)
+	case "contributions":
+		return ec.fieldContext_TrustProfile_contributions(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_TrustProfile_updatedAt(ctx, field)
 	}
@@ -1719,6 +2001,28 @@ func (ec *executionContext) field_Mutation_registerAgent_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_reinstateAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_reportAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1796,6 +2100,20 @@ func (ec *executionContext) field_Mutation_updateAgent_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_withdrawDispute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -1882,6 +2200,58 @@ func (ec *executionContext) field_Query_batchTrust_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["agentIds"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_dispute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_disputes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "agentId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["agentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*trust.DisputeStatus, error) {
+			return ec.unmarshalODisputeStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -2909,6 +3279,139 @@ func (ec *executionContext) fieldContext_Dispute_createdAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Dispute_status(ctx context.Context, field graphql.CollectedField, obj *trust.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v trust.DisputeStatus) graphql.Marshaler {
+			return ec.marshalNDisputeStatus2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type DisputeStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Dispute_reporterOrgId(ctx context.Context, field graphql.CollectedField, obj *trust.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_reporterOrgId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReporterOrg, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_reporterOrgId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DisputeConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.DisputeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*trust.Dispute) graphql.Marshaler {
+			return ec.marshalNDispute2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DisputeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Dispute(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DisputeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.DisputeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DisputeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DisputeConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.DisputeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DisputeConnection().TotalCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisputeConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_registerAgent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3041,6 +3544,50 @@ func (ec *executionContext) fieldContext_Mutation_suspendAgent(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_reinstateAgent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_reinstateAgent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReinstateAgent(ctx, fc.Args["id"].(string), fc.Args["reason"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *agent.Agent) graphql.Marshaler {
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_reinstateAgent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Agent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_reinstateAgent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_executeTransaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3167,6 +3714,50 @@ func (ec *executionContext) fieldContext_Mutation_reportAgent(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_reportAgent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_withdrawDispute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_withdrawDispute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().WithdrawDispute(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *trust.Dispute) graphql.Marshaler {
+			return ec.marshalNDispute2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDispute(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_withdrawDispute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Dispute(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_withdrawDispute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -3703,6 +4294,94 @@ func (ec *executionContext) fieldContext_Query_trustHistory(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_dispute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_dispute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Dispute(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *trust.Dispute) graphql.Marshaler {
+			return ec.marshalNDispute2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDispute(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_dispute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Dispute(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_dispute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_disputes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_disputes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Disputes(ctx, fc.Args["agentId"].(*string), fc.Args["status"].(*trust.DisputeStatus), fc.Args["limit"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DisputeConnection) graphql.Marshaler {
+			return ec.marshalNDisputeConnection2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐDisputeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_disputes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DisputeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_disputes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4211,6 +4890,75 @@ func (ec *executionContext) fieldContext_TransactionExport_count(_ context.Conte
 	return graphql.NewScalarFieldContext("TransactionExport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _TrustContribution_factor(ctx context.Context, field graphql.CollectedField, obj *trust.Contribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustContribution_factor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Factor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustContribution_factor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustContribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TrustContribution_points(ctx context.Context, field graphql.CollectedField, obj *trust.Contribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustContribution_points(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Points, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustContribution_points(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustContribution", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TrustContribution_description(ctx context.Context, field graphql.CollectedField, obj *trust.Contribution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustContribution_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustContribution_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustContribution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _TrustEvaluation_allowed(ctx context.Context, field graphql.CollectedField, obj *trust.Evaluation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4418,6 +5166,167 @@ func (ec *executionContext) fieldContext_TrustFactors_confidence(_ context.Conte
 	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
+func (ec *executionContext) _TrustFactors_counterpartyOrgs(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_counterpartyOrgs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CounterpartyOrgs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_counterpartyOrgs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_failures(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_failures(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Failures, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_failures(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_limitRefusals(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_limitRefusals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LimitRefusals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_limitRefusals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_reversals(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_reversals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reversals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_reversals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_disputingOrgs(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_disputingOrgs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisputingOrgs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_disputingOrgs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_openDisputes(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_openDisputes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenDisputes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_openDisputes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TrustFactors_suspended(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustFactors_suspended(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Suspended, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustFactors_suspended(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustFactors", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _TrustProfile_agentId(ctx context.Context, field graphql.CollectedField, obj *trust.Profile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4514,6 +5423,38 @@ func (ec *executionContext) fieldContext_TrustProfile_factors(_ context.Context,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TrustFactors(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TrustProfile_contributions(ctx context.Context, field graphql.CollectedField, obj *trust.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustProfile_contributions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Contributions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []trust.Contribution) graphql.Marshaler {
+			return ec.marshalNTrustContribution2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐContributionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustProfile_contributions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TrustProfile",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustContribution(ctx, field)
 		},
 	}
 	return fc, nil
@@ -6489,6 +7430,97 @@ func (ec *executionContext) _Dispute(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "status":
+			out.Values[i] = ec._Dispute_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reporterOrgId":
+			out.Values[i] = ec._Dispute_reporterOrgId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var disputeConnectionImplementors = []string{"DisputeConnection"}
+
+func (ec *executionContext) _DisputeConnection(ctx context.Context, sel ast.SelectionSet, obj *model.DisputeConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, disputeConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DisputeConnection")
+		case "nodes":
+			out.Values[i] = ec._DisputeConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._DisputeConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DisputeConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6551,6 +7583,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "reinstateAgent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_reinstateAgent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "executeTransaction":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_executeTransaction(ctx, field)
@@ -6568,6 +7607,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "reportAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reportAgent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "withdrawDispute":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_withdrawDispute(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -6898,6 +7944,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "dispute":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_dispute(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "disputes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_disputes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -7155,6 +8245,54 @@ func (ec *executionContext) _TransactionExport(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var trustContributionImplementors = []string{"TrustContribution"}
+
+func (ec *executionContext) _TrustContribution(ctx context.Context, sel ast.SelectionSet, obj *trust.Contribution) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, trustContributionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TrustContribution")
+		case "factor":
+			out.Values[i] = ec._TrustContribution_factor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "points":
+			out.Values[i] = ec._TrustContribution_points(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._TrustContribution_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var trustEvaluationImplementors = []string{"TrustEvaluation"}
 
 func (ec *executionContext) _TrustEvaluation(ctx context.Context, sel ast.SelectionSet, obj *trust.Evaluation) graphql.Marshaler {
@@ -7278,6 +8416,41 @@ func (ec *executionContext) _TrustFactors(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "counterpartyOrgs":
+			out.Values[i] = ec._TrustFactors_counterpartyOrgs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "failures":
+			out.Values[i] = ec._TrustFactors_failures(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "limitRefusals":
+			out.Values[i] = ec._TrustFactors_limitRefusals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reversals":
+			out.Values[i] = ec._TrustFactors_reversals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "disputingOrgs":
+			out.Values[i] = ec._TrustFactors_disputingOrgs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "openDisputes":
+			out.Values[i] = ec._TrustFactors_openDisputes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "suspended":
+			out.Values[i] = ec._TrustFactors_suspended(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -7328,6 +8501,11 @@ func (ec *executionContext) _TrustProfile(ctx context.Context, sel ast.Selection
 			}
 		case "factors":
 			out.Values[i] = ec._TrustProfile_factors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contributions":
+			out.Values[i] = ec._TrustProfile_contributions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -7983,6 +9161,22 @@ func (ec *executionContext) marshalNDecimal2githubᚗcomᚋagenttrustᚋservice�
 	return res
 }
 
+func (ec *executionContext) marshalNDispute2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeᚄ(ctx context.Context, sel ast.SelectionSet, v []*trust.Dispute) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDispute2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDispute(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNDispute2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDispute(ctx context.Context, sel ast.SelectionSet, v *trust.Dispute) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -7992,6 +9186,44 @@ func (ec *executionContext) marshalNDispute2ᚖgithubᚗcomᚋagenttrustᚋservi
 	}
 	return ec._Dispute(ctx, sel, v)
 }
+
+func (ec *executionContext) marshalNDisputeConnection2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐDisputeConnection(ctx context.Context, sel ast.SelectionSet, v *model.DisputeConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DisputeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDisputeStatus2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus(ctx context.Context, v any) (trust.DisputeStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDisputeStatus2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDisputeStatus2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus(ctx context.Context, sel ast.SelectionSet, v trust.DisputeStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDisputeStatus2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNDisputeStatus2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus = map[string]trust.DisputeStatus{
+		"open":      trust.StatusOpen,
+		"withdrawn": trust.StatusWithdrawn,
+	}
+	marshalNDisputeStatus2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus = map[trust.DisputeStatus]string{
+		trust.StatusOpen:      "open",
+		trust.StatusWithdrawn: "withdrawn",
+	}
+)
 
 func (ec *executionContext) unmarshalNEnvironment2githubᚗcomᚋagenttrustᚋserviceᚋagentᚐEnvironment(ctx context.Context, v any) (agent.Environment, error) {
 	tmp, err := graphql.UnmarshalString(v)
@@ -8303,6 +9535,26 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNTrustContribution2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐContribution(ctx context.Context, sel ast.SelectionSet, v trust.Contribution) graphql.Marshaler {
+	return ec._TrustContribution(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTrustContribution2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐContributionᚄ(ctx context.Context, sel ast.SelectionSet, v []trust.Contribution) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTrustContribution2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐContribution(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNTrustEvaluation2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐEvaluation(ctx context.Context, sel ast.SelectionSet, v *trust.Evaluation) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -8606,6 +9858,36 @@ func (ec *executionContext) marshalODecimal2ᚖgithubᚗcomᚋagenttrustᚋservi
 	res := scalar.MarshalDecimal(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalODisputeStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus(ctx context.Context, v any) (*trust.DisputeStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalODisputeStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODisputeStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus(ctx context.Context, sel ast.SelectionSet, v *trust.DisputeStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalODisputeStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus[*v])
+	return res
+}
+
+var (
+	unmarshalODisputeStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus = map[string]trust.DisputeStatus{
+		"open":      trust.StatusOpen,
+		"withdrawn": trust.StatusWithdrawn,
+	}
+	marshalODisputeStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus = map[trust.DisputeStatus]string{
+		trust.StatusOpen:      "open",
+		trust.StatusWithdrawn: "withdrawn",
+	}
+)
 
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenttrust/service/internal/testkit"
-
 	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 func TestAuthentication(t *testing.T) {

@@ -65,16 +65,11 @@ func writeRESTError(w http.ResponseWriter, status int, fe *failure.Error) {
 	_ = json.NewEncoder(w).Encode(body)
 }
 
-// writeGraphQLError answers a GraphQL request refused before execution (no
-// key, rate limit, outage) with a GraphQL-shaped body, so GraphQL clients read
-// the code like any other; the status comes from presentable.
-func writeGraphQLError(w http.ResponseWriter, err error, unavailable func(error) bool) {
-	fe, status := presentable(err, unavailable)
-	writeGraphQLErrorStatus(w, status, fe)
-}
-
-// writeGraphQLErrorStatus is writeGraphQLError for refusals whose status is a
-// fact of HTTP rather than of the code (413 body too large, 400 not JSON).
+// writeGraphQLErrorStatus answers a GraphQL request refused before execution
+// (no key, rate limit, outage, body limits) with a GraphQL-shaped body, so
+// GraphQL clients read the code like any other. status is the code's
+// (fe.Code.HTTPStatus()) or a fact of HTTP: 413 body too large, 400 not JSON,
+// 503 outage.
 func writeGraphQLErrorStatus(w http.ResponseWriter, status int, fe *failure.Error) {
 	if secs := fe.RetryAfterSeconds(); fe.Code == failure.RateLimited && secs > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(secs))

@@ -21,6 +21,7 @@ import (
 	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/resolvers"
 	"github.com/agenttrust/service/transaction"
+	"github.com/agenttrust/service/trust"
 )
 
 // newGraphQL builds the gqlgen handler: transports, limits, persisted
@@ -33,6 +34,9 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 		return 1 + child*paging.Cost(limit)
 	}
 	c.Complexity.Query.Transactions = func(child int, _ *string, _ *transaction.Status, limit *int, _ *string) int {
+		return 1 + child*paging.Cost(limit)
+	}
+	c.Complexity.Query.Disputes = func(child int, _ *string, _ *trust.DisputeStatus, limit *int, _ *string) int {
 		return 1 + child*paging.Cost(limit)
 	}
 	// The agents page, the dashboards' commonest request, has a direct writer.

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttrust/service/internal/testkit"
-
 	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 func TestGET(t *testing.T) {

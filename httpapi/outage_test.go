@@ -32,7 +32,7 @@ type proxy struct {
 	conns []net.Conn
 }
 
-func startProxy(t *testing.T, target string) *proxy {
+func startProxy(t testing.TB, target string) *proxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -11,8 +11,9 @@ import (
 	"github.com/agenttrust/service/wire"
 )
 
-// newHandler wires the edge as wire.Handler does, but authenticating with a
-// while the services use d, so outage tests can break one and not the other.
+// newHandler wires the edge as wire.Handler does, but authenticates through a
+// (which may use another pool) while the services use d, so outage tests can
+// break one and not the other. It logs nowhere.
 func newHandler(cfg httpapi.Config, a *db.OrgService, d *db.DB) http.Handler {
 	return newHandlerLog(cfg, a, d, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }

@@ -26,7 +26,7 @@ func TestLimitAndCost(t *testing.T) {
 	t.Parallel()
 	n := func(i int) *int { return &i }
 	for _, tc := range []struct {
-		limit       *int
+		limit         *int
 		limitOf, cost int
 	}{{nil, 50, 50}, {n(7), 7, 7}, {n(0), 0, 1}, {n(-3), -3, 1}, {n(1000), 1000, 200}} {
 		if got := paging.Limit(tc.limit); got != tc.limitOf {

@@ -81,6 +81,10 @@ func (r *mutationResolver) SuspendAgent(ctx context.Context, id string, reason *
 	return r.svc.Agents.Suspend(ctx, id, reason)
 }
 
+func (r *mutationResolver) ReinstateAgent(ctx context.Context, id string, reason *string) (*agent.Agent, error) {
+	return r.svc.Agents.Reinstate(ctx, id, reason)
+}
+
 // AgentConnection returns the AgentConnection field resolver.
 func (r *Resolver) AgentConnection() graph.AgentConnectionResolver {
 	return &agentConnectionResolver{r}

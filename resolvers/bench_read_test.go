@@ -10,7 +10,7 @@ import (
 // load comparison against the floor handler is `make bench-read`.
 func BenchmarkDashboardPage(b *testing.B) {
 	e := newBenchEnv(b)
-	e.registerMany(e.key, "agent", 50, "1000.50")
+	e.registerMany(e.Key, "agent", 50, "1000.50")
 	for _, c := range []struct{ name, sel string }{
 		{"plain", ""},
 		{"trust", " trust { score assessment }"},
@@ -23,11 +23,11 @@ func BenchmarkDashboardPage(b *testing.B) {
 					Trust *struct{ Score int } `json:"trust"`
 				} `json:"nodes"`
 			}
-			e.decode(e.key, body, "agents", &page)
+			e.decode(e.Key, body, "agents", &page)
 			if len(page.Nodes) != 50 || (c.sel != "") != (page.Nodes[0].Trust != nil) {
 				b.Fatalf("unexpected page %+v", page)
 			}
-			e.measure(b, e.key, body)
+			e.measure(b, e.Key, body)
 		})
 	}
 }

@@ -22,47 +22,28 @@ import (
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
-	"github.com/agenttrust/service/db"
-	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/trust"
-	"github.com/agenttrust/service/wire"
 )
 
-// benchEnv is one benchmark's isolated service: what setup() builds for a
-// test (its own database cloned from the migrated template, the real HTTP
-// handler over the real services, one organization with an API key), for a
-// testing.B, plus a direct database/sql connection for seeding. It does not
-// share setup()'s bundle so that benchmarks do not depend on test helpers
-// written against *testing.T.
+// benchEnv is one benchmark's isolated service, the test kit's (its own
+// database cloned from the migrated template, the real HTTP handler over the
+// real services, one organization with an API key) with rate limits out of
+// the way, plus a database/sql connection with a long timeout for seeding.
+// Its own calls (post, call, decode) send prepared bodies and report errors
+// instead of failing, so client goroutines may use them and the measured time
+// is the service's, not the kit's decoding.
 type benchEnv struct {
-	tb      testing.TB
-	db      *db.DB
-	conn    *sql.DB
-	handler http.Handler
-	orgs    *db.OrgService
-	orgID   string
-	key     string
+	*testkit.Kit
+	conn *sql.DB
 }
 
 func newBenchEnv(tb testing.TB) *benchEnv {
 	tb.Helper()
-	d, u := dbtest.NewWithURL(tb)
-	e := &benchEnv{tb: tb, db: d, orgs: db.NewOrgService(d)}
-	e.conn = sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(u), pgdriver.WithTimeout(5*time.Minute)))
+	k := testkit.New(tb, func(c *httpapi.Config) { c.RateLimitRPS, c.RateLimitBurst = 1e9, 1<<30 })
+	e := &benchEnv{Kit: k, conn: sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(k.DBURL), pgdriver.WithTimeout(5*time.Minute)))}
 	tb.Cleanup(func() { e.conn.Close() })
-	e.handler = wire.Handler(httpapi.Config{RateLimitRPS: 1e9, RateLimitBurst: 1 << 30}, d, testkit.Logger(tb), nil)
-	e.orgID, e.key = e.newOrg("acme")
 	return e
-}
-
-func (e *benchEnv) newOrg(name string) (orgID, key string) {
-	e.tb.Helper()
-	orgID, _, key, err := e.orgs.CreateOrg(context.Background(), name)
-	if err != nil {
-		e.tb.Fatalf("create org: %v", err)
-	}
-	return orgID, key
 }
 
 // gqlBody encodes a GraphQL request body.
@@ -81,7 +62,7 @@ func (e *benchEnv) post(key string, body []byte) (int, []byte) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+key)
 	rec := httptest.NewRecorder()
-	e.handler.ServeHTTP(rec, req)
+	e.Handler.ServeHTTP(rec, req)
 	return rec.Code, rec.Body.Bytes()
 }
 
@@ -101,17 +82,17 @@ func (e *benchEnv) call(key string, body []byte) error {
 // decode serves one request (untimed: seeding and checks) and decodes
 // data.field into v, failing on any error.
 func (e *benchEnv) decode(key string, body []byte, field string, v any) {
-	e.tb.Helper()
+	e.T.Helper()
 	code, out := e.post(key, body)
 	var r struct {
 		Data   map[string]json.RawMessage `json:"data"`
 		Errors []json.RawMessage          `json:"errors"`
 	}
 	if err := json.Unmarshal(out, &r); err != nil || code != http.StatusOK || len(r.Errors) > 0 {
-		e.tb.Fatalf("HTTP %d (%v): %.600s", code, err, out)
+		e.T.Fatalf("HTTP %d (%v): %.600s", code, err, out)
 	}
 	if err := json.Unmarshal(r.Data[field], v); err != nil {
-		e.tb.Fatalf("decode %s: %v: %.600s", field, err, r.Data[field])
+		e.T.Fatalf("decode %s: %v: %.600s", field, err, r.Data[field])
 	}
 }
 
@@ -135,7 +116,7 @@ func benchAgentInput(name, spendingLimit, dailyLimit string) map[string]any {
 // the API (so each has its audit chain, event and trust counters), and
 // returns their ids in registration order.
 func (e *benchEnv) registerMany(key, prefix string, n int, spendingLimit string) []string {
-	e.tb.Helper()
+	e.T.Helper()
 	ids := make([]string, n)
 	for i := range ids {
 		var a struct {
@@ -156,20 +137,20 @@ func executeBody(from, to, amount string) []byte {
 
 // exec runs seeding SQL straight against the benchmark's database.
 func (e *benchEnv) exec(query string, args ...any) int64 {
-	e.tb.Helper()
+	e.T.Helper()
 	res, err := e.conn.ExecContext(context.Background(), query, args...)
 	if err != nil {
-		e.tb.Fatalf("exec %.200q: %v", query, err)
+		e.T.Fatalf("exec %.200q: %v", query, err)
 	}
 	n, _ := res.RowsAffected()
 	return n
 }
 
 func (e *benchEnv) count(query string, args ...any) int64 {
-	e.tb.Helper()
+	e.T.Helper()
 	var n int64
 	if err := e.conn.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
-		e.tb.Fatalf("query %.200q: %v", query, err)
+		e.T.Fatalf("query %.200q: %v", query, err)
 	}
 	return n
 }
@@ -179,8 +160,9 @@ func (e *benchEnv) count(query string, args ...any) int64 {
 // so slowly that an execute never writes a snapshot or a
 // trust.score_changed event, the steady state of a long-running service.
 func (e *benchEnv) steadyTrust(agentIDs []string, n int64) {
-	e.tb.Helper()
-	e.exec(`UPDATE trust_counters SET attempts = $1, completed = $1, transactions = $1 WHERE agent_id IN (`+sqlList(agentIDs)+`)`, n)
+	e.T.Helper()
+	e.exec(`UPDATE trust_counters SET completed = $1, counterparty_orgs = 5, first_external_at = now() - interval '90 days',
+		evidence_at = now() WHERE agent_id IN (`+sqlList(agentIDs)+`)`, n)
 	e.rescore()
 }
 
@@ -199,12 +181,13 @@ func sqlList(ids []string) string {
 // rescore stores, for every agent, the score and assessment its counters
 // produce now, as applyTrust would have left them.
 func (e *benchEnv) rescore() {
-	e.tb.Helper()
+	e.T.Helper()
 	ctx := context.Background()
-	rows, err := e.conn.QueryContext(ctx, `SELECT tc.agent_id, tc.attempts, tc.completed, tc.refused, tc.reversed,
-		tc.disputes, tc.transactions, a.status, a.created_at FROM trust_counters tc JOIN agents a ON a.id = tc.agent_id`)
+	rows, err := e.conn.QueryContext(ctx, `SELECT tc.agent_id, tc.evidence_at, tc.completed, tc.failures, tc.limit_refusals,
+		tc.reversals, tc.disputing_orgs, tc.open_disputes, tc.counterparty_orgs, coalesce(tc.first_external_at, 'epoch'), a.status
+		FROM trust_counters tc JOIN agents a ON a.id = tc.agent_id`)
 	if err != nil {
-		e.tb.Fatalf("read counters: %v", err)
+		e.T.Fatalf("read counters: %v", err)
 	}
 	type score struct {
 		id, assessment string
@@ -216,9 +199,12 @@ func (e *benchEnv) rescore() {
 		var s score
 		var c trust.Counters
 		var status string
-		if err := rows.Scan(&s.id, &c.Attempts, &c.Completed, &c.Refused, &c.Reversed, &c.Disputes, &c.Transactions,
-			&status, &c.RegisteredAt); err != nil {
-			e.tb.Fatalf("scan counters: %v", err)
+		if err := rows.Scan(&s.id, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals, &c.DisputingOrgs,
+			&c.OpenDisputes, &c.CounterpartyOrgs, &c.FirstExternalAt, &status); err != nil {
+			e.T.Fatalf("scan counters: %v", err)
+		}
+		if c.FirstExternalAt.Unix() == 0 {
+			c.FirstExternalAt = time.Time{}
 		}
 		c.Suspended = status == "suspended"
 		r := trust.Compute(c, now)
@@ -226,7 +212,7 @@ func (e *benchEnv) rescore() {
 		scores = append(scores, s)
 	}
 	if err := rows.Err(); err != nil {
-		e.tb.Fatalf("read counters: %v", err)
+		e.T.Fatalf("read counters: %v", err)
 	}
 	rows.Close()
 	for _, s := range scores {
@@ -239,8 +225,7 @@ func (e *benchEnv) rescore() {
 // (sender of 3 in 5, receiver of the rest) and the others in turn on the
 // other, created over the 365 days before the last hour and stored oldest
 // first, as a live service appends them. Then it recounts every agent's trust
-// counters from the transactions (as `trust rebuild` would: completed = sent,
-// transactions = either side), rescores, VACUUM ANALYZEs (so autovacuum does
+// counters from the transactions (`trust rebuild --fix`), rescores, VACUUM ANALYZEs (so autovacuum does
 // not start in the middle of a measurement) and CHECKPOINTs (so the
 // checkpointer is not writing the seeded pages out during one either).
 //
@@ -252,36 +237,36 @@ func (e *benchEnv) rescore() {
 // primary key then grows at its right edge while inserting; it is the same
 // index of the same size that random ids give.
 func (e *benchEnv) seedHistory(hub string, others []string, n int) {
-	e.tb.Helper()
+	e.T.Helper()
 	ctx := context.Background()
 	start := time.Now()
 	c, err := e.conn.Conn(ctx)
 	if err != nil {
-		e.tb.Fatalf("seed connection: %v", err)
+		e.T.Fatalf("seed connection: %v", err)
 	}
 	defer c.Close()
 	run := func(query string, args ...any) {
-		e.tb.Helper()
+		e.T.Helper()
 		if _, err := c.ExecContext(ctx, query, args...); err != nil {
-			e.tb.Fatalf("seed: %.200q: %v", query, err)
+			e.T.Fatalf("seed: %.200q: %v", query, err)
 		}
 	}
 	// Secondary indexes: those that back no constraint.
 	rows, err := c.QueryContext(ctx, `SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid) FROM pg_index
 		WHERE indrelid = 'transactions'::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conindid = indexrelid)`)
 	if err != nil {
-		e.tb.Fatalf("list indexes: %v", err)
+		e.T.Fatalf("list indexes: %v", err)
 	}
 	var names, defs []string
 	for rows.Next() {
 		var name, def string
 		if err := rows.Scan(&name, &def); err != nil {
-			e.tb.Fatalf("list indexes: %v", err)
+			e.T.Fatalf("list indexes: %v", err)
 		}
 		names, defs = append(names, name), append(defs, def)
 	}
 	if err := rows.Err(); err != nil {
-		e.tb.Fatalf("list indexes: %v", err)
+		e.T.Fatalf("list indexes: %v", err)
 	}
 	rows.Close()
 	run(`SET session_replication_role = replica`)
@@ -312,19 +297,15 @@ FROM generate_series($2::int, 1, -1) AS g, cp, hub`, hub, n)
 	run(`RESET session_replication_role`)
 	run(`RESET synchronous_commit`)
 	run(`RESET maintenance_work_mem`)
-	e.exec(`
-WITH s AS (
-  SELECT from_agent AS agent_id, count(*) AS sent, 0::bigint AS received FROM transactions WHERE reversal_of IS NULL GROUP BY 1
-  UNION ALL
-  SELECT to_agent, 0, count(*) FROM transactions WHERE reversal_of IS NULL GROUP BY 1),
-t AS (SELECT agent_id, sum(sent)::bigint AS sent, sum(received)::bigint AS received FROM s GROUP BY 1)
-UPDATE trust_counters tc SET completed = t.sent, attempts = t.sent + tc.refused, transactions = t.sent + t.received
-FROM t WHERE tc.agent_id = t.agent_id`)
+	// Recount every agent's trust counters from the seeded records, as `trust rebuild --fix` does.
+	if _, err := e.DB.RebuildTrust(ctx, true); err != nil {
+		e.T.Fatalf("rebuild trust: %v", err)
+	}
 	e.rescore()
 	e.exec(`VACUUM ANALYZE`)
 	// Write the seeded pages out now, not during the measurements.
 	e.exec(`CHECKPOINT`)
-	e.tb.Logf("seeded %d transactions in %v (insert %v, %d indexes %v)", n, time.Since(start).Round(time.Millisecond),
+	e.T.Logf("seeded %d transactions in %v (insert %v, %d indexes %v)", n, time.Since(start).Round(time.Millisecond),
 		inserted.Round(time.Millisecond), len(defs), (indexed - inserted).Round(time.Millisecond))
 }
 
@@ -378,7 +359,7 @@ func (e *benchEnv) measure(b *testing.B, key string, bodies ...[]byte) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	before, cpu := e.db.Statements(), processCPU()
+	before, cpu := e.DB.Statements(), processCPU()
 	i := 0
 	for b.Loop() {
 		if err := e.call(key, bodies[i%len(bodies)]); err != nil {
@@ -387,7 +368,7 @@ func (e *benchEnv) measure(b *testing.B, key string, bodies ...[]byte) {
 		i++
 	}
 	b.ReportMetric(ms(processCPU()-cpu)/float64(b.N), "go-cpu-ms/op")
-	b.ReportMetric(float64(e.db.Statements()-before)/float64(b.N), "stmts/op")
+	b.ReportMetric(float64(e.DB.Statements()-before)/float64(b.N), "stmts/op")
 }
 
 // processCPU is the CPU time (user + system) this test process has used:
@@ -405,7 +386,7 @@ func processCPU() time.Duration {
 // bench/RESULTS.md). The queries are the statements the service sends, as
 // captured with log_statement = all, with this benchmark's ids.
 func (e *benchEnv) explain(title, query string) {
-	e.tb.Helper()
+	e.T.Helper()
 	if os.Getenv("BENCH_EXPLAIN") == "" {
 		return
 	}
@@ -414,21 +395,21 @@ func (e *benchEnv) explain(title, query string) {
 		plan = plan[:0]
 		rows, err := e.conn.QueryContext(context.Background(), "EXPLAIN (ANALYZE, BUFFERS) "+query)
 		if err != nil {
-			e.tb.Fatalf("explain %s: %v", title, err)
+			e.T.Fatalf("explain %s: %v", title, err)
 		}
 		for rows.Next() {
 			var line string
 			if err := rows.Scan(&line); err != nil {
-				e.tb.Fatalf("explain %s: %v", title, err)
+				e.T.Fatalf("explain %s: %v", title, err)
 			}
 			plan = append(plan, line)
 		}
 		if err := rows.Err(); err != nil {
-			e.tb.Fatalf("explain %s: %v", title, err)
+			e.T.Fatalf("explain %s: %v", title, err)
 		}
 		rows.Close()
 	}
-	e.tb.Logf("EXPLAIN %s:\n%s\n%s", title, shortenIDLists(query), shortenIDLists(strings.Join(plan, "\n")))
+	e.T.Logf("EXPLAIN %s:\n%s\n%s", title, shortenIDLists(query), shortenIDLists(strings.Join(plan, "\n")))
 }
 
 // idList matches a SQL or array-literal list of three or more agent ids.

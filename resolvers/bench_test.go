@@ -19,7 +19,7 @@ import (
 // entry, agent.registered event, trust counters and first snapshot).
 func BenchmarkRegisterAgent(b *testing.B) {
 	e := newBenchEnv(b)
-	e.measure(b, e.key, gqlBody(benchRegisterMutation, map[string]any{"input": benchAgentInput("bench agent", "100.50", "")}))
+	e.measure(b, e.Key, gqlBody(benchRegisterMutation, map[string]any{"input": benchAgentInput("bench agent", "100.50", "")}))
 }
 
 const benchAgentColumns = `"agent_row"."seq", "agent_row"."id", "agent_row"."org_id", "agent_row"."name", "agent_row"."authorized_actions", "agent_row"."spending_limit", "agent_row"."daily_limit", "agent_row"."currency", "agent_row"."environment", "agent_row"."status", "agent_row"."fingerprint", "agent_row"."audit_seq", "agent_row"."audit_head", "agent_row"."created_at", "agent_row"."updated_at"`
@@ -54,16 +54,16 @@ const (
 func BenchmarkAgentsPage(b *testing.B) {
 	e := newBenchEnv(b)
 	const agents = 200
-	ids := e.registerMany(e.key, "agent", agents, "1000")
+	ids := e.registerMany(e.Key, "agent", agents, "1000")
 	for i, id := range ids { // a ring of payments: every chain gets an outgoing and an incoming entry
-		if err := e.call(e.key, executeBody(id, ids[(i+1)%agents], "1.00")); err != nil {
+		if err := e.call(e.Key, executeBody(id, ids[(i+1)%agents], "1.00")); err != nil {
 			b.Fatal(err)
 		}
 	}
 	firstPage := slices.Clone(ids[agents-50:])
 	slices.Reverse(firstPage)
-	e.explain("agents page", `SELECT `+benchAgentColumns+` FROM "agents" AS "agent_row" WHERE (org_id = '`+e.orgID+`') ORDER BY "seq" DESC LIMIT 51`)
-	e.explain("auditChain batch", `SELECT "audit_row"."agent_id", "audit_row"."sequence", "audit_row"."action", "audit_row"."at", "audit_row"."actor", "audit_row"."details", "audit_row"."hash", "audit_row"."previous_hash" FROM "audit_entries" AS "audit_row" WHERE (agent_id IN (`+sqlList(firstPage)+`)) AND (agent_id IN (SELECT id FROM agents WHERE org_id = '`+e.orgID+`' AND id IN (`+sqlList(firstPage)+`))) ORDER BY "agent_id", "sequence"`)
+	e.explain("agents page", `SELECT `+benchAgentColumns+` FROM "agents" AS "agent_row" WHERE (org_id = '`+e.OrgID+`') ORDER BY "seq" DESC LIMIT 51`)
+	e.explain("auditChain batch", `SELECT "audit_row"."agent_id", "audit_row"."sequence", "audit_row"."action", "audit_row"."at", "audit_row"."actor", "audit_row"."details", "audit_row"."hash", "audit_row"."previous_hash" FROM "audit_entries" AS "audit_row" WHERE (agent_id IN (`+sqlList(firstPage)+`)) AND (agent_id IN (SELECT id FROM agents WHERE org_id = '`+e.OrgID+`' AND id IN (`+sqlList(firstPage)+`))) ORDER BY "agent_id", "sequence"`)
 	e.explain("trust batch", benchProfilesSQL(firstPage))
 	for _, c := range []struct {
 		limit int
@@ -86,7 +86,7 @@ func BenchmarkAgentsPage(b *testing.B) {
 					Trust      *struct{ Score int }     `json:"trust"`
 				} `json:"nodes"`
 			}
-			e.decode(e.key, body, "agents", &page)
+			e.decode(e.Key, body, "agents", &page)
 			if len(page.Nodes) != c.limit {
 				b.Fatalf("got %d agents, want %d", len(page.Nodes), c.limit)
 			}
@@ -96,7 +96,7 @@ func BenchmarkAgentsPage(b *testing.B) {
 					b.Fatalf("unexpected node %+v", n)
 				}
 			}
-			e.measure(b, e.key, body)
+			e.measure(b, e.Key, body)
 		})
 	}
 }
@@ -108,9 +108,9 @@ func BenchmarkAgentsPage(b *testing.B) {
 // so scores are steady (no snapshot or score event per execute).
 func BenchmarkExecuteTransaction(b *testing.B) {
 	e := newBenchEnv(b)
-	_, keyB := e.newOrg("globex")
+	_, keyB := e.NewOrg("globex")
 	const maxClients, perClient = 32, 4
-	senders := e.registerMany(e.key, "sender", maxClients, "1000000")
+	senders := e.registerMany(e.Key, "sender", maxClients, "1000000")
 	receivers := e.registerMany(keyB, "receiver", maxClients*perClient, "1000")
 	e.steadyTrust(slices.Concat(senders, receivers), 10_000)
 	bodies := make([][][]byte, maxClients)
@@ -121,9 +121,9 @@ func BenchmarkExecuteTransaction(b *testing.B) {
 	}
 	for _, clients := range []int{1, 8, 32} {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
-			before := e.db.Statements()
-			runClients(b, clients, func(c, i int) error { return e.call(e.key, bodies[c][i%perClient]) })
-			b.ReportMetric(float64(e.db.Statements()-before)/float64(b.N), "stmts/op")
+			before := e.DB.Statements()
+			runClients(b, clients, func(c, i int) error { return e.call(e.Key, bodies[c][i%perClient]) })
+			b.ReportMetric(float64(e.DB.Statements()-before)/float64(b.N), "stmts/op")
 		})
 	}
 }
@@ -157,10 +157,10 @@ const (
 
 func benchHistory(b *testing.B, n int) {
 	e := newBenchEnv(b)
-	_, keyB := e.newOrg("globex")
-	hub := e.registerMany(e.key, "hub", 1, "1000000")[0]
-	quiet := e.registerMany(e.key, "quiet", 1, "1000")[0]
-	own := e.registerMany(e.key, "own", 48, "1000")
+	_, keyB := e.NewOrg("globex")
+	hub := e.registerMany(e.Key, "hub", 1, "1000000")[0]
+	quiet := e.registerMany(e.Key, "quiet", 1, "1000")[0]
+	own := e.registerMany(e.Key, "own", 48, "1000")
 	theirs := e.registerMany(keyB, "their", 50, "1000")
 	// Receivers of the timed executes: outside the seeded history, with steady
 	// counters, so the execute's statements do not depend on the history size.
@@ -168,7 +168,7 @@ func benchHistory(b *testing.B, n int) {
 	e.steadyTrust(sinks, 10_000)
 	// The quiet agent's five transactions are newer than all the history.
 	for i := range 5 {
-		if err := e.call(e.key, executeBody(quiet, theirs[i], "1.00")); err != nil {
+		if err := e.call(e.Key, executeBody(quiet, theirs[i], "1.00")); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -185,13 +185,13 @@ func benchHistory(b *testing.B, n int) {
 	for i, s := range sinks {
 		execBodies[i] = executeBody(hub, s, "1.00")
 	}
-	e.explain("transactions page", benchPageSQL(e.orgID, ""))
-	e.explain("transactions page, agent=hub", benchPageSQL(e.orgID, hub))
-	e.explain("transactions page, agent=quiet", benchPageSQL(e.orgID, quiet))
+	e.explain("transactions page", benchPageSQL(e.OrgID, ""))
+	e.explain("transactions page, agent=hub", benchPageSQL(e.OrgID, hub))
+	e.explain("transactions page, agent=quiet", benchPageSQL(e.OrgID, quiet))
 	e.explain("batchTrust(100)", benchProfilesSQL(batch))
 	e.explain("daily outflow (policy with a daily limit)", `SELECT "amount", "created_at" FROM "transactions" WHERE (from_agent = '`+hub+
 		`') AND (status = 'completed') AND (created_at > '`+time.Now().UTC().Add(-24*time.Hour).Format("2006-01-02 15:04:05.999999-07:00")+`')`)
-	e.explain("totalCount (only when asked for)", `SELECT count(*) FROM "transactions" AS "transaction_row" WHERE ((from_org = '`+e.orgID+`' OR to_org = '`+e.orgID+`'))`)
+	e.explain("totalCount (only when asked for)", `SELECT count(*) FROM "transactions" AS "transaction_row" WHERE ((from_org = '`+e.OrgID+`' OR to_org = '`+e.OrgID+`'))`)
 	windowRows := func() float64 {
 		return float64(e.count(`SELECT count(*) FROM transactions WHERE from_agent = $1 AND status = 'completed'
 			AND created_at > now() - interval '24 hours'`, hub))
@@ -204,7 +204,7 @@ func benchHistory(b *testing.B, n int) {
 				HasNextPage bool `json:"hasNextPage"`
 			} `json:"pageInfo"`
 		}
-		e.decode(e.key, gqlBody(benchTxPageQuery, map[string]any{"agent": agent}), "transactions", &page)
+		e.decode(e.Key, gqlBody(benchTxPageQuery, map[string]any{"agent": agent}), "transactions", &page)
 		if len(page.Nodes) != want {
 			b.Fatalf("page of %d transactions, want %d", len(page.Nodes), want)
 		}
@@ -214,18 +214,18 @@ func benchHistory(b *testing.B, n int) {
 			if check != nil {
 				check()
 			}
-			e.measure(b, e.key, body)
+			e.measure(b, e.Key, body)
 		})
 	}
 	read("typename", gqlBody(`{ __typename }`, nil), nil)
 	read("trustProfile", gqlBody(benchProfileQuery, map[string]any{"id": hub}), func() {
 		var p struct{ Score int }
-		e.decode(e.key, gqlBody(benchProfileQuery, map[string]any{"id": hub}), "trustProfile", &p)
+		e.decode(e.Key, gqlBody(benchProfileQuery, map[string]any{"id": hub}), "trustProfile", &p)
 		b.Logf("hub score %d", p.Score)
 	})
 	read("evaluateTrust", evalBody, func() {
 		var ev struct{ Allowed bool }
-		e.decode(e.key, evalBody, "evaluateTrust", &ev)
+		e.decode(e.Key, evalBody, "evaluateTrust", &ev)
 		if !ev.Allowed {
 			b.Fatal("evaluateTrust refused the hub")
 		}
@@ -237,17 +237,17 @@ func benchHistory(b *testing.B, n int) {
 
 	// With a daily limit, the policy reads the sender's outflow of the last 24 h.
 	var upd struct{ ID string }
-	e.decode(e.key, gqlBody(benchUpdateDaily, map[string]any{"id": hub, "daily": "1000000000"}), "updateAgent", &upd)
+	e.decode(e.Key, gqlBody(benchUpdateDaily, map[string]any{"id": hub, "daily": "1000000000"}), "updateAgent", &upd)
 	b.Run("evaluateTrust/dailyLimit", func(b *testing.B) {
 		rows := windowRows()
-		e.measure(b, e.key, evalBody)
+		e.measure(b, e.Key, evalBody)
 		b.ReportMetric(rows, "window-rows")
 	})
 	b.Run("execute/dailyLimit", func(b *testing.B) {
 		rows := windowRows()
-		e.measure(b, e.key, execBodies...)
+		e.measure(b, e.Key, execBodies...)
 		b.ReportMetric(rows, "window-rows")
 	})
-	e.decode(e.key, gqlBody(benchUpdateDaily, map[string]any{"id": hub, "daily": nil}), "updateAgent", &upd)
-	b.Run("execute", func(b *testing.B) { e.measure(b, e.key, execBodies...) })
+	e.decode(e.Key, gqlBody(benchUpdateDaily, map[string]any{"id": hub, "daily": nil}), "updateAgent", &upd)
+	b.Run("execute", func(b *testing.B) { e.measure(b, e.Key, execBodies...) })
 }

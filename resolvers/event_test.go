@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttrust/service/internal/testkit"
-
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/internal/testkit"
 )
 
 var (

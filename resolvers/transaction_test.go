@@ -1,7 +1,6 @@
 package resolvers_test
 
 import (
-	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"strings"
@@ -401,13 +400,9 @@ func TestExportLimit(t *testing.T) {
 	b := testkit.New(t)
 	from := b.Register(nil)
 	to := b.Register(map[string]any{"name": "to"})
-	conn, err := sql.Open("pg", b.DBURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := b.SQL()
 	// 50,001 transactions, one a minute, ending an hour ago.
-	_, err = conn.Exec(`INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency, status, created_at)
+	_, err := conn.Exec(`INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency, status, created_at)
 		SELECT 'tx_seed' || g, $1, $2, $3, $3, 'purchase', 1, 'USD', 'completed', now() - interval '1 hour' - g * interval '1 minute'
 		FROM generate_series(1, 50001) g`, from.ID, to.ID, b.OrgID)
 	if err != nil {

@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/agenttrust/service/agent"
@@ -71,16 +72,12 @@ func (r *queryResolver) TrustHistory(ctx context.Context, agentID string, since 
 	return out, nil
 }
 
-func (r *mutationResolver) ReportAgent(ctx context.Context, in model.ReportAgentInput) (*trust.Dispute, error) {
-	return r.svc.Trust.Report(ctx, trust.ReportInput{AgentID: in.AgentID, Reason: in.Reason, EvidenceIDs: in.EvidenceIds})
-}
-
 // TrustFactors returns the TrustFactors field resolver.
 func (r *Resolver) TrustFactors() graph.TrustFactorsResolver { return &trustFactorsResolver{r} }
 
 type trustFactorsResolver struct{ *Resolver }
 
-// Volume is a transaction count.
+// Volume is the decayed count of completed transactions, rounded.
 func (r *trustFactorsResolver) Volume(_ context.Context, f *trust.Factors) (int, error) {
-	return int(f.Volume), nil
+	return int(math.Round(f.Volume)), nil
 }

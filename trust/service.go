@@ -4,16 +4,21 @@ import (
 	"context"
 	"time"
 
+	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/money"
 )
 
-// Profile is an agent's current score with the factors that explain it.
+// Profile is an agent's score at the moment it was read, with the factors
+// and contributions that explain it.
 type Profile struct {
-	AgentID    string
-	Score      int
-	Assessment string
-	Factors    Factors
-	UpdatedAt  time.Time
+	AgentID       string
+	Score         int
+	Assessment    string
+	Factors       Factors
+	Contributions []Contribution
+	// UpdatedAt is when the agent's evidence last changed; the score itself
+	// is computed at read time, as the evidence decays.
+	UpdatedAt time.Time
 }
 
 // Summary is the short form of a profile for batch reads.
@@ -42,6 +47,19 @@ type EvaluateInput struct {
 	ToAgent *string
 }
 
+// Validate checks the input's shape and returns its currency; errors are
+// ValidationFailed naming the field.
+func (in EvaluateInput) Validate() (money.Currency, error) {
+	cur, err := money.ParseCurrency(in.Currency)
+	if err != nil {
+		return "", failure.Invalid("input.currency", "%s", err.Error())
+	}
+	if in.ToAgent != nil && *in.ToAgent == in.AgentID {
+		return "", failure.Invalid("input.toAgent", "must differ from agentId")
+	}
+	return cur, nil
+}
+
 // Evaluation is the policy's decision, exactly as an execute would get it.
 type Evaluation struct {
 	Allowed    bool
@@ -49,40 +67,31 @@ type Evaluation struct {
 	ReasonCode string
 }
 
-// Dispute is a report against an agent, backed by transactions as evidence.
-type Dispute struct {
-	ID          string
-	AgentID     string
-	ReporterOrg string
-	Reason      string
-	EvidenceIDs []string
-	CreatedAt   time.Time
-}
-
-// ReportInput files a dispute against an agent.
-type ReportInput struct {
-	AgentID     string
-	Reason      string
-	EvidenceIDs []string
-}
-
 // Limits on trust input.
 const (
-	MaxReasonLength = 2000
-	MaxEvidence     = 100
-	MaxBatch        = 100
-	MaxHistory      = 1000
+	MaxBatch   = 100
+	MaxHistory = 1000
 )
 
-// Drift is a difference `trust rebuild` found between stored counters and the raw records.
+// ValidateBatch checks a batchTrust request lists 1 to MaxBatch ids (ValidationFailed otherwise).
+func ValidateBatch(agentIDs []string) error {
+	if len(agentIDs) == 0 || len(agentIDs) > MaxBatch {
+		return failure.Invalid("agentIds", "must list 1 to %d agent ids (got %d)", MaxBatch, len(agentIDs))
+	}
+	return nil
+}
+
+// Drift is a difference `trust rebuild` found between stored counters and
+// the raw records, both decayed to the time of the comparison.
 type Drift struct {
-	AgentID string
-	Stored  Counters
-	Rebuilt Counters
+	AgentID string   `json:"agent_id"`
+	Stored  Counters `json:"stored"`
+	Rebuilt Counters `json:"rebuilt"`
 }
 
 // Service reads and maintains trust. Trust reads work for any agent id;
-// Evaluate only for the caller's own agents. Errors are *failure.Error values.
+// Evaluate only for the caller's own agents; disputes for the reporter's and
+// the reported agent's organizations. Errors are *failure.Error values.
 type Service interface {
 	Profiles(ctx context.Context, agentIDs []string) (map[string]*Profile, error)
 	// Batch answers in the order asked; unknown ids are NotFound naming them.
@@ -91,4 +100,13 @@ type Service interface {
 	History(ctx context.Context, agentID string, since *time.Time) ([]Snapshot, error)
 	Evaluate(ctx context.Context, in EvaluateInput) (*Evaluation, error)
 	Report(ctx context.Context, in ReportInput) (*Dispute, error)
+	// Dispute returns one dispute visible to the caller (NotFound otherwise).
+	Dispute(ctx context.Context, id string) (*Dispute, error)
+	// Disputes lists disputes filed by or against the caller's organization, newest first.
+	Disputes(ctx context.Context, f DisputeFilter) (*DisputePage, error)
+	// CountDisputes counts what Disputes lists under the same filter.
+	CountDisputes(ctx context.Context, f DisputeFilter) (int, error)
+	// Withdraw withdraws an open dispute the caller's organization filed:
+	// Forbidden for the reported organization, Conflict if already withdrawn.
+	Withdraw(ctx context.Context, id string) (*Dispute, error)
 }

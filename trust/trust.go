@@ -1,25 +1,34 @@
-// Package trust computes an agent's trust score (0..1000) from explainable
-// factors kept as per-agent counters.
+// Package trust computes an agent's trust score (0..1000) from decayed
+// evidence counters, explains it as signed contributions per factor, and
+// holds the pure rules of what each action does to those counters.
 //
 // # Model
 //
-// Tenure and volume make a base in 0..1 where 0.5 means "no evidence either
-// way"; failed attempts, disputes and reversals multiply it by penalties:
+// Every agent starts at a base of 500 ("no evidence either way"). Evidence
+// from other organizations adds points, bad outcomes take points away, and
+// the points of all factors add up to the score:
 //
-//	base        = 0.25·(0.5 + 0.5·days/(days + 30)) + 0.75·(0.5 + 0.5·transactions/(transactions + 50))
-//	p_failures  = max(0.05, 1 − (failures/(attempts + 20)) / 1.00)
-//	p_disputes  = max(0.05, 1 − (disputes/(transactions + 20)) / 0.25)
-//	p_reversals = max(0.05, 1 − (reversed/(transactions + 20)) / 0.40)
-//	score       = round(1000 · base · p_failures · p_disputes · p_reversals · (suspended ? 0.2 : 1))
+//	tenureDays        +100 · days/(days + 30)            days since the first transaction with another organization
+//	volume            +250 · v/(v + 40)                  v = min(completed, 15 · counterpartyOrgs)
+//	counterpartyOrgs  +150 · n/(n + 3)                   n = distinct other organizations transacted with
+//	completionRate    −400 · f/(f + 10 + completed/10)   f = failed attempts: one weighs as ten completions
+//	limitRefusals     −80 · l/(l + 10)                   l = refusals over the agent's own limits
+//	reversalRate      −250 · r/(r + 10 + completed/5)    r = its sent transactions it reversed: one weighs as five completions
+//	disputeRatio      −min(500, 90 · d)                  d = other organizations with open disputes against it
+//	suspended         −80% of the rest, while suspended
 //
-// failures = attempts − completed-and-not-reversed (refused attempts fail).
-// The 20 pseudo-events without a bad outcome in each denominator are the
-// prior: a new agent scores exactly 500, five clean transactions about 530,
-// and one dispute or reversal on a one-transaction history costs about 10 to
-// 20%, not everything; a sustained failure, dispute or reversal ratio drives
-// the score to High Risk whatever the rest of the record. Confidence =
-// n/(n + 10) with n = transactions + refused attempts. Every parameter lives
-// in [Weights].
+// completed, f, l, r and d are decayed counters: each piece of evidence
+// weighs 2^(−age/half-life), with the half-lives of [Weights] (30 days for
+// completions and failures, 1 day for limit refusals, 90 days for reversals
+// and disputes). When the penalties exceed base plus credit they are scaled
+// down together so the score is exactly 0; the credit stays below 500, so the
+// score stays below 1000.
+//
+// What counts is fixed by the actions in action.go: transactions within one
+// organization add nothing, a refusal by the trust rule itself (trust_too_low)
+// never counts, a reversal counts against its sender only, and a dispute
+// from the agent's own organization counts for nothing; several disputes
+// from one organization weigh as one.
 package trust
 
 import (
@@ -51,97 +60,114 @@ const (
 
 // Model holds every weight and parameter of the score.
 type Model struct {
-	// Tenure and Volume weight the base; they sum to 1.
-	Tenure float64
-	Volume float64
-	// Prior is the number of pseudo-observations without a bad outcome added
-	// to every penalty's denominator, so small samples cannot be extreme.
-	Prior float64
-	// FailureTolerance, DisputeTolerance and ReversalTolerance are the
-	// smoothed ratios at which each penalty multiplier reaches PenaltyFloor.
-	FailureTolerance  float64
-	DisputeTolerance  float64
-	ReversalTolerance float64
-	// PenaltyFloor is the smallest penalty multiplier.
-	PenaltyFloor float64
-	// TenureHalfDays is the tenure at which the tenure quality is 0.75.
-	TenureHalfDays float64
-	// VolumeHalf is the transaction count at which the volume quality is 0.75.
-	VolumeHalf float64
-	// ConfidenceHalf is the evidence count at which confidence is 0.5.
-	ConfidenceHalf float64
-	// SuspendedMultiplier scales the score of a suspended agent.
-	SuspendedMultiplier float64
+	Base float64 // points of an agent without evidence
+
+	TenurePoints, TenureHalfDays float64 // tenure credit and the days at which half of it is earned
+	VolumePoints, VolumeHalf     float64 // volume credit and the counted completions at which half of it is earned
+	VolumePerOrg                 float64 // completions counted per counterparty organization
+	OrgPoints, OrgHalf           float64 // diversity credit and the organization count at which half of it is earned
+
+	FailurePoints, FailurePrior   float64 // failure penalty at a failure share of 1, and the clean pseudo-attempts of that share
+	FailureWeight                 float64 // completions one failure weighs as
+	LimitPoints, LimitHalf        float64 // largest limit-refusal penalty and the count at which half of it applies
+	ReversalPoints, ReversalPrior float64 // reversal penalty at a reversal share of 1, and the clean pseudo-transactions of that share
+	ReversalWeight                float64 // completions one reversal weighs as
+	DisputeOrgPoints, DisputeMax  float64 // penalty per disputing organization and its total cap
+
+	SuspendedShare float64 // share of the score a suspension takes away
+
+	CompletionHalfLife, FailureHalfLife, LimitHalfLife time.Duration
+	ReversalHalfLife, DisputeHalfLife                  time.Duration
+
+	ConfidenceHalf float64 // the evidence count at which confidence is 0.5
 }
 
 // Weights is the one place the factor weights and model parameters live.
 var Weights = Model{
-	Tenure: 0.25,
-	Volume: 0.75,
+	Base:           500,
+	TenurePoints:   100,
+	TenureHalfDays: 30,
+	VolumePoints:   250,
+	VolumeHalf:     40,
+	VolumePerOrg:   15,
+	OrgPoints:      150,
+	OrgHalf:        3,
 
-	Prior:               20,
-	FailureTolerance:    1.00,
-	DisputeTolerance:    0.25,
-	ReversalTolerance:   0.40,
-	PenaltyFloor:        0.05,
-	TenureHalfDays:      30,
-	VolumeHalf:          50,
-	ConfidenceHalf:      10,
-	SuspendedMultiplier: 0.2,
+	FailurePoints:    400,
+	FailurePrior:     10,
+	FailureWeight:    10,
+	LimitPoints:      80,
+	LimitHalf:        10,
+	ReversalPoints:   250,
+	ReversalPrior:    10,
+	ReversalWeight:   5,
+	DisputeOrgPoints: 90,
+	DisputeMax:       500,
+
+	SuspendedShare: 0.8,
+
+	CompletionHalfLife: 30 * day,
+	FailureHalfLife:    30 * day,
+	LimitHalfLife:      1 * day,
+	ReversalHalfLife:   90 * day,
+	DisputeHalfLife:    90 * day,
+
+	ConfidenceHalf: 10,
 }
 
-// Counters are the per-agent tallies kept incrementally in the database.
-type Counters struct {
-	Attempts     int64 // executes attempted as sender: completed + refused
-	Completed    int64 // completed as sender, including later reversed ones
-	Refused      int64 // refused by policy as sender
-	Reversed     int64 // the agent's transactions (either side) that were reversed
-	Disputes     int64 // disputes filed against the agent
-	Transactions int64 // transactions the agent took part in (either side, completed incl. reversed)
-	Suspended    bool
-	RegisteredAt time.Time
-}
+const day = 24 * time.Hour
 
-// Factors are the observed, unsmoothed inputs of a score, for explanation.
+// Factors are the observed inputs of a score at one moment, for explanation.
+// Decayed counts are fractional.
 type Factors struct {
-	// CompletionRate is (Completed − Reversed)/Attempts clamped to 0..1; 0 with no attempts.
-	// Reversed counts both sides, so this is a conservative lower bound.
+	// CompletionRate is completed/(completed + failed attempts); 0 with neither.
 	CompletionRate float64
-	// DisputeRatio is Disputes/Transactions capped at 1; 0 with no transactions.
+	// DisputeRatio is open disputes over completed transactions, capped at 1.
 	DisputeRatio float64
-	// ReversalRate is Reversed/Transactions capped at 1; 0 with no transactions.
+	// ReversalRate is reversals/(completed + reversals); 0 with neither.
 	ReversalRate float64
-	// TenureDays is the time since registration in days (0 if unknown or in the future).
+	// TenureDays is the time since the first transaction with another organization.
 	TenureDays float64
-	// Volume is the transaction count (Transactions).
+	// Volume is the decayed count of completed transactions with other organizations.
 	Volume float64
-	// Confidence is n/(n+Weights.ConfidenceHalf) with n = Transactions + Refused, in 0..1.
+	// Confidence is n/(n + ConfidenceHalf), n = completed + failures + limit refusals.
 	Confidence float64
+	// CounterpartyOrgs is the number of other organizations with a completed transaction.
+	CounterpartyOrgs int
+	// Failures is the decayed count of failed attempts (malformed or unauthorized requests).
+	Failures float64
+	// LimitRefusals is the decayed count of refusals over the agent's own limits.
+	LimitRefusals float64
+	// Reversals is the decayed count of its sent transactions it reversed.
+	Reversals float64
+	// DisputingOrgs is the decayed count of other organizations with open disputes against it.
+	DisputingOrgs float64
+	// OpenDisputes is the number of open disputes other organizations filed against it.
+	OpenDisputes int
+	// Suspended is 1 while the agent is suspended, else 0.
+	Suspended int
 }
 
-// Result is a computed trust score with its assessment and factors.
+// Result is a computed trust score with its assessment, factors and contributions.
 type Result struct {
-	Score      int     // 0..1000
-	Assessment string  // Assess(Score)
-	Factors    Factors // the observed inputs, for explanation
+	Score         int     // 0..1000
+	Assessment    string  // Assess(Score)
+	Factors       Factors // the observed inputs, for explanation
+	Contributions []Contribution
 }
 
-// qualities are the smoothed inputs that enter the score.
-type qualities struct {
-	Tenure, Volume                                  float64 // 0.5..1, 0.5 = no evidence
-	FailurePenalty, DisputePenalty, ReversalPenalty float64 // PenaltyFloor..1, 1 = no penalty
-}
-
-// Compute returns the deterministic trust score of an agent at time now (see the package doc).
+// Compute returns the deterministic trust score of an agent whose counters
+// are decayed to now (see the package doc).
 func Compute(c Counters, now time.Time) Result {
-	f, q := evaluate(c, now)
-	w := Weights
-	p := (w.Tenure*q.Tenure + w.Volume*q.Volume) * q.FailurePenalty * q.DisputePenalty * q.ReversalPenalty
-	if c.Suspended {
-		p *= w.SuspendedMultiplier
+	c = c.DecayTo(now)
+	f := factors(c, now)
+	parts := points(c, f)
+	total := 0.0
+	for _, p := range parts {
+		total += p.value
 	}
-	score := clampScore(math.Round(MaxScore * p))
-	return Result{Score: score, Assessment: Assess(score), Factors: f}
+	score := clampScore(math.Round(total))
+	return Result{Score: score, Assessment: Assess(score), Factors: f, Contributions: contributions(parts, score, c, f)}
 }
 
 // Assess maps a score to Verified (>= 700), Moderate (400..699) or High Risk (< 400).
@@ -156,86 +182,119 @@ func Assess(score int) string {
 	}
 }
 
-// evaluate computes the raw factors and the smoothed qualities.
-func evaluate(c Counters, now time.Time) (Factors, qualities) {
+// factors reads the observed inputs from decayed counters.
+func factors(c Counters, now time.Time) Factors {
 	w := Weights
-	attempts := nonNeg(c.Attempts)
-	txs := nonNeg(c.Transactions)
-	reversed := math.Min(nonNeg(c.Reversed), txs)
-	disputes := math.Min(nonNeg(c.Disputes), txs)
-	good := clamp(nonNeg(c.Completed)-nonNeg(c.Reversed), 0, attempts)
-	days := tenureDays(c.RegisteredAt, now)
-	evidence := txs + nonNeg(c.Refused)
-
 	f := Factors{
-		CompletionRate: ratio(good, attempts),
-		DisputeRatio:   ratio(disputes, txs),
-		ReversalRate:   ratio(reversed, txs),
-		TenureDays:     days,
-		Volume:         txs,
-		Confidence:     saturate(evidence, w.ConfidenceHalf),
+		CompletionRate:   ratio(c.Completed, c.Completed+c.Failures),
+		ReversalRate:     ratio(c.Reversals, c.Completed+c.Reversals),
+		Volume:           c.Completed,
+		Confidence:       saturate(c.Completed+c.Failures+c.LimitRefusals, w.ConfidenceHalf),
+		CounterpartyOrgs: int(max(c.CounterpartyOrgs, 0)),
+		Failures:         c.Failures,
+		LimitRefusals:    c.LimitRefusals,
+		Reversals:        c.Reversals,
+		DisputingOrgs:    c.DisputingOrgs,
+		OpenDisputes:     int(max(c.OpenDisputes, 0)),
 	}
-	q := qualities{
-		Tenure:          0.5 + 0.5*saturate(days, w.TenureHalfDays),
-		Volume:          0.5 + 0.5*saturate(txs, w.VolumeHalf),
-		FailurePenalty:  penalty(attempts-good, attempts, w.FailureTolerance),
-		DisputePenalty:  penalty(disputes, txs, w.DisputeTolerance),
-		ReversalPenalty: penalty(reversed, txs, w.ReversalTolerance),
+	if f.OpenDisputes > 0 {
+		f.DisputeRatio = 1
+		if c.Completed > float64(f.OpenDisputes) {
+			f.DisputeRatio = float64(f.OpenDisputes) / c.Completed
+		}
 	}
-	return f, q
+	if !c.FirstExternalAt.IsZero() && now.After(c.FirstExternalAt) {
+		f.TenureDays = now.Sub(c.FirstExternalAt).Hours() / 24
+	}
+	if c.Suspended {
+		f.Suspended = 1
+	}
+	return f
 }
 
-// penalty smooths bad/n towards 0 with Prior pseudo-observations and maps
-// the smoothed ratio linearly from 1 (none) down to PenaltyFloor (at tol).
-func penalty(bad, n, tol float64) float64 {
-	smoothed := bad / (n + Weights.Prior)
-	return clamp(1-smoothed/tol, Weights.PenaltyFloor, 1)
+// part is one factor's unrounded points.
+type part struct {
+	factor string
+	value  float64
 }
 
-// saturate returns x/(x+half) in 0..1 (0 for x <= 0).
-func saturate(x, half float64) float64 {
-	if x <= 0 {
+// points computes every factor's signed points; they add up to the score
+// before rounding.
+func points(c Counters, f Factors) []part {
+	w := Weights
+	n := float64(f.CounterpartyOrgs)
+	counted := math.Min(c.Completed, w.VolumePerOrg*n)
+	credit := []part{
+		{FactorTenure, w.TenurePoints * saturate(f.TenureDays, w.TenureHalfDays)},
+		{FactorVolume, w.VolumePoints * saturate(counted, w.VolumeHalf)},
+		{FactorCounterpartyOrgs, w.OrgPoints * saturate(n, w.OrgHalf)},
+	}
+	penalty := []part{
+		{FactorCompletion, -w.FailurePoints * weighedShare(c.Failures, c.Completed, w.FailurePrior, w.FailureWeight)},
+		{FactorLimitRefusals, -w.LimitPoints * saturate(c.LimitRefusals, w.LimitHalf)},
+		{FactorReversals, -w.ReversalPoints * weighedShare(c.Reversals, c.Completed, w.ReversalPrior, w.ReversalWeight)},
+		{FactorDisputes, -math.Min(w.DisputeMax, w.DisputeOrgPoints*c.DisputingOrgs)},
+	}
+	plus, minus := w.Base, 0.0
+	for _, p := range credit {
+		plus += p.value
+	}
+	for _, p := range penalty {
+		minus -= p.value
+	}
+	if minus > plus { // penalties beyond everything: scale them so the score is exactly 0
+		for i := range penalty {
+			penalty[i].value *= plus / minus
+		}
+		minus = plus
+	}
+	out := append([]part{{FactorBase, w.Base}}, credit...)
+	out = append(out, penalty...)
+	suspension := 0.0
+	if c.Suspended {
+		suspension = -w.SuspendedShare * (plus - minus)
+	}
+	return append(out, part{FactorSuspended, suspension})
+}
+
+// weighedShare is bad/(bad + prior + completed/weight): one bad outcome
+// outweighs weight completions, so a day of failures moves even a long clean
+// record, while the prior keeps a few bad outcomes of a new agent from
+// sinking it.
+func weighedShare(bad, completed, prior, weight float64) float64 {
+	if bad <= 0 {
 		return 0
+	}
+	return bad / (bad + prior + math.Max(completed, 0)/weight)
+}
+
+// saturate returns x/(x+half) in 0..1 (0 for x <= 0 or NaN).
+func saturate(x, half float64) float64 {
+	if !(x > 0) {
+		return 0
+	}
+	if math.IsInf(x, 1) {
+		return 1
 	}
 	return x / (x + half)
 }
 
-// ratio returns a/b clamped to 0..1, or 0 when b is 0.
+// ratio returns a/b clamped to 0..1, or 0 when b is not positive.
 func ratio(a, b float64) float64 {
-	if b <= 0 {
+	if !(b > 0) || !(a > 0) {
 		return 0
 	}
-	return clamp(a/b, 0, 1)
-}
-
-// tenureDays is the whole-and-fractional days between registration and now.
-func tenureDays(registered, now time.Time) float64 {
-	if registered.IsZero() || !now.After(registered) {
-		return 0
-	}
-	return now.Sub(registered).Hours() / 24
-}
-
-// nonNeg converts a counter to float64, treating negative values as 0.
-func nonNeg(v int64) float64 {
-	if v < 0 {
-		return 0
-	}
-	return float64(v)
-}
-
-// clamp bounds x to [lo, hi]; NaN becomes lo.
-func clamp(x, lo, hi float64) float64 {
-	if x >= hi {
-		return hi
-	}
-	if x >= lo {
-		return x
-	}
-	return lo
+	return math.Min(a/b, 1)
 }
 
 // clampScore bounds a raw score to MinScore..MaxScore; NaN becomes MinScore.
 func clampScore(x float64) int {
-	return int(clamp(x, MinScore, MaxScore))
+	switch {
+	case x >= MaxScore:
+		return MaxScore
+	case x >= MinScore:
+		return int(x)
+	default:
+		return MinScore
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/transaction"
+	"github.com/agenttrust/service/trust"
 )
 
 // A page of agents, newest first.
@@ -19,6 +20,18 @@ type AgentConnection struct {
 	TotalCount int `json:"totalCount"`
 	// the filter totalCount counts under
 	Status *agent.Status `json:"-"`
+}
+
+// A page of disputes, newest first.
+type DisputeConnection struct {
+	// The disputes of this page.
+	Nodes []*trust.Dispute `json:"nodes"`
+	// Where the next page starts.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// All disputes under the same filter.
+	TotalCount int `json:"totalCount"`
+	// the filter totalCount counts under
+	Filter trust.DisputeFilter `json:"-"`
 }
 
 // Input of `executeTransaction`.

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
@@ -28,7 +29,7 @@ import (
 // Kit is one test's isolated service: its own database and handler, and one
 // organization with an API key to act as.
 type Kit struct {
-	T       *testing.T
+	T       testing.TB
 	DB      *db.DB
 	DBURL   string
 	Orgs    *db.OrgService
@@ -39,7 +40,7 @@ type Kit struct {
 
 // New builds a kit on a fresh database: the handler wire.Handler builds, with
 // rate limits high enough not to interfere unless cfgs lower them.
-func New(t *testing.T, cfgs ...func(*httpapi.Config)) *Kit {
+func New(t testing.TB, cfgs ...func(*httpapi.Config)) *Kit {
 	t.Helper()
 	d, u := dbtest.NewWithURL(t)
 	cfg := httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}
@@ -54,7 +55,7 @@ func New(t *testing.T, cfgs ...func(*httpapi.Config)) *Kit {
 }
 
 // For returns a copy of the kit that reports to t (a subtest).
-func (k *Kit) For(t *testing.T) *Kit {
+func (k *Kit) For(t testing.TB) *Kit {
 	c := *k
 	c.T = t
 	return &c
@@ -80,11 +81,25 @@ func (k *Kit) NewOrg(name string) (orgID, key string) {
 	return o.ID, o.Key
 }
 
+// SQL opens a database/sql handle on the test database, for seeding and
+// checks behind the service's back; it is closed when the test ends. Its
+// statement timeout is generous: bulk seeding on a busy machine is slow.
+func (k *Kit) SQL() *sql.DB {
+	k.T.Helper()
+	conn := k.openSQL()
+	k.T.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+func (k *Kit) openSQL() *sql.DB {
+	return sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(k.DBURL), pgdriver.WithTimeout(2*time.Minute)))
+}
+
 // Exec runs SQL straight against the test database, behind the service's
 // back, and fails unless it changed a row.
 func (k *Kit) Exec(query string, args ...any) {
 	k.T.Helper()
-	conn := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(k.DBURL)))
+	conn := k.openSQL()
 	defer conn.Close()
 	res, err := conn.ExecContext(context.Background(), query, args...)
 	if err != nil {

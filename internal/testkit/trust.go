@@ -1,7 +1,9 @@
 package testkit
 
-// ProfileQuery reads a trust profile with every factor.
-const ProfileQuery = `query($id: ID!) { trustProfile(agentId: $id) { agentId score assessment updatedAt factors { completionRate disputeRatio reversalRate tenureDays volume confidence } } }`
+// ProfileQuery reads a trust profile with every factor and contribution.
+const ProfileQuery = `query($id: ID!) { trustProfile(agentId: $id) { agentId score assessment updatedAt
+	factors { completionRate disputeRatio reversalRate tenureDays volume confidence counterpartyOrgs failures limitRefusals reversals disputingOrgs openDisputes suspended }
+	contributions { factor points description } } }`
 
 // TrustProfile mirrors the schema's TrustProfile.
 type TrustProfile struct {
@@ -15,8 +17,33 @@ type TrustProfile struct {
 		TenureDays     float64 `json:"tenureDays"`
 		Volume         int     `json:"volume"`
 		Confidence     float64 `json:"confidence"`
+
+		CounterpartyOrgs int     `json:"counterpartyOrgs"`
+		Failures         float64 `json:"failures"`
+		LimitRefusals    float64 `json:"limitRefusals"`
+		Reversals        float64 `json:"reversals"`
+		DisputingOrgs    float64 `json:"disputingOrgs"`
+		OpenDisputes     int     `json:"openDisputes"`
+		Suspended        int     `json:"suspended"`
 	} `json:"factors"`
-	UpdatedAt string `json:"updatedAt"`
+	Contributions []Contribution `json:"contributions"`
+	UpdatedAt     string         `json:"updatedAt"`
+}
+
+// Contribution mirrors the schema's TrustContribution.
+type Contribution struct {
+	Factor      string `json:"factor"`
+	Points      int    `json:"points"`
+	Description string `json:"description"`
+}
+
+// Points adds up the profile's contribution points (the score, if they are right).
+func (p TrustProfile) Points() int {
+	sum := 0
+	for _, c := range p.Contributions {
+		sum += c.Points
+	}
+	return sum
 }
 
 // Evaluation mirrors the schema's TrustEvaluation.

@@ -1,0 +1,89 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/trust"
+)
+
+// Dispute returns one dispute filed by or against the caller's organization.
+func (s *TrustService) Dispute(ctx context.Context, disputeID string) (*trust.Dispute, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var d disputeRow
+	err = s.db.bun.NewSelect().Model(&d).Where("id = ?", disputeID).
+		Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, disputeNotFound(disputeID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get dispute: %w", err)
+	}
+	return d.dispute(), nil
+}
+
+// visibleDisputes selects the disputes filed by or against orgID under f.
+func visibleDisputes(q bun.IDB, orgID string, f trust.DisputeFilter) *bun.SelectQuery {
+	sel := q.NewSelect().Model((*disputeRow)(nil)).Where("(reporter_org = ? OR agent_org = ?)", orgID, orgID)
+	if f.AgentID != nil {
+		sel = sel.Where("agent_id = ?", *f.AgentID)
+	}
+	if f.Status != nil {
+		sel = sel.Where("status = ?", string(*f.Status))
+	}
+	return sel
+}
+
+// Disputes lists a page of the disputes filed by or against the caller's
+// organization, newest first, by keyset on seq.
+func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*trust.DisputePage, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	q := visibleDisputes(s.db.bun, p.OrgID, f)
+	if f.After != "" {
+		seq, err := parseSeqCursor(f.After)
+		if err != nil {
+			return nil, err
+		}
+		q = q.Where("seq < ?", seq)
+	}
+	var rows []disputeRow
+	if err := q.Order("seq DESC").Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("list disputes: %w", err)
+	}
+	rows, more := trimPage(rows, f.Limit)
+	page := &trust.DisputePage{HasNextPage: more, Disputes: make([]*trust.Dispute, len(rows))}
+	for i := range rows {
+		page.Disputes[i] = rows[i].dispute()
+	}
+	if len(rows) > 0 {
+		page.EndCursor = seqCursor(rows[len(rows)-1].Seq)
+	}
+	return page, nil
+}
+
+// CountDisputes counts what Disputes lists under the same filter.
+func (s *TrustService) CountDisputes(ctx context.Context, f trust.DisputeFilter) (int, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, err := visibleDisputes(s.db.bun, p.OrgID, f).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("count disputes: %w", err)
+	}
+	return n, nil
+}

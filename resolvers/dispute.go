@@ -1,0 +1,43 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/paging"
+	"github.com/agenttrust/service/trust"
+)
+
+func (r *queryResolver) Dispute(ctx context.Context, id string) (*trust.Dispute, error) {
+	return r.svc.Trust.Dispute(ctx, id)
+}
+
+func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *trust.DisputeStatus, limit *int, after *string) (*model.DisputeConnection, error) {
+	f := trust.DisputeFilter{AgentID: agentID, Status: status, Limit: paging.Limit(limit), After: deref(after, "")}
+	page, err := r.svc.Trust.Disputes(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DisputeConnection{Nodes: page.Disputes, PageInfo: pageInfo(page.EndCursor, page.HasNextPage), Filter: f}, nil
+}
+
+func (r *mutationResolver) ReportAgent(ctx context.Context, in model.ReportAgentInput) (*trust.Dispute, error) {
+	return r.svc.Trust.Report(ctx, trust.ReportInput{AgentID: in.AgentID, Reason: in.Reason, EvidenceIDs: in.EvidenceIds})
+}
+
+func (r *mutationResolver) WithdrawDispute(ctx context.Context, id string) (*trust.Dispute, error) {
+	return r.svc.Trust.Withdraw(ctx, id)
+}
+
+// DisputeConnection returns the DisputeConnection field resolver.
+func (r *Resolver) DisputeConnection() graph.DisputeConnectionResolver {
+	return &disputeConnectionResolver{r}
+}
+
+type disputeConnectionResolver struct{ *Resolver }
+
+// TotalCount runs only when asked for, under the page's filter.
+func (r *disputeConnectionResolver) TotalCount(ctx context.Context, c *model.DisputeConnection) (int, error) {
+	return r.svc.Trust.CountDisputes(ctx, c.Filter)
+}
