@@ -93,20 +93,35 @@ type Drift struct {
 // Evaluate only for the caller's own agents; disputes for the reporter's and
 // the reported agent's organizations. Errors are *failure.Error values.
 type Service interface {
+	// Profiles scores any agents among agentIDs at the current time; unknown
+	// ids are simply absent from the map.
 	Profiles(ctx context.Context, agentIDs []string) (map[string]*Profile, error)
-	// Batch answers in the order asked; unknown ids are NotFound naming them.
+	// Batch answers in the order asked. ValidationFailed for other than 1 to
+	// MaxBatch ids (ValidateBatch); NotFound naming the unknown ids
+	// (extension missingIds).
 	Batch(ctx context.Context, agentIDs []string) ([]Summary, error)
 	// History lists score snapshots newest first, at most MaxHistory.
+	// NotFound for an unknown agent.
 	History(ctx context.Context, agentID string, since *time.Time) ([]Snapshot, error)
+	// Evaluate runs the execute policy without moving money; a refusal is an
+	// Evaluation, not an error. ValidationFailed (EvaluateInput.Validate);
+	// NotFound for an agent not the caller's or an unknown toAgent.
 	Evaluate(ctx context.Context, in EvaluateInput) (*Evaluation, error)
+	// Report files a dispute against any agent. ValidationFailed
+	// (ReportInput.Validate, or evidence that is not a transaction of that
+	// agent visible to the caller); NotFound for an unknown agent; Conflict
+	// for evidence already under the caller's open dispute.
 	Report(ctx context.Context, in ReportInput) (*Dispute, error)
 	// Dispute returns one dispute visible to the caller (NotFound otherwise).
 	Dispute(ctx context.Context, id string) (*Dispute, error)
-	// Disputes lists disputes filed by or against the caller's organization, newest first.
+	// Disputes lists disputes filed by or against the caller's organization,
+	// newest first. ValidationFailed (DisputeFilter.Validate, or an after
+	// cursor this list did not return).
 	Disputes(ctx context.Context, f DisputeFilter) (*DisputePage, error)
 	// CountDisputes counts what Disputes lists under the same filter.
 	CountDisputes(ctx context.Context, f DisputeFilter) (int, error)
 	// Withdraw withdraws an open dispute the caller's organization filed:
-	// Forbidden for the reported organization, Conflict if already withdrawn.
+	// NotFound if not visible, Forbidden for the reported organization,
+	// Conflict if already withdrawn.
 	Withdraw(ctx context.Context, id string) (*Dispute, error)
 }
