@@ -32,4 +32,10 @@ bench-read: ## the agents page under wrk load: service vs a bare pgx + encoding/
 audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)
 	bash tools/httpaudit/run.sh
 
-.PHONY: help run test generate lint bench bench-read audit
+livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients against a freshly started service (needs npm)
+	bash tools/livecheck/run.sh
+
+livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
+	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
+
+.PHONY: livecheck livebench help run test generate lint bench bench-read audit

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/keyring"
@@ -46,6 +48,9 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv func(string) string) {
 	if err != nil {
 		c.envErrs = append(c.envErrs, fmt.Errorf("RATE_LIMIT_BURST=%q is not a whole number", getenv("RATE_LIMIT_BURST")))
 	}
+	fs.Func("ws-allowed-origins", "browser origins allowed to open websockets, comma-separated, * for any; unset: same origin only ($WS_ALLOWED_ORIGINS)",
+		func(v string) error { c.HTTP.WSAllowedOrigins = splitOrigins(v); return nil })
+	c.HTTP.WSAllowedOrigins = splitOrigins(getenv("WS_ALLOWED_ORIGINS"))
 	fs.Float64Var(&c.HTTP.RateLimitRPS, "rate-limit-rps", rps, "requests per second per API key ($RATE_LIMIT_RPS)")
 	fs.IntVar(&c.HTTP.RateLimitBurst, "rate-limit-burst", burst, "burst of requests per API key ($RATE_LIMIT_BURST)")
 }
@@ -71,6 +76,11 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	for _, o := range c.HTTP.WSAllowedOrigins {
+		if u, err := url.Parse(o); o != "*" && (err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/")) {
+			errs = append(errs, fmt.Errorf("WS_ALLOWED_ORIGINS: %q is not an origin such as https://app.example.com (or *)", o))
+		}
+	}
 	if c.ListenAddr == "" {
 		errs = append(errs, errors.New("LISTEN_ADDR must not be empty"))
 	}
@@ -89,4 +99,14 @@ func (c *Config) Logger(w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func splitOrigins(v string) []string {
+	var out []string
+	for _, o := range strings.Split(v, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
 }

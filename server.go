@@ -221,12 +221,18 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 	return fn(db.NewOrgService(m.DB))
 }
 
-// Handler builds the HTTP handler over an open database.
+// Handler builds the HTTP handler over an open database, without the
+// live-event hub (Serve runs one).
 func (m *Main) Handler() http.Handler {
 	return wire.Handler(m.Config.HTTP, m.DB, m.Logger, nil)
 }
 
-// Serve runs the server until ctx ends, then drains in-flight requests.
+// drainTimeout bounds the shutdown: in-flight requests finish and live
+// subscriptions send what they have read, then close.
+const drainTimeout = 30 * time.Second
+
+// Serve runs the server until ctx ends, then drains in-flight requests and
+// live subscriptions.
 func (m *Main) Serve(ctx context.Context) error {
 	defer m.Close()
 	if err := m.Open(ctx); err != nil {
@@ -236,7 +242,11 @@ func (m *Main) Serve(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.ListenAddr, err)
 	}
-	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	svc := wire.NewServer(m.Config.HTTP, m.DB, m.Logger, nil)
+	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopHub()
+	go func() { _ = svc.Run(hubCtx) }()
+	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	gogc := wire.TuneGC()
 	m.Logger.Info("listening", "addr", ln.Addr().String(), "gogc", gogc,
 		"playground", "http://"+displayAddr(ln.Addr())+"/", "graphql", "http://"+displayAddr(ln.Addr())+"/graphql")
@@ -249,10 +259,13 @@ func (m *Main) Serve(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 	}
-	m.Logger.Info("shutting down: draining in-flight requests")
-	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	m.Logger.Info("shutting down: draining in-flight requests and live subscriptions")
+	sctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
-	return srv.Shutdown(sctx)
+	drained := make(chan error, 1)
+	go func() { drained <- svc.Shutdown(sctx) }()
+	err = srv.Shutdown(sctx)
+	return errors.Join(err, <-drained)
 }
 
 // purgeIdempotencyKeys deletes idempotency keys past their retention hourly.

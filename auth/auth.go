@@ -102,3 +102,10 @@ type OrgService interface {
 	// EnsureKey makes sure an organization holding key exists (idempotent); it returns its id.
 	EnsureKey(ctx context.Context, key, orgName string) (orgID string, err error)
 }
+
+// KeyChecker re-checks keys already authenticated, for connections that
+// outlive a request (websockets, SSE).
+type KeyChecker interface {
+	// RevokedKeys returns the ids among keyIDs that are revoked (or gone).
+	RevokedKeys(ctx context.Context, keyIDs []string) ([]string, error)
+}

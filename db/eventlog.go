@@ -122,6 +122,8 @@ func (d *DB) ListenEvents(ctx context.Context, wake func()) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		ln := pgdriver.NewListener(d.bun)
+		// A blocked receive does not watch ctx: closing the listener ends it.
+		stop := context.AfterFunc(ctx, func() { ln.Close() })
 		err := ln.Listen(ctx, EventChannel)
 		if err == nil {
 			backoff = 100 * time.Millisecond
@@ -138,6 +140,7 @@ func (d *DB) ListenEvents(ctx context.Context, wake func()) {
 				wake()
 			}
 		}
+		stop()
 		ln.Close()
 		select {
 		case <-ctx.Done():

@@ -142,3 +142,27 @@ func (s *OrgService) EnsureKey(ctx context.Context, key, orgName string) (string
 }
 
 var errLostRace = errors.New("lost race")
+
+var _ auth.KeyChecker = (*OrgService)(nil)
+
+// RevokedKeys returns the ids among keyIDs that are revoked or no longer
+// exist, in one statement whatever the number of keys.
+func (s *OrgService) RevokedKeys(ctx context.Context, keyIDs []string) ([]string, error) {
+	var live []string
+	err := s.db.bun.NewSelect().Model((*apiKeyRow)(nil)).Column("id").
+		Where("id IN (?)", bun.In(keyIDs)).Where("revoked_at IS NULL").Scan(ctx, &live)
+	if err != nil {
+		return nil, fmt.Errorf("check api keys: %w", err)
+	}
+	alive := make(map[string]bool, len(live))
+	for _, id := range live {
+		alive[id] = true
+	}
+	var revoked []string
+	for _, id := range keyIDs {
+		if !alive[id] {
+			revoked = append(revoked, id)
+		}
+	}
+	return revoked, nil
+}

@@ -54,7 +54,17 @@ func (t *Tailer) Run(ctx context.Context, start event.Position, deliver func([]e
 	poll := time.NewTicker(t.Poll)
 	defer poll.Stop()
 	backoff := 50 * time.Millisecond
+	// A wake-up whose read finds nothing means the notified transaction is
+	// still held behind an older one still running somewhere in the cluster
+	// (the xmin horizon): look again soon, backing off, rather than wait for
+	// the safety poll.
+	var (
+		woke    bool
+		recheck time.Duration
+		again   <-chan time.Time
+	)
 	for {
+		found := false
 		for {
 			evs, err := t.src.ReadEvents(ctx, pos, t.Batch)
 			if err != nil {
@@ -74,17 +84,31 @@ func (t *Tailer) Run(ctx context.Context, start event.Position, deliver func([]e
 			if len(evs) == 0 {
 				break
 			}
+			found = true
 			pos = evs[len(evs)-1].Position
 			deliver(evs)
 			if len(evs) < t.Batch {
 				break
 			}
 		}
+		switch {
+		case found || !woke:
+			recheck, again = 0, nil
+		case recheck < time.Second:
+			recheck = max(2*recheck, 10*time.Millisecond)
+			again = time.After(recheck)
+		default:
+			again = nil // leave it to the safety poll
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.wake:
+			woke, recheck = true, 0
+		case <-again:
+			woke = true
 		case <-poll.C:
+			woke = false
 		}
 	}
 }

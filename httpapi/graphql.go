@@ -26,7 +26,8 @@ import (
 
 // newGraphQL builds the gqlgen handler: transports, limits, persisted
 // queries, the error presenter and per-operation metrics.
-func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
+func newGraphQL(e *Edge, m *metrics) http.Handler {
+	cfg, d := e.cfg, e.deps
 	root := resolvers.New(d.Services)
 	c := graph.Config{Resolvers: root}
 	// A list costs its page size times its element.
@@ -41,6 +42,14 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 	}
 	// The agents page, the dashboards' commonest request, has a direct writer.
 	srv := handler.New(resolvers.AgentsPage(graph.NewExecutableSchema(c), root))
+	srv.AddTransport(transport.Websocket{
+		Implementation:        gorillaWS{ping: cfg.WSPingInterval},
+		InitFunc:              e.initFunc,
+		InitTimeout:           10 * time.Second,
+		KeepAlivePingInterval: cfg.WSPingInterval,
+		PayloadReadLimit:      &cfg.MaxBodyBytes,
+	})
+	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(postOnce{})
@@ -51,6 +60,7 @@ func newGraphQL(cfg Config, d Deps, m *metrics) http.Handler {
 	srv.Use(depthLimit{max: cfg.DepthLimit})
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
+	srv.AroundOperations(e.chargeWebsocketOperation)
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		resp := next(ctx)
 		if resp == nil || !graphql.HasOperationContext(ctx) {

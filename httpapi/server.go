@@ -14,11 +14,13 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/resolvers"
 )
 
@@ -29,6 +31,11 @@ type Config struct {
 	MaxBodyBytes    int64   // request body limit; default 1 MiB
 	ComplexityLimit int     // GraphQL query complexity limit; default 5000
 	DepthLimit      int     // GraphQL selection depth limit; default 12
+	// WSAllowedOrigins are the browser origins that may open websockets
+	// besides the service's own ("*": any). Requests without Origin pass.
+	WSAllowedOrigins []string
+	WSPingInterval   time.Duration // websocket ping frames and legacy keep-alives; default 20s
+	KeyRecheck       time.Duration // how often live connections' keys are re-checked; default 2s
 }
 
 func (c *Config) defaults() {
@@ -47,6 +54,12 @@ func (c *Config) defaults() {
 	if c.DepthLimit <= 0 {
 		c.DepthLimit = 12
 	}
+	if c.WSPingInterval <= 0 {
+		c.WSPingInterval = 20 * time.Second
+	}
+	if c.KeyRecheck <= 0 {
+		c.KeyRecheck = 2 * time.Second
+	}
 }
 
 // Deps are what the edge calls into.
@@ -62,10 +75,29 @@ type Deps struct {
 	Logger  *slog.Logger
 	// Registry receives the metrics; nil makes a private one.
 	Registry *prometheus.Registry
+	// Keys re-checks the keys of live connections; nil never re-checks.
+	Keys auth.KeyChecker
+	// LiveMetrics are the live-event metrics (registered in Registry by the
+	// caller, who shares them with the hub); nil makes them here.
+	LiveMetrics *live.Metrics
+}
+
+// Edge is the service's whole HTTP handler, with the live connections it
+// serves (Shutdown drains them).
+type Edge struct {
+	cfg     Config
+	deps    Deps
+	limiter *rateLimiter
+	gql     http.Handler
+	conns   *liveConns
+	handler http.Handler
 }
 
 // New returns the service's whole HTTP handler.
-func New(cfg Config, d Deps) http.Handler {
+func New(cfg Config, d Deps) http.Handler { return NewEdge(cfg, d) }
+
+// NewEdge returns the service's whole HTTP handler as an Edge.
+func NewEdge(cfg Config, d Deps) *Edge {
 	cfg.defaults()
 	if d.Logger == nil {
 		d.Logger = slog.Default()
@@ -74,12 +106,26 @@ func New(cfg Config, d Deps) http.Handler {
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
 	}
+	if d.LiveMetrics == nil {
+		d.LiveMetrics = live.NewMetrics(d.Registry)
+	}
 	m := newMetrics(d.Registry, d.DBStats)
-	limiter := newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst)
-	gql := newGraphQL(cfg, d, m)
+	e := &Edge{cfg: cfg, deps: d, limiter: newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst)}
+	e.conns = &liveConns{keys: d.Keys, every: cfg.KeyRecheck, log: d.Logger, metrics: d.LiveMetrics,
+		conns: map[*liveConn]struct{}{}}
+	e.gql = newGraphQL(e, m)
+	limiter := e.limiter
+	gql := e.gql
 
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", authenticate(d, limiter, readBody(cfg.MaxBodyBytes, gql)))
+	authed := authenticate(d, limiter, readBody(cfg.MaxBodyBytes, e.serveSSE(gql)))
+	mux.HandleFunc("/graphql", func(w http.ResponseWriter, r *http.Request) {
+		if websocket.IsWebSocketUpgrade(r) {
+			e.serveWebsocket(w, r)
+			return
+		}
+		authed.ServeHTTP(w, r)
+	})
 	mux.Handle("GET /{$}", playgroundHandler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -98,7 +144,26 @@ func New(cfg Config, d Deps) http.Handler {
 		_, _ = w.Write([]byte("ready\n"))
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))
-	return requestLog(d.Logger, m, limitBody(cfg.MaxBodyBytes, mux))
+	e.handler = requestLog(d.Logger, m, limitBody(cfg.MaxBodyBytes, mux))
+	return e
+}
+
+func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) { e.handler.ServeHTTP(w, r) }
+
+// Shutdown drains live connections: no new ones are accepted, every
+// subscription sends the events already read and completes, then websockets
+// close normally (1000). It returns when all have ended or ctx ends.
+func (e *Edge) Shutdown(ctx context.Context) error {
+	e.conns.mu.Lock()
+	e.conns.closing = true
+	e.conns.mu.Unlock()
+	if h := e.deps.Services.Live; h != nil {
+		h.Shutdown()
+		if err := h.Wait(ctx); err != nil {
+			return errors.Join(err, e.conns.shutdown(ctx))
+		}
+	}
+	return e.conns.shutdown(ctx)
 }
 
 func limitBody(n int64, next http.Handler) http.Handler {

@@ -6,6 +6,7 @@ package resolvers
 import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
 )
@@ -15,6 +16,8 @@ type Services struct {
 	Agents       agent.Service
 	Transactions transaction.Service
 	Trust        trust.Service
+	// Live serves subscriptions; nil refuses them.
+	Live *live.Hub
 }
 
 // Resolver is the root resolver.

@@ -3,6 +3,7 @@
 package wire
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/resolvers"
 )
 
@@ -34,3 +36,42 @@ func Handler(cfg httpapi.Config, d *db.DB, log *slog.Logger, reg *prometheus.Reg
 		Registry:    reg,
 	})
 }
+
+// Server is the service's HTTP edge together with the live-event hub behind
+// its subscriptions; run the hub with Run.
+type Server struct {
+	*httpapi.Edge
+	Hub *live.Hub
+}
+
+// NewServer wires the whole service over d, subscriptions included. reg may
+// be nil; tune adjusts the hub's options (tests shrink its buffers).
+func NewServer(cfg httpapi.Config, d *db.DB, log *slog.Logger, reg *prometheus.Registry, tune ...func(*live.Options)) *Server {
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	lm := live.NewMetrics(reg)
+	opts := live.Options{Logger: log, Metrics: lm}
+	for _, f := range tune {
+		f(&opts)
+	}
+	hub := live.NewHub(d, opts)
+	svc := Services(d)
+	svc.Live = hub
+	orgs := db.NewOrgService(d)
+	edge := httpapi.NewEdge(cfg, httpapi.Deps{
+		Auth:        orgs,
+		Keys:        orgs,
+		Services:    svc,
+		Ready:       d.Ready,
+		Unavailable: db.Unavailable,
+		DBStats:     d.Stats,
+		Logger:      log,
+		Registry:    reg,
+		LiveMetrics: lm,
+	})
+	return &Server{Edge: edge, Hub: hub}
+}
+
+// Run reads the event log for the subscriptions until ctx ends.
+func (s *Server) Run(ctx context.Context) error { return s.Hub.Run(ctx) }

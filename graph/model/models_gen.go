@@ -94,6 +94,11 @@ type ReportAgentInput struct {
 	EvidenceIds []string `json:"evidenceIds"`
 }
 
+// Live streams, over websockets (`graphql-transport-ws` and the legacy `graphql-ws` sub-protocol) or
+// server-sent events (`POST /graphql` with `Accept: text/event-stream`).
+type Subscription struct {
+}
+
 // A page of transactions, newest first.
 type TransactionConnection struct {
 	// The transactions of this page.

@@ -1,0 +1,59 @@
+package eventlog_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/eventlog"
+)
+
+// heldBack is a log whose one event becomes readable only from the n-th
+// read on, as when an older transaction elsewhere holds the horizon back.
+type heldBack struct {
+	reads   atomic.Int64
+	visible int64
+}
+
+func (h *heldBack) ReadEvents(_ context.Context, after event.Position, _ int) ([]event.Event, error) {
+	n := h.reads.Add(1)
+	ev := event.Event{ID: "evt_1", Position: event.Position{XID: 10, Seq: 1}}
+	if n < h.visible || !after.Less(ev.Position) {
+		return nil, nil
+	}
+	return []event.Event{ev}, nil
+}
+
+// A wake-up whose read finds nothing is followed by re-reads with back-off,
+// so the event arrives long before the safety poll.
+func TestTailerRereadsAfterAnEmptyWakeUp(t *testing.T) {
+	t.Parallel()
+	src := &heldBack{visible: 5} // the start read, the wake-up's, then three re-reads
+	tl := eventlog.New(src, nil)
+	tl.Poll = time.Hour
+	got := make(chan event.Event, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go tl.Run(ctx, event.Position{}, func(evs []event.Event) { got <- evs[0] }) //nolint:errcheck
+	for src.reads.Load() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	start := time.Now()
+	tl.Wake()
+	select {
+	case ev := <-got:
+		if ev.ID != "evt_1" || time.Since(start) > 2*time.Second {
+			t.Fatalf("got %s after %s", ev.ID, time.Since(start))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no event after %d reads", src.reads.Load())
+	}
+	// Once found, the tailer waits for the next wake-up or poll.
+	n := src.reads.Load()
+	time.Sleep(200 * time.Millisecond)
+	if extra := src.reads.Load() - n; extra > 1 {
+		t.Fatalf("%d reads after the event was found, with no wake-up", extra)
+	}
+}

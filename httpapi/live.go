@@ -1,0 +1,433 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/live"
+)
+
+// Close codes of live connections (graphql-transport-ws reserves 4400-4499
+// for the application).
+const (
+	closeNormal       = 1000
+	closeInternal     = 1011
+	closeUnauthorized = 4401 // missing, bad or revoked API key
+	closeRateLimited  = 4429 // too many connection attempts for the key
+	closeSlowConsumer = 4420 // fell behind: resubscribe with after
+)
+
+// liveConn is one websocket or SSE connection serving operations: what the
+// edge needs to close it with a reason (revoked key, slow consumer,
+// shutdown).
+type liveConn struct {
+	transport string
+	cancel    context.CancelFunc
+
+	mu     sync.Mutex
+	keyID  string // once authenticated
+	ws     *wsConn
+	sse    *sseWriter
+	closed bool
+	// subs counts operations whose "complete" is not yet written; a
+	// pending close waits for them (shutdown) or for the next one (slow
+	// consumer), so the events already handed over reach the peer first.
+	subs    int
+	pending *pendingClose
+}
+
+type pendingClose struct {
+	code      int
+	reason    string
+	immediate bool // at the next complete, dropping it; else once subs is 0
+}
+
+type liveConnKey struct{}
+
+func liveConnFrom(ctx context.Context) *liveConn {
+	lc, _ := ctx.Value(liveConnKey{}).(*liveConn)
+	return lc
+}
+
+func (lc *liveConn) attach(ws *wsConn) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	lc.ws = ws
+	ws.lc = lc
+	if lc.closed {
+		_ = ws.Close()
+	}
+}
+
+// close ends the connection: a websocket gets a close frame with code and
+// reason, an SSE stream an error event (errCode, closeCode) before it
+// completes.
+func (lc *liveConn) close(code int, errCode failure.Code, reason string, ext map[string]any) {
+	lc.mu.Lock()
+	if lc.closed {
+		lc.mu.Unlock()
+		return
+	}
+	lc.closed = true
+	ws, sse := lc.ws, lc.sse
+	lc.mu.Unlock()
+	if ws != nil {
+		_ = ws.WriteClose(code, reason)
+	}
+	if sse != nil {
+		sse.fail(errCode, reason, code, ext)
+	}
+	lc.cancel()
+}
+
+// opStarted counts an operation of the connection: gqlgen ends each one,
+// subscription or not, with one complete message.
+func (lc *liveConn) opStarted() {
+	lc.mu.Lock()
+	lc.subs++
+	lc.mu.Unlock()
+}
+
+// EndLive closes the connection of a subscription that fell behind, after
+// the events it was handed (the stream's complete marks the point).
+func (lc *liveConn) EndLive(reason error, resumeAfter string) {
+	msg := "slow consumer: resubscribe"
+	if resumeAfter != "" {
+		msg += " with after=" + resumeAfter
+	}
+	if !errors.Is(reason, live.ErrSlowConsumer) {
+		msg = reason.Error()
+	}
+	lc.mu.Lock()
+	sse := lc.sse
+	if lc.ws != nil && !lc.closed {
+		lc.pending = &pendingClose{code: closeSlowConsumer, reason: msg, immediate: true}
+	}
+	lc.mu.Unlock()
+	if sse != nil {
+		sse.fail(failure.RateLimited, msg, closeSlowConsumer, map[string]any{"resumeAfter": resumeAfter, "retryAfter": 0})
+	}
+}
+
+// closeWhenIdle closes a websocket normally once every subscription on it
+// has written its complete.
+func (lc *liveConn) closeWhenIdle(code int, reason string) {
+	lc.mu.Lock()
+	if lc.subs > 0 && lc.ws != nil && !lc.closed {
+		lc.pending = &pendingClose{code: code, reason: reason}
+		lc.mu.Unlock()
+		return
+	}
+	lc.mu.Unlock()
+	lc.close(code, "", reason, nil)
+}
+
+// completing is told by the websocket that it is about to write a complete
+// message; it answers whether to write it and whether to close after.
+func (lc *liveConn) completing() (write bool, closeAfter *pendingClose) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if lc.subs > 0 {
+		lc.subs--
+	}
+	p := lc.pending
+	switch {
+	case p == nil:
+		return true, nil
+	case p.immediate:
+		lc.closed = true
+		return false, p
+	case lc.subs == 0:
+		lc.closed = true
+		return true, p
+	}
+	return true, nil
+}
+
+// tracksCompletes says whether the websocket must look for complete messages.
+func (lc *liveConn) tracksCompletes() bool {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	return lc.subs > 0 || lc.pending != nil
+}
+
+// liveConns tracks the open live connections of one edge: it re-checks
+// their keys in one statement every interval and closes them at shutdown.
+type liveConns struct {
+	keys    auth.KeyChecker
+	every   time.Duration
+	log     *slog.Logger
+	metrics *live.Metrics
+
+	mu       sync.Mutex
+	conns    map[*liveConn]struct{}
+	checking bool
+	closing  bool
+	wg       sync.WaitGroup
+}
+
+// add registers lc; false once shutdown has begun.
+func (l *liveConns) add(lc *liveConn) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closing {
+		return false
+	}
+	l.conns[lc] = struct{}{}
+	l.wg.Add(1)
+	l.metrics.Connections.WithLabelValues(lc.transport).Inc()
+	if !l.checking && l.keys != nil {
+		l.checking = true
+		go l.checkKeys()
+	}
+	return true
+}
+
+func (l *liveConns) remove(lc *liveConn) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.conns, lc)
+	l.metrics.Connections.WithLabelValues(lc.transport).Dec()
+	l.wg.Done()
+}
+
+// checkKeys closes connections whose key was revoked, on every replica,
+// within one interval. It runs while connections are open.
+func (l *liveConns) checkKeys() {
+	t := time.NewTicker(l.every)
+	defer t.Stop()
+	for range t.C {
+		l.mu.Lock()
+		byKey := map[string][]*liveConn{}
+		for lc := range l.conns {
+			lc.mu.Lock()
+			if lc.keyID != "" {
+				byKey[lc.keyID] = append(byKey[lc.keyID], lc)
+			}
+			lc.mu.Unlock()
+		}
+		if len(l.conns) == 0 {
+			l.checking = false
+			l.mu.Unlock()
+			return
+		}
+		l.mu.Unlock()
+		if len(byKey) == 0 {
+			continue
+		}
+		ids := make([]string, 0, len(byKey))
+		for id := range byKey {
+			ids = append(ids, id)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), l.every)
+		revoked, err := l.keys.RevokedKeys(ctx, ids)
+		cancel()
+		if err != nil {
+			l.log.Warn("live connections: check revoked keys", "err", err)
+			continue
+		}
+		for _, id := range revoked {
+			l.log.Info("live events: closing the connections of a revoked key", "key_id", id, "connections", len(byKey[id]))
+			for _, lc := range byKey[id] {
+				lc.close(closeUnauthorized, failure.Unauthenticated, "API key revoked", nil)
+			}
+		}
+	}
+}
+
+// shutdown closes every connection normally and waits for their handlers.
+func (l *liveConns) shutdown(ctx context.Context) error {
+	l.mu.Lock()
+	l.closing = true
+	conns := make([]*liveConn, 0, len(l.conns))
+	for lc := range l.conns {
+		conns = append(conns, lc)
+	}
+	l.mu.Unlock()
+	for _, lc := range conns {
+		if lc.transport == "websocket" {
+			lc.closeWhenIdle(closeNormal, "server shutting down")
+		}
+	}
+	done := make(chan struct{})
+	go func() { l.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		for _, lc := range conns {
+			lc.close(closeNormal, "", "server shutting down", nil)
+		}
+		return ctx.Err()
+	}
+}
+
+// serveWebsocket runs one websocket connection through gqlgen. The key may
+// come with the upgrade request or in connection_init (initFunc).
+func (e *Edge) serveWebsocket(w http.ResponseWriter, r *http.Request) {
+	if !originAllowed(e.cfg.WSAllowedOrigins, r) {
+		writeGraphQLErrorStatus(w, http.StatusForbidden, failure.Errorf(failure.Forbidden,
+			"origin %s may not open websockets here (see WS_ALLOWED_ORIGINS)", r.Header.Get("Origin")))
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	lc := &liveConn{transport: "websocket", cancel: cancel}
+	if !e.conns.add(lc) {
+		writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
+		return
+	}
+	defer e.conns.remove(lc)
+	if h := r.Header.Get("Authorization"); h != "" {
+		ctx = context.WithValue(ctx, upgradeAuthKey{}, h)
+	}
+	ctx = live.WithEnder(live.WithTransport(context.WithValue(ctx, liveConnKey{}, lc), "websocket"), lc)
+	e.gql.ServeHTTP(w, r.WithContext(ctx))
+}
+
+type upgradeAuthKey struct{}
+
+// initFunc authenticates a websocket at connection_init: the upgrade
+// request's Authorization header, else the payload's (either spelling). A
+// refusal closes the connection (4401, or 4429 when the key is over its rate
+// of connection attempts) before any operation runs.
+func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	header, _ := ctx.Value(upgradeAuthKey{}).(string)
+	if header == "" {
+		header = payload.Authorization()
+	}
+	refuse := func(code int, fe *failure.Error) (context.Context, *transport.InitPayload, error) {
+		msg := fe.Message
+		return transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, code), msg), nil, fe
+	}
+	actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	key, err := auth.ParseBearer(header)
+	var p auth.Principal
+	if err == nil {
+		p, err = e.deps.Auth.Authenticate(actx, key)
+	}
+	if err != nil {
+		if failure.CodeOf(err) != failure.Unauthenticated {
+			e.deps.Logger.ErrorContext(ctx, "authenticate websocket", "err", err)
+			return refuse(closeInternal, failure.Errorf(failure.Internal, "service unavailable, retry shortly"))
+		}
+		return refuse(closeUnauthorized, failure.As(err))
+	}
+	if wait, ok := e.limiter.allow(p.KeyID); !ok {
+		return refuse(closeRateLimited, failure.Errorf(failure.RateLimited, "rate limit exceeded: retry in %d s", int(math.Ceil(wait.Seconds()))))
+	}
+	if lc := liveConnFrom(ctx); lc != nil {
+		lc.mu.Lock()
+		lc.keyID = p.KeyID
+		lc.mu.Unlock()
+	}
+	setOrg(ctx, p.OrgID)
+	return auth.WithPrincipal(ctx, p), nil, nil
+}
+
+// serveSSE runs a graphql-sse ("distinct connections") request as a live
+// connection: tracked, and ended with an error event when its key is
+// revoked or it falls behind.
+func (e *Edge) serveSSE(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !(transport.SSE{}).Supports(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		p, _ := auth.FromContext(r.Context())
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		sw := &sseWriter{ResponseWriter: w}
+		lc := &liveConn{transport: "sse", cancel: cancel, keyID: p.KeyID, sse: sw}
+		if !e.conns.add(lc) {
+			writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
+			return
+		}
+		defer e.conns.remove(lc)
+		ctx = live.WithEnder(live.WithTransport(context.WithValue(ctx, liveConnKey{}, lc), "sse"), lc)
+		next.ServeHTTP(sw, r.WithContext(ctx))
+	})
+}
+
+// sseWriter lets the edge put an error event before gqlgen's final
+// "complete" when it ends a stream early.
+type sseWriter struct {
+	http.ResponseWriter
+	mu     sync.Mutex
+	failed []byte
+}
+
+func (s *sseWriter) fail(code failure.Code, msg string, closeCode int, ext map[string]any) {
+	x := map[string]any{"code": string(code), "closeCode": closeCode}
+	for k, v := range ext {
+		x[k] = v
+	}
+	b, _ := json.Marshal(map[string]any{"errors": []map[string]any{{"message": msg, "extensions": x}}})
+	s.mu.Lock()
+	s.failed = fmt.Appendf(nil, "event: next\ndata: %s\n\n", b)
+	s.mu.Unlock()
+}
+
+func (s *sseWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	failed := s.failed
+	if failed != nil && strings.HasPrefix(string(p), "event: complete") {
+		s.failed = nil
+	} else {
+		failed = nil
+	}
+	s.mu.Unlock()
+	if failed != nil {
+		if _, err := s.ResponseWriter.Write(failed); err != nil {
+			return 0, err
+		}
+	}
+	return s.ResponseWriter.Write(p)
+}
+
+// Flush supports streaming.
+func (s *sseWriter) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (s *sseWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// chargeWebsocketOperation charges each operation run over a websocket to
+// its key's rate limit, as every HTTP request is charged at the edge.
+func (e *Edge) chargeWebsocketOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	lc := liveConnFrom(ctx)
+	if lc == nil || lc.transport != "websocket" {
+		return next(ctx)
+	}
+	lc.opStarted()
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return next(ctx)
+	}
+	if wait, ok := e.limiter.allow(p.KeyID); !ok {
+		secs := int(math.Ceil(wait.Seconds()))
+		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{
+			Message:    fmt.Sprintf("rate limit exceeded: retry in %d s", secs),
+			Extensions: map[string]any{"code": string(failure.RateLimited), "retryAfter": secs},
+		}}})
+	}
+	return next(ctx)
+}

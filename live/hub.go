@@ -1,0 +1,221 @@
+// Package live fans the durable event log out to live subscribers: one
+// reader per process (an eventlog.Tailer woken by LISTEN and a safety poll)
+// hands each batch of new events to every local subscriber of the
+// organizations it concerns, through a bounded per-subscriber queue. A
+// subscriber that asks to resume `after` an event is replayed from the log up
+// to the hub's position, then continues live, with no gap and no duplicate.
+package live
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/eventlog"
+	"github.com/agenttrust/service/failure"
+)
+
+// Source is the event log the hub reads (db.DB implements it).
+type Source interface {
+	eventlog.Source
+	ReadOrgEvents(ctx context.Context, orgID string, after event.Position, limit int) ([]event.Event, error)
+	EventHead(ctx context.Context) (event.Position, error)
+	EventPosition(ctx context.Context, orgID, eventID string) (event.Position, error)
+	ListenEvents(ctx context.Context, wake func())
+}
+
+// Options tune a Hub; zero fields take the defaults.
+type Options struct {
+	Buffer int           // events queued per subscriber before it counts as slow (default 256)
+	Poll   time.Duration // safety poll of the log (default 2s)
+	Batch  int           // events per log read (default 500)
+	Logger *slog.Logger
+	// Metrics observes deliveries; nil observes nothing.
+	Metrics *Metrics
+}
+
+// Hub is the process's one live reader of the event log.
+type Hub struct {
+	src  Source
+	opts Options
+	log  *slog.Logger
+
+	ready chan struct{} // closed once pos is known
+
+	mu      sync.Mutex
+	pos     event.Position // every event up to pos has been fanned out
+	subs    map[string]map[*Subscription]struct{}
+	closing bool
+	running sync.WaitGroup // subscription goroutines
+}
+
+// NewHub returns a hub over src; call Run to start it.
+func NewHub(src Source, opts Options) *Hub {
+	if opts.Buffer <= 0 {
+		opts.Buffer = 256
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = 2 * time.Second
+	}
+	if opts.Batch <= 0 {
+		opts.Batch = 500
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Hub{src: src, opts: opts, log: opts.Logger, ready: make(chan struct{}),
+		subs: map[string]map[*Subscription]struct{}{}}
+}
+
+// Run reads the log from its current head and fans new events out until ctx
+// ends, then shuts the hub down (see Shutdown). It returns ctx's error, or
+// the error of reading the head.
+func (h *Hub) Run(ctx context.Context) error {
+	defer h.Shutdown()
+	var start event.Position
+	for {
+		var err error
+		if start, err = h.src.EventHead(ctx); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		h.log.Warn("live events: read log head", "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	h.mu.Lock()
+	h.pos = start
+	h.mu.Unlock()
+	close(h.ready)
+
+	t := eventlog.New(countedReads{h.src, h.opts.Metrics}, h.log)
+	t.Poll, t.Batch = h.opts.Poll, h.opts.Batch
+	listening := make(chan struct{})
+	wake := func() { h.opts.Metrics.woke(); t.Wake() }
+	go func() { h.src.ListenEvents(ctx, wake); close(listening) }()
+	err := t.Run(ctx, start, h.deliver)
+	<-listening
+	return err
+}
+
+// deliver fans one batch out. It never blocks: a subscriber whose queue is
+// full is ended as slow, and the others go on.
+func (h *Hub) deliver(evs []event.Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return
+	}
+	for i := range evs {
+		ev := &evs[i]
+		for _, org := range ev.OrgIDs {
+			for s := range h.subs[org] {
+				if !s.wants(ev.Type) {
+					continue
+				}
+				select {
+				case s.queue <- ev:
+				default:
+					h.endLocked(s, ErrSlowConsumer)
+				}
+			}
+		}
+	}
+	h.pos = evs[len(evs)-1].Position
+}
+
+// endLocked removes s and closes its queue: s still sends what is queued,
+// then ends with reason.
+func (h *Hub) endLocked(s *Subscription, reason error) {
+	if _, ok := h.subs[s.orgID][s]; !ok {
+		return
+	}
+	delete(h.subs[s.orgID], s)
+	if len(h.subs[s.orgID]) == 0 {
+		delete(h.subs, s.orgID)
+	}
+	s.reason = reason
+	close(s.queue)
+}
+
+func (h *Hub) remove(s *Subscription) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.subs[s.orgID][s]; ok {
+		delete(h.subs[s.orgID], s)
+		if len(h.subs[s.orgID]) == 0 {
+			delete(h.subs, s.orgID)
+		}
+	}
+}
+
+// Shutdown stops new subscriptions and ends every open one after the events
+// already read: each sends what is queued, then its channel closes with
+// ErrShutdown. Wait reports when they have all finished.
+func (h *Hub) Shutdown() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return
+	}
+	h.closing = true
+	for _, set := range h.subs {
+		for s := range set {
+			h.endLocked(s, ErrShutdown)
+		}
+	}
+}
+
+// Wait blocks until every subscription has ended or ctx ends.
+func (h *Hub) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { h.running.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Subscribers returns how many subscriptions are live (for tests and metrics).
+func (h *Hub) Subscribers() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, set := range h.subs {
+		n += len(set)
+	}
+	return n
+}
+
+// Why a subscription ended, besides its context.
+var (
+	// ErrSlowConsumer: the subscriber's queue overflowed; it should
+	// resubscribe with after set to the last event it received.
+	ErrSlowConsumer = errors.New("slow consumer")
+	// ErrShutdown: the server is shutting down; reconnect to another replica.
+	ErrShutdown = errors.New("server shutting down")
+)
+
+// errClosing refuses subscriptions once Shutdown has begun.
+var errClosing = failure.Errorf(failure.Internal, "the server is shutting down: reconnect and resume with after")
+
+// countedReads counts the hub's log reads for the statements-per-wake-up metric.
+type countedReads struct {
+	Source
+	m *Metrics
+}
+
+func (c countedReads) ReadEvents(ctx context.Context, after event.Position, limit int) ([]event.Event, error) {
+	c.m.read()
+	return c.Source.ReadEvents(ctx, after, limit)
+}

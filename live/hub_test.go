@@ -1,0 +1,205 @@
+package live_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/live"
+)
+
+// memLog is an in-memory log that counts the statements a hub issues.
+type memLog struct {
+	mu    sync.Mutex
+	evs   []event.Event
+	reads atomic.Int64 // ReadEvents calls: the hub's statements
+	wake  func()
+	ready chan struct{}
+}
+
+func (m *memLog) append(typ string, orgs ...string) {
+	m.mu.Lock()
+	n := len(m.evs) + 1
+	m.evs = append(m.evs, event.Event{ID: fmt.Sprintf("evt_%06d", n), Type: typ, OrgIDs: orgs,
+		Position: event.Position{XID: uint64(n), Seq: int64(n)}, CreatedAt: time.Now()})
+	m.mu.Unlock()
+}
+
+func (m *memLog) ReadEvents(_ context.Context, after event.Position, limit int) ([]event.Event, error) {
+	m.reads.Add(1)
+	return m.read("", after, limit), nil
+}
+
+func (m *memLog) read(org string, after event.Position, limit int) []event.Event {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []event.Event
+	for _, e := range m.evs {
+		if after.Less(e.Position) && len(out) < limit && (org == "" || contains(e.OrgIDs, org)) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *memLog) ReadOrgEvents(_ context.Context, org string, after event.Position, limit int) ([]event.Event, error) {
+	return m.read(org, after, limit), nil
+}
+
+func (m *memLog) EventHead(context.Context) (event.Position, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.evs) == 0 {
+		return event.Position{}, nil
+	}
+	return m.evs[len(m.evs)-1].Position, nil
+}
+
+func (m *memLog) EventPosition(_ context.Context, org, id string) (event.Position, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, e := range m.evs {
+		if e.ID == id && contains(e.OrgIDs, org) {
+			return e.Position, nil
+		}
+	}
+	return event.Position{}, fmt.Errorf("not found")
+}
+
+func (m *memLog) ListenEvents(ctx context.Context, wake func()) {
+	m.mu.Lock()
+	m.wake = wake
+	m.mu.Unlock()
+	close(m.ready)
+	<-ctx.Done()
+}
+
+func (m *memLog) notify() {
+	m.mu.Lock()
+	w := m.wake
+	m.mu.Unlock()
+	w()
+}
+
+// One read per wake-up whatever the number of subscribers and
+// organizations; a subscriber that never reads holds up nobody, and is
+// dropped as slow once its queue overflows; the others get every event of
+// their organization once, in order.
+func TestHubFanOut(t *testing.T) {
+	t.Parallel()
+	src := &memLog{ready: make(chan struct{})}
+	hub := live.NewHub(src, live.Options{Buffer: 16, Poll: time.Hour})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go hub.Run(ctx) //nolint:errcheck
+	<-src.ready
+
+	const orgs, perOrg = 50, 20
+	subs := make([]*live.Subscription, 0, orgs*perOrg)
+	for o := range orgs {
+		for range perOrg {
+			s, err := hub.Subscribe(ctx, live.Request{OrgID: fmt.Sprint("org_", o)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			subs = append(subs, s)
+		}
+	}
+	stuck, err := hub.Subscribe(ctx, live.Request{OrgID: "org_0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([][]string, len(subs))
+	var wg sync.WaitGroup
+	for i, s := range subs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ev := range s.C {
+				got[i] = append(got[i], ev.ID)
+				if len(got[i]) == 3*4 {
+					return
+				}
+			}
+		}()
+	}
+	const waves = 4
+	for range waves {
+		before := src.reads.Load()
+		for o := range orgs {
+			src.append(event.AgentRegistered, fmt.Sprint("org_", o))
+			src.append(event.TransactionCompleted, fmt.Sprint("org_", o), fmt.Sprint("org_", (o+1)%orgs))
+		}
+		src.notify()
+		deadline := time.Now().Add(5 * time.Second)
+		for src.reads.Load() == before && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+		if n := src.reads.Load() - before; n != 1 {
+			t.Fatalf("%d reads for one wake-up with %d subscribers", n, len(subs)+1)
+		}
+	}
+	wg.Wait()
+	for i, ids := range got {
+		if len(ids) != 3*waves {
+			t.Fatalf("subscriber %d got %d events, want %d", i, len(ids), 3*waves)
+		}
+		for j := 1; j < len(ids); j++ {
+			if ids[j] <= ids[j-1] {
+				t.Fatalf("subscriber %d: %s after %s", i, ids[j], ids[j-1])
+			}
+		}
+	}
+	// The stuck subscriber holds 12 events; 20 more overflow its queue.
+	for range 20 {
+		src.append(event.AgentUpdated, "org_0")
+	}
+	src.notify()
+	// It and org_0's readers, who stopped reading at 12, overflow.
+	deadline := time.Now().Add(5 * time.Second)
+	for hub.Subscribers() > len(subs)+1-1-perOrg && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	n := 0
+	for range stuck.C {
+		n++
+	}
+	// Its queue of 16, plus perhaps the one its stream held at the overflow.
+	if stuck.Err() != live.ErrSlowConsumer || n < 16 || n > 17 {
+		t.Fatalf("stuck subscriber: %d events then %v", n, stuck.Err())
+	}
+}
+
+func TestRequestValidate(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		types []string
+		ok    bool
+	}{
+		{nil, true},
+		{[]string{"*"}, true},
+		{[]string{"agent.registered", "transaction.completed"}, true},
+		{[]string{}, false},
+		{[]string{"agent.exploded"}, false},
+		{[]string{"*", "agent.registered"}, false},
+		{[]string{"webhook.test"}, false},
+	} {
+		if err := (live.Request{OrgID: "org_a", Types: c.types}).Validate(); (err == nil) != c.ok {
+			t.Errorf("types %q: %v", c.types, err)
+		}
+	}
+}

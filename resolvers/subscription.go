@@ -1,0 +1,36 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/live"
+)
+
+// Subscription returns the subscription root resolver.
+func (r *Resolver) Subscription() graph.SubscriptionResolver { return &subscriptionResolver{r} }
+
+type subscriptionResolver struct{ *Resolver }
+
+// Events streams the caller's organization's events from the live hub.
+func (r *subscriptionResolver) Events(ctx context.Context, types []string, after *string) (<-chan *event.Event, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if r.svc.Live == nil {
+		return nil, failure.Errorf(failure.Internal, "live events are not served by this handler")
+	}
+	req := live.Request{OrgID: p.OrgID, Types: types}
+	if after != nil {
+		req.After = *after
+	}
+	s, err := r.svc.Live.Subscribe(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return s.C, nil
+}
