@@ -183,7 +183,8 @@ func (m *Main) Serve(ctx context.Context) error {
 	defer stopHub()
 	go func() { _ = svc.Run(hubCtx) }()
 	srv := newHTTPServer(svc)
-	m.Logger.Info("listening", "addr", ln.Addr().String(),
+	gogc := wire.TuneGC()
+	m.Logger.Info("listening", "addr", ln.Addr().String(), "gogc", gogc,
 		"playground", "http://"+displayAddr(ln.Addr())+"/", "graphql", "http://"+displayAddr(ln.Addr())+"/graphql")
 	fmt.Fprintf(os.Stderr, "Agent Trust service: playground at http://%s/  (GraphQL at /graphql)\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 1)

@@ -253,29 +253,42 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, err
 	}
-	q := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("org_id = ?", p.OrgID)
+	// Each combination of filters is its own statement, so that every
+	// prepared plan uses the index made for it.
+	sql, args := `SELECT `+agentColumns+` FROM agents WHERE org_id = $1`, []any{p.OrgID}
 	if f.Status != nil {
-		q = q.Where("status = ?", string(*f.Status))
+		args = append(args, string(*f.Status))
+		sql += fmt.Sprintf(" AND status = $%d", len(args))
 	}
 	if f.After != "" {
 		seq, err := parseSeqCursor(f.After)
 		if err != nil {
 			return nil, err
 		}
-		q = q.Where("seq < ?", seq)
+		args = append(args, seq)
+		sql += fmt.Sprintf(" AND seq < $%d", len(args))
 	}
-	var rows []agentRow
-	if err := q.Order("seq DESC").Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
+	args = append(args, f.Limit+1)
+	rows, err := s.db.query(ctx, sql+fmt.Sprintf(" ORDER BY seq DESC LIMIT $%d", len(args)), args...)
+	if err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
-	rows, more := trimPage(rows, f.Limit)
-	page := &agent.Page{HasNextPage: more}
-	page.Agents = make([]*agent.Agent, len(rows))
-	for i := range rows {
-		page.Agents[i] = rows[i].agent()
+	defer rows.Close()
+	page := &agent.Page{Agents: make([]*agent.Agent, 0, f.Limit+1)}
+	var seqs []int64
+	for rows.Next() {
+		a, seq, err := scanAgent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list agents: %w", err)
+		}
+		page.Agents, seqs = append(page.Agents, a), append(seqs, seq)
 	}
-	if len(rows) > 0 {
-		page.EndCursor = seqCursor(rows[len(rows)-1].Seq)
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list agents: %w", err)
+	}
+	page.Agents, page.HasNextPage = trimPage(page.Agents, f.Limit)
+	if n := len(page.Agents); n > 0 {
+		page.EndCursor = seqCursor(seqs[n-1])
 	}
 	return page, nil
 }

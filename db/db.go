@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
@@ -20,6 +21,7 @@ import (
 // DB is a connection pool to the service's database.
 type DB struct {
 	bun        *bun.DB
+	reads      *pgxpool.Pool
 	statements atomic.Int64
 	migrated   atomic.Bool
 	keys       *keyring.Ring
@@ -36,16 +38,21 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pgdriver.WithWriteTimeout(5*time.Second), pgdriver.WithReadTimeout(2*time.Minute),
 		pgdriver.WithConnParams(map[string]any{"statement_timeout": StatementTimeout.Milliseconds()}))
 	sqldb := sql.OpenDB(connector)
-	sqldb.SetMaxOpenConns(32)
-	sqldb.SetMaxIdleConns(32)
+	sqldb.SetMaxOpenConns(mainConns)
+	sqldb.SetMaxIdleConns(mainConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() },
+	reads, err := openReads(url)
+	if err != nil {
+		sqldb.Close()
+		return nil, err
+	}
+	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), reads: reads, Now: func() time.Time { return time.Now().UTC() },
 		keys: randomRing()}
 	d.bun.AddQueryHook(counter{d})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := sqldb.PingContext(pctx); err != nil {
-		sqldb.Close()
+		d.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
 	return d, nil
@@ -66,11 +73,23 @@ func (d *DB) Setting(ctx context.Context, name string) (string, error) {
 	return v, nil
 }
 
-// Close closes the pool.
-func (d *DB) Close() error { return d.bun.Close() }
+// Close closes both pools.
+func (d *DB) Close() error {
+	d.reads.Close()
+	return d.bun.Close()
+}
 
-// Stats reports connection pool figures for metrics.
-func (d *DB) Stats() sql.DBStats { return d.bun.DB.Stats() }
+// Stats reports connection pool figures for metrics: both pools together.
+func (d *DB) Stats() sql.DBStats {
+	st, r := d.bun.DB.Stats(), d.reads.Stat()
+	st.MaxOpenConnections += int(r.MaxConns())
+	st.OpenConnections += int(r.TotalConns())
+	st.InUse += int(r.AcquiredConns())
+	st.Idle += int(r.IdleConns())
+	st.WaitCount += r.EmptyAcquireCount()
+	st.WaitDuration += r.EmptyAcquireWaitTime()
+	return st
+}
 
 // Statements counts SQL statements run since Open; tests use it to prove
 // that a request runs a constant number of them.

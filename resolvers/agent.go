@@ -14,10 +14,6 @@ func (r *Resolver) Agent() graph.AgentResolver { return &agentResolver{r} }
 
 type agentResolver struct{ *Resolver }
 
-func (r *agentResolver) Currency(_ context.Context, a *agent.Agent) (string, error) {
-	return string(a.Currency), nil
-}
-
 // AuditChain is batched: a page of agents loads every chain's page in one statement.
 func (r *agentResolver) AuditChain(ctx context.Context, objs []*agent.Agent, after, limit *int) ([][]*agent.AuditEntry, error) {
 	ids := make([]string, len(objs))
