@@ -24,6 +24,12 @@ bench: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 1 ./resolvers/
 	bash bench/run-pgbench.sh
 
+playground: ## refresh the embedded GraphiQL assets from npm (versions pinned in playground/package-lock.json)
+	bash playground/build.sh
+
+screenshot: ## open the playground in headless Chromium and save docs/playground.png
+	PLAYGROUND_SCREENSHOT=$(CURDIR)/docs/playground.png $(GO) test -count=1 -run TestPlaygroundInChromium ./httpapi/
+
 audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)
 	bash tools/httpaudit/run.sh
 
@@ -33,4 +39,4 @@ livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients aga
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: livecheck livebench help run test generate lint bench audit
+.PHONY: livecheck livebench help run test generate lint bench audit playground screenshot

@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/agenttrust/service/failure"
@@ -124,7 +125,25 @@ type OrgService interface {
 	RevokeKey(ctx context.Context, keyID string) error
 	// EnsureKey makes sure an organization holding key exists (idempotent); it returns its id.
 	EnsureKey(ctx context.Context, key, orgName string) (orgID string, err error)
+	// ListKeys describes an organization's keys, newest first (NotFound if no such organization).
+	ListKeys(ctx context.Context, orgID string) ([]KeyInfo, error)
+	// AnyOrg reports whether at least one organization exists.
+	AnyOrg(ctx context.Context) (bool, error)
 }
+
+// KeyInfo describes an API key without revealing it.
+type KeyInfo struct {
+	ID        string
+	CreatedAt time.Time
+	// LastUsedAt is the last authenticated request, recorded at most once per
+	// LastUseResolution; nil if never used since tracking began.
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+}
+
+// LastUseResolution is how stale a key's LastUsedAt may be: recording every
+// use would add a write to every request.
+const LastUseResolution = time.Minute
 
 // KeyChecker re-checks keys already authenticated, for connections that
 // outlive a request (websockets, SSE).

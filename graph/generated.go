@@ -1282,7 +1282,12 @@ type Agent {
   "The agent's current trust score and the factors behind it."
   trust: TrustProfile!
   "The agent's tamper-evident audit chain, in chain order (sequence ascending): the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
-  auditChain(after: Int, limit: Int = 500): [AuditEntry!]!
+  auditChain(
+    "Return entries with ` + "`" + `sequence` + "`" + ` greater than this; absent: from the start."
+    after: Int
+    "At most this many entries, 1..1000."
+    limit: Int = 500
+  ): [AuditEntry!]!
 }
 
 "A page of agents, newest first."
@@ -1357,28 +1362,81 @@ input UpdateAgentInput {
   dailyLimit: Decimal @goField(omittable: true)
 }
 
-"Read operations. Every request needs ` + "`" + `Authorization: Bearer <API_KEY>` + "`" + `."
+"""
+Read operations. Every request needs ` + "`" + `Authorization: Bearer <API_KEY>` + "`" + ` (create a key with
+` + "`" + `go run . org create --name NAME` + "`" + `).
+
+Every error carries ` + "`" + `extensions.code` + "`" + `. Errors in the document itself are ` + "`" + `GRAPHQL_PARSE_FAILED` + "`" + `
+or ` + "`" + `GRAPHQL_VALIDATION_FAILED` + "`" + `; every other error is one of:
+
+- ` + "`" + `UNAUTHENTICATED` + "`" + `: missing, malformed, unknown or revoked API key (HTTP 401).
+- ` + "`" + `FORBIDDEN` + "`" + `: authenticated but not allowed, e.g. reversing another organization's transaction.
+- ` + "`" + `NOT_FOUND` + "`" + `: no such resource visible to the caller (another organization's agent answers this too).
+- ` + "`" + `VALIDATION_FAILED` + "`" + `: invalid input; ` + "`" + `extensions.fieldErrors` + "`" + ` is ` + "`" + `[{field, message}]` + "`" + ` with paths like ` + "`" + `input.amount` + "`" + `.
+- ` + "`" + `CONFLICT` + "`" + `: a state conflict, e.g. reversing a reversed transaction or reusing an idempotency key with other input.
+- ` + "`" + `POLICY_DENIED` + "`" + `: the policy refused an execute; ` + "`" + `extensions.reasonCode` + "`" + ` and ` + "`" + `extensions.reason` + "`" + ` are those of ` + "`" + `evaluateTrust` + "`" + `.
+- ` + "`" + `RATE_LIMITED` + "`" + `: too many requests (HTTP 429 with ` + "`" + `Retry-After` + "`" + `); ` + "`" + `extensions.retryAfter` + "`" + ` is in whole seconds.
+- ` + "`" + `INTERNAL` + "`" + `: anything else, including a database outage (then HTTP 503); the message reveals no internals.
+"""
 type Query {
   "One of your organization's agents."
-  agent(id: ID!): Agent!
+  agent(
+    "The agent's id, ` + "`" + `agent_<id>` + "`" + `; another organization's agent is NOT_FOUND."
+    id: ID!
+  ): Agent!
   "Your organization's agents, newest first. ` + "`" + `limit` + "`" + ` is 1..200."
-  agents(status: AgentStatus, limit: Int = 50, after: String): AgentConnection!
+  agents(
+    "Only agents in this status; absent: all."
+    status: AgentStatus
+    "Page size, 1..200."
+    limit: Int = 50
+    "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
+    after: String
+  ): AgentConnection!
   "Recompute an agent's fingerprint from its stored row and check its audit chain against the signed head, in one snapshot; entries verified before are not re-hashed."
-  verifyAgent(id: ID!): AgentVerification!
+  verifyAgent(
+    "One of your organization's agents."
+    id: ID!
+  ): AgentVerification!
   "An agent's audit chain in chain order: the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
-  agentAuditChain(agentId: ID!, after: Int, limit: Int = 500): [AuditEntry!]!
+  agentAuditChain(
+    "One of your organization's agents."
+    agentId: ID!
+    "Return entries with ` + "`" + `sequence` + "`" + ` greater than this; absent: from the start."
+    after: Int
+    "At most this many entries, 1..1000."
+    limit: Int = 500
+  ): [AuditEntry!]!
 }
 
-"Write operations."
+"Write operations. A refused input changes nothing; the error codes are those listed on ` + "`" + `Query` + "`" + `."
 type Mutation {
   "Register an agent in your organization."
-  registerAgent(input: RegisterAgentInput!): Agent!
+  registerAgent(
+    "The new agent's identity and limits."
+    input: RegisterAgentInput!
+  ): Agent!
   "Change an agent's name or limits; the fingerprint is recomputed."
-  updateAgent(id: ID!, input: UpdateAgentInput!): Agent!
+  updateAgent(
+    "One of your organization's agents."
+    id: ID!
+    "The fields to change."
+    input: UpdateAgentInput!
+  ): Agent!
   "Suspend an active agent; suspending a suspended agent is CONFLICT."
-  suspendAgent(id: ID!, reason: String): Agent!
+  suspendAgent(
+    "One of your organization's agents."
+    id: ID!
+    "Why, recorded on the audit chain."
+    reason: String
+  ): Agent!
   "Reinstate a suspended agent (suspended -> active); reinstating an active agent is CONFLICT. Appends to the audit chain, emits ` + "`" + `agent.reinstated` + "`" + ` and rescores the agent."
-  reinstateAgent(id: ID!, reason: String): Agent!
+  reinstateAgent(
+    "One of your organization's agents."
+    id: ID!
+    "Why, recorded on the audit chain."
+    reason: String
+  ): Agent!
 }
 
 "A transaction's state."
@@ -1465,18 +1523,45 @@ input ExecuteTransactionInput {
 
 extend type Query {
   "A transaction one of whose parties belongs to your organization."
-  transaction(id: ID!): Transaction!
+  transaction(
+    "The transaction's id, ` + "`" + `tx_<id>` + "`" + `."
+    id: ID!
+  ): Transaction!
   "Transactions visible to your organization, newest first; ` + "`" + `agentId` + "`" + ` keeps those where that agent is either party. ` + "`" + `limit` + "`" + ` is 1..200."
-  transactions(agentId: ID, status: TransactionStatus, limit: Int = 50, after: String): TransactionConnection!
+  transactions(
+    "Only transactions where this agent is either party."
+    agentId: ID
+    "Only transactions in this status; absent: all."
+    status: TransactionStatus
+    "Page size, 1..200."
+    limit: Int = 50
+    "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
+    after: String
+  ): TransactionConnection!
   "Your visible transactions created in [since, until), oldest first; at most 50,000 per export."
-  exportTransactions(format: ExportFormat!, since: Time, until: Time): TransactionExport!
+  exportTransactions(
+    "CSV (RFC 4180, with a header row) or a JSON array."
+    format: ExportFormat!
+    "Inclusive start; absent: from the first transaction."
+    since: Time
+    "Exclusive end; absent: up to now."
+    until: Time
+  ): TransactionExport!
 }
 
 extend type Mutation {
   "Move money between agents after the policy allows it; a refusal is POLICY_DENIED with ` + "`" + `reasonCode` + "`" + ` and ` + "`" + `reason` + "`" + `."
-  executeTransaction(input: ExecuteTransactionInput!): Transaction!
+  executeTransaction(
+    "Sender, receiver, action, amount and an optional idempotency key."
+    input: ExecuteTransactionInput!
+  ): Transaction!
   "Reverse a completed transaction your organization sent; returns the reversal record."
-  reverseTransaction(id: ID!, reason: String!): Transaction!
+  reverseTransaction(
+    "The original transaction, ` + "`" + `tx_<id>` + "`" + `."
+    id: ID!
+    "Why, required and non-blank; stored on both records."
+    reason: String!
+  ): Transaction!
 }
 
 "An agent's trust score, 0..1000, with the factors that explain it."
@@ -1569,7 +1654,20 @@ type TrustEvaluation {
   allowed: Boolean!
   "A readable sentence with the numbers (limits, remaining daily budget)."
   reason: String!
-  "ok, agent_suspended, action_not_authorized, amount_exceeds_limit, daily_limit_exceeded, currency_mismatch, environment_mismatch, trust_too_low, counterparty_suspended or invalid_amount."
+  """
+  The first check that failed, in this order, or ` + "`" + `ok` + "`" + `:
+
+  - ` + "`" + `agent_suspended` + "`" + `: the sender is suspended.
+  - ` + "`" + `counterparty_suspended` + "`" + `: the receiver is suspended.
+  - ` + "`" + `invalid_amount` + "`" + `: the amount is not positive or has more decimal places than the currency allows.
+  - ` + "`" + `currency_mismatch` + "`" + `: the request's or the receiver's currency is not the sender's.
+  - ` + "`" + `environment_mismatch` + "`" + `: sender and receiver are not both sandbox or both production.
+  - ` + "`" + `action_not_authorized` + "`" + `: the action is not among the sender's ` + "`" + `authorizedActions` + "`" + `.
+  - ` + "`" + `trust_too_low` + "`" + `: the sender is assessed High Risk.
+  - ` + "`" + `amount_exceeds_limit` + "`" + `: the amount is over the sender's ` + "`" + `spendingLimit` + "`" + ` (equal is allowed).
+  - ` + "`" + `daily_limit_exceeded` + "`" + `: the amount would take the trailing 24 hours' completed outflow over ` + "`" + `dailyLimit` + "`" + `.
+  - ` + "`" + `ok` + "`" + `: allowed.
+  """
   reasonCode: String!
 }
 
@@ -1637,24 +1735,56 @@ input ReportAgentInput {
 
 extend type Query {
   "Any agent's trust profile: checking a counterparty is the point of a trust score."
-  trustProfile(agentId: ID!): TrustProfile!
+  trustProfile(
+    "Any organization's agent."
+    agentId: ID!
+  ): TrustProfile!
   "Would an execute by your agent be allowed now? Runs the execute policy and changes nothing."
-  evaluateTrust(input: TrustEvaluationInput!): TrustEvaluation!
+  evaluateTrust(
+    "The would-be execute."
+    input: TrustEvaluationInput!
+  ): TrustEvaluation!
   "Up to 100 agents' scores, in the order asked; unknown ids are NOT_FOUND naming them."
-  batchTrust(agentIds: [ID!]!): [TrustSummary!]!
+  batchTrust(
+    "1..100 agent ids of any organization."
+    agentIds: [ID!]!
+  ): [TrustSummary!]!
   "An agent's score changes, newest first (at most 1000), optionally since a time."
-  trustHistory(agentId: ID!, since: Time): [TrustSnapshot!]!
+  trustHistory(
+    "Any organization's agent."
+    agentId: ID!
+    "Only changes at or after this time."
+    since: Time
+  ): [TrustSnapshot!]!
   "One dispute, visible to the reporting organization and the reported agent's organization; anyone else gets NOT_FOUND."
-  dispute(id: ID!): Dispute!
+  dispute(
+    "The dispute's id, ` + "`" + `disp_<id>` + "`" + `."
+    id: ID!
+  ): Dispute!
   "Disputes filed by or against your organization, newest first, optionally of one agent and one status; ` + "`" + `limit` + "`" + ` 1..200."
-  disputes(agentId: ID, status: DisputeStatus, limit: Int = 50, after: String): DisputeConnection!
+  disputes(
+    "Only disputes against this agent."
+    agentId: ID
+    "Only disputes in this status; absent: all."
+    status: DisputeStatus
+    "Page size, 1..200."
+    limit: Int = 50
+    "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
+    after: String
+  ): DisputeConnection!
 }
 
 extend type Mutation {
   "File a dispute against an agent, with transactions as evidence."
-  reportAgent(input: ReportAgentInput!): Dispute!
+  reportAgent(
+    "The agent, the reason and the evidence."
+    input: ReportAgentInput!
+  ): Dispute!
   "Withdraw an open dispute your organization filed: it stops counting, ` + "`" + `dispute.withdrawn` + "`" + ` goes to both organizations and the agent is rescored. FORBIDDEN for the reported organization, CONFLICT if already withdrawn."
-  withdrawDispute(id: ID!): Dispute!
+  withdrawDispute(
+    "A dispute your organization filed, ` + "`" + `disp_<id>` + "`" + `."
+    id: ID!
+  ): Dispute!
 }
 
 """
@@ -1684,7 +1814,12 @@ type Subscription {
   continues live, with no gap and no duplicate (an id you cannot see is NOT_FOUND).
   A connection that cannot keep up is closed with code 4420 and a message naming the ` + "`" + `after` + "`" + ` to resume from.
   """
-  events(types: [String!], after: ID): Event!
+  events(
+    "Event types to receive, e.g. ` + "`" + `[\"transaction.completed\"]` + "`" + `; ` + "`" + `[\"*\"]` + "`" + ` or absent: all."
+    types: [String!]
+    "Replay every stored event after this ` + "`" + `evt_…` + "`" + ` id first, then continue live."
+    after: ID
+  ): Event!
 }
 `, BuiltIn: false},
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/agenttrust/service/failure"
@@ -113,8 +112,4 @@ func operationLabel(oc *graphql.OperationContext) string {
 		}
 	}
 	return label
-}
-
-func playgroundHandler() http.Handler {
-	return playground.Handler("Agent Trust and Transaction Service", "/graphql")
 }

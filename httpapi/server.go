@@ -21,6 +21,7 @@ import (
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/httpapi/playground"
 	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/resolvers"
 )
@@ -152,7 +153,9 @@ func NewEdge(cfg Config, d Deps) *Edge {
 		}
 		authed.ServeHTTP(w, r)
 	})
-	mux.Handle("GET /{$}", playgroundHandler())
+	pg := playground.Handler("/graphql")
+	mux.Handle("GET /{$}", pg)
+	mux.Handle("GET "+playground.AssetPrefix, pg)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
