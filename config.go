@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/keyring"
 	"github.com/agenttrust/service/webhook"
@@ -83,6 +84,14 @@ func (c *Config) Validate() error {
 	}
 	if c.ListenAddr == "" {
 		errs = append(errs, errors.New("LISTEN_ADDR must not be empty"))
+	}
+	// A key pasted with a trailing newline or spaces means the key without
+	// them; one the edge would refuse as malformed can never authenticate.
+	c.BootstrapAPIKey = strings.TrimSpace(c.BootstrapAPIKey)
+	if c.BootstrapAPIKey != "" {
+		if err := auth.CheckKey(c.BootstrapAPIKey); err != nil {
+			errs = append(errs, fmt.Errorf("BOOTSTRAP_API_KEY: %w", err))
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("invalid configuration: %w", err)

@@ -78,6 +78,7 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.DB, m.dbURL = d, url
+	d.SetKeys(m.Keys)
 	if m.applied, err = d.Migrate(ctx); err != nil {
 		return err
 	}
@@ -85,6 +86,11 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.Logger.Info("migrations applied", "new", m.applied)
+	if n, err := d.SignUnsignedHeads(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		m.Logger.Info("signed audit chain heads written before heads were signed", "agents", n)
+	}
 	if m.Config.BootstrapAPIKey != "" {
 		orgID, err := db.NewOrgService(d).EnsureKey(ctx, m.Config.BootstrapAPIKey, "bootstrap")
 		if err != nil {
@@ -172,6 +178,22 @@ func (m *Main) Handler() http.Handler {
 	return wire.HandlerWith(m.Config.HTTP, m.DB, wire.ServicesWith(m.DB, m.Webhooks), m.Logger, nil)
 }
 
+// newHTTPServer bounds how long a client may hold a connection: a slow or
+// idle client cannot pin server memory and goroutines indefinitely. Every
+// GraphQL request is bounded well within WriteTimeout (statement timeout,
+// cost limit); the edge lifts the deadlines for the long-lived streams it
+// accepts (a websocket upgrade, an SSE subscription).
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      90 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
 // drainTimeout bounds the shutdown: in-flight requests finish and live
 // subscriptions send what they have read, then close.
 const drainTimeout = 30 * time.Second
@@ -199,8 +221,9 @@ func (m *Main) Serve(ctx context.Context) error {
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopHub()
 	go func() { _ = svc.Run(hubCtx) }()
-	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	m.Logger.Info("listening", "addr", ln.Addr().String(),
+	srv := newHTTPServer(svc)
+	gogc := wire.TuneGC()
+	m.Logger.Info("listening", "addr", ln.Addr().String(), "gogc", gogc,
 		"playground", "http://"+displayAddr(ln.Addr())+"/", "graphql", "http://"+displayAddr(ln.Addr())+"/graphql")
 	fmt.Fprintf(os.Stderr, "Agent Trust service: playground at http://%s/  (GraphQL at /graphql)\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 1)

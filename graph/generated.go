@@ -44,7 +44,6 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
-	Transaction() TransactionResolver
 	TransactionConnection() TransactionConnectionResolver
 	TrustFactors() TrustFactorsResolver
 	Webhook() WebhookResolver
@@ -55,7 +54,7 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	Agent struct {
-		AuditChain        func(childComplexity int) int
+		AuditChain        func(childComplexity int, after *int, limit *int) int
 		AuthorizedActions func(childComplexity int) int
 		CreatedAt         func(childComplexity int) int
 		Currency          func(childComplexity int) int
@@ -139,7 +138,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Agent              func(childComplexity int, id string) int
-		AgentAuditChain    func(childComplexity int, agentID string) int
+		AgentAuditChain    func(childComplexity int, agentID string, after *int, limit *int) int
 		Agents             func(childComplexity int, status *agent.Status, limit *int, after *string) int
 		BatchTrust         func(childComplexity int, agentIds []string) int
 		Dispute            func(childComplexity int, id string) int
@@ -277,10 +276,8 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type AgentResolver interface {
-	Currency(ctx context.Context, obj *agent.Agent) (string, error)
-
 	Trust(ctx context.Context, objs []*agent.Agent) ([]*trust.Profile, error)
-	AuditChain(ctx context.Context, objs []*agent.Agent) ([][]*agent.AuditEntry, error)
+	AuditChain(ctx context.Context, objs []*agent.Agent, after *int, limit *int) ([][]*agent.AuditEntry, error)
 }
 type AgentConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.AgentConnection) (int, error)
@@ -311,7 +308,7 @@ type QueryResolver interface {
 	Agent(ctx context.Context, id string) (*agent.Agent, error)
 	Agents(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, error)
 	VerifyAgent(ctx context.Context, id string) (*agent.Verification, error)
-	AgentAuditChain(ctx context.Context, agentID string) ([]*agent.AuditEntry, error)
+	AgentAuditChain(ctx context.Context, agentID string, after *int, limit *int) ([]*agent.AuditEntry, error)
 	Transaction(ctx context.Context, id string) (*transaction.Transaction, error)
 	Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string) (*model.TransactionConnection, error)
 	ExportTransactions(ctx context.Context, format transaction.Format, since *time.Time, until *time.Time) (*transaction.Export, error)
@@ -326,9 +323,6 @@ type QueryResolver interface {
 }
 type SubscriptionResolver interface {
 	Events(ctx context.Context, types []string, after *string) (<-chan *event.Event, error)
-}
-type TransactionResolver interface {
-	Currency(ctx context.Context, obj *transaction.Transaction) (string, error)
 }
 type TransactionConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.TransactionConnection) (int, error)
@@ -363,7 +357,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Agent.AuditChain(childComplexity), true
+		args, err := ec.field_Agent_auditChain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Agent.AuditChain(childComplexity, args["after"].(*int), args["limit"].(*int)), true
 	case "Agent.authorizedActions":
 		if e.ComplexityRoot.Agent.AuthorizedActions == nil {
 			break
@@ -794,7 +793,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AgentAuditChain(childComplexity, args["agentId"].(string)), true
+		return e.ComplexityRoot.Query.AgentAuditChain(childComplexity, args["agentId"].(string), args["after"].(*int), args["limit"].(*int)), true
 	case "Query.agents":
 		if e.ComplexityRoot.Query.Agents == nil {
 			break
@@ -1564,8 +1563,13 @@ type Agent {
   updatedAt: Time!
   "The agent's current trust score and the factors behind it."
   trust: TrustProfile!
-  "The agent's tamper-evident audit chain, in chain order (sequence ascending)."
-  auditChain: [AuditEntry!]!
+  "The agent's tamper-evident audit chain, in chain order (sequence ascending): the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
+  auditChain(
+    "Return entries with ` + "`" + `sequence` + "`" + ` greater than this; absent: from the start."
+    after: Int
+    "At most this many entries, 1..1000."
+    limit: Int = 500
+  ): [AuditEntry!]!
 }
 
 "A page of agents, newest first."
@@ -1592,7 +1596,7 @@ type AgentVerification {
   verified: Boolean!
   "The fingerprint recomputed from the stored row."
   fingerprint: String!
-  "Every audit entry's hash matches its content and links to its predecessor."
+  "The chain's head carries the server's signature, every entry since the last verification hashes to its stored hash and links to its predecessor, and the chain ends exactly at the signed head (a deleted tail is caught)."
   auditChainValid: Boolean!
 }
 
@@ -1671,15 +1675,19 @@ type Query {
     "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
     after: String
   ): AgentConnection!
-  "Recompute an agent's fingerprint from its stored row and re-walk its audit chain."
+  "Recompute an agent's fingerprint from its stored row and check its audit chain against the signed head, in one snapshot; entries verified before are not re-hashed."
   verifyAgent(
     "One of your organization's agents."
     id: ID!
   ): AgentVerification!
-  "An agent's audit chain in chain order."
+  "An agent's audit chain in chain order: the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
   agentAuditChain(
     "One of your organization's agents."
     agentId: ID!
+    "Return entries with ` + "`" + `sequence` + "`" + ` greater than this; absent: from the start."
+    after: Int
+    "At most this many entries, 1..1000."
+    limit: Int = 500
   ): [AuditEntry!]!
 }
 
@@ -2712,6 +2720,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Agent_auditChain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2981,6 +3011,22 @@ func (ec *executionContext) field_Query_agentAuditChain_args(ctx context.Context
 		return nil, err
 	}
 	args["agentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg2
 	return args, nil
 }
 
@@ -3482,18 +3528,18 @@ func (ec *executionContext) _Agent_currency(ctx context.Context, field graphql.C
 			return ec.fieldContext_Agent_currency(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Agent().Currency(ctx, obj)
+			return obj.Currency, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v money.Currency) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐCurrency(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Agent_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Agent_environment(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
@@ -3685,7 +3731,7 @@ func (ec *executionContext) _Agent_auditChain(ctx context.Context, field graphql
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Agent_auditChain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Agent_auditChain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Agent",
 		Field:      field,
@@ -3695,13 +3741,25 @@ func (ec *executionContext) fieldContext_Agent_auditChain(_ context.Context, fie
 			return ec.childFields_AuditEntry(ctx, field)
 		},
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Agent_auditChain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
 	return fc, nil
 }
 func (ec *executionContext) resolveBatch_Agent_auditChain(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (any, error) {
 	resolver := ec.Resolvers.Agent()
+	fc := graphql.GetFieldContext(ctx)
 	if batch, ok := graphql.BatchParentsFor[*agent.Agent](ctx, "Agent"); ok {
 		result := batch.FieldResult(field, func() (any, error) {
-			return resolver.AuditChain(ctx, batch.Parents)
+			return resolver.AuditChain(ctx, batch.Parents, fc.Args["after"].(*int), fc.Args["limit"].(*int))
 		})
 		return graphql.ResolveBatchGroupResult[[]*agent.AuditEntry](
 			ctx,
@@ -3712,7 +3770,7 @@ func (ec *executionContext) resolveBatch_Agent_auditChain(ctx context.Context, f
 			batch.IndexMap,
 		)
 	}
-	results, err := resolver.AuditChain(ctx, []*agent.Agent{obj})
+	results, err := resolver.AuditChain(ctx, []*agent.Agent{obj}, fc.Args["after"].(*int), fc.Args["limit"].(*int))
 	return graphql.ResolveBatchSingleResult[[]*agent.AuditEntry](
 		ctx,
 		results,
@@ -5205,7 +5263,7 @@ func (ec *executionContext) _Query_agentAuditChain(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AgentAuditChain(ctx, fc.Args["agentId"].(string))
+			return ec.Resolvers.Query().AgentAuditChain(ctx, fc.Args["agentId"].(string), fc.Args["after"].(*int), fc.Args["limit"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*agent.AuditEntry) graphql.Marshaler {
@@ -5955,18 +6013,18 @@ func (ec *executionContext) _Transaction_currency(ctx context.Context, field gra
 			return ec.fieldContext_Transaction_currency(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Transaction().Currency(ctx, obj)
+			return obj.Currency, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v money.Currency) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐCurrency(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Transaction_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Transaction", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Transaction_memo(ctx context.Context, field graphql.CollectedField, obj *transaction.Transaction) (ret graphql.Marshaler) {
@@ -9054,43 +9112,10 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "currency":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Agent_currency(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Agent_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "environment":
 			out.Values[i] = ec._Agent_environment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -10252,95 +10277,62 @@ func (ec *executionContext) _Transaction(ctx context.Context, sel ast.SelectionS
 		case "id":
 			out.Values[i] = ec._Transaction_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "fromAgent":
 			out.Values[i] = ec._Transaction_fromAgent(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "toAgent":
 			out.Values[i] = ec._Transaction_toAgent(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "action":
 			out.Values[i] = ec._Transaction_action(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "amount":
 			out.Values[i] = ec._Transaction_amount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "currency":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Transaction_currency(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Transaction_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "memo":
 			out.Values[i] = ec._Transaction_memo(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "status":
 			out.Values[i] = ec._Transaction_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "reversalOf":
 			out.Values[i] = ec._Transaction_reversalOf(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "reversedBy":
 			out.Values[i] = ec._Transaction_reversedBy(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "reason":
 			out.Values[i] = ec._Transaction_reason(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "createdAt":
 			out.Values[i] = ec._Transaction_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -11945,6 +11937,23 @@ func (ec *executionContext) unmarshalNRegisterWebhookInput2githubᚗcomᚋagentt
 func (ec *executionContext) unmarshalNReportAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReportAgentInput(ctx context.Context, v any) (model.ReportAgentInput, error) {
 	res, err := ec.unmarshalInputReportAgentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNString2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐCurrency(ctx context.Context, v any) (money.Currency, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := money.Currency(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐCurrency(ctx context.Context, sel ast.SelectionSet, v money.Currency) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
