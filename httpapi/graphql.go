@@ -56,6 +56,7 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	srv.Use(extension.FixedComplexityLimit(cfg.ComplexityLimit))
 	srv.Use(depthLimit{max: cfg.DepthLimit})
+	srv.Use(singleSubscriptionRoot{})
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
 	srv.AroundOperations(e.chargeWebsocketOperation)
