@@ -30,6 +30,17 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 10s), e.g. make fuzz F
 hostile: ## the hostile request table alone: abusive GraphQL, HTTP and websocket requests, database unchanged
 	$(GO) test -race -count=1 -run TestHostileRequests -v ./internal/hostile/ | grep -E '^(ok|FAIL|---)|hostile requests refused'
 
+playground: ## refresh the embedded GraphiQL assets from npm (versions pinned in playground/package-lock.json)
+	bash playground/build.sh
+
+screenshot: ## open the playground in headless Chromium and save docs/playground.png
+	PLAYGROUND_SCREENSHOT=$(CURDIR)/docs/playground.png $(GO) test -count=1 -run TestPlaygroundInChromium ./httpapi/
+
+bench-read: ## the agents page under wrk load: service vs a bare pgx + encoding/json handler, same rows, same run
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get install -y wrk >/dev/null; } || \
+		{ echo "bench-read needs wrk: apt-get install wrk (Debian/Ubuntu) or brew install wrk"; exit 1; }
+	$(GO) run ./bench/read
+
 audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)
 	bash tools/httpaudit/run.sh
 
@@ -39,4 +50,4 @@ livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients aga
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: fuzz hostile livecheck livebench help run test generate lint bench audit
+.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-read audit playground screenshot

@@ -1,23 +1,21 @@
 // Command agenttrust runs the Agent Trust and Transaction Service: a GraphQL
 // API over Postgres for registering agents, scoring trust and moving money.
 //
-// Usage:
+// Usage (each command explains itself with --help):
 //
 //	agenttrust [serve]                 run the server (default)
 //	agenttrust migrate                 apply database migrations and exit
 //	agenttrust org create --name NAME  create an organization and its first API key
 //	agenttrust apikey create --org ID  add an API key to an organization
+//	agenttrust apikey list --org ID    list an organization's key ids and their last use
 //	agenttrust apikey revoke --key ID  revoke an API key
 //	agenttrust trust rebuild [--fix]   recount trust counters from the raw records, report drift
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -37,95 +35,8 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "agenttrust:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
-}
-
-// run dispatches a command line; it is main without the process around it.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cmd := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
-	}
-	if cmd == "org" || cmd == "apikey" || cmd == "trust" {
-		if len(args) == 0 {
-			return fmt.Errorf("usage: %s create|revoke ...", cmd)
-		}
-		cmd, args = cmd+" "+args[0], args[1:]
-	}
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cfg Config
-	cfg.RegisterFlags(fs, getenv)
-	name := fs.String("name", "", "organization name (org create)")
-	org := fs.String("org", "", "organization id (apikey create)")
-	key := fs.String("key", "", "API key id (apikey revoke)")
-	fix := fs.Bool("fix", false, "store the recomputed counters (trust rebuild)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
-	m := &Main{Config: cfg, Logger: cfg.Logger(stderr)}
-	switch cmd {
-	case "serve":
-		return m.Serve(ctx)
-	case "migrate":
-		defer m.Close()
-		err := m.Open(ctx)
-		return printJSON(stdout, err, map[string]any{"applied": m.applied})
-	case "org create":
-		if *name == "" {
-			return errors.New("org create: --name is required")
-		}
-		return m.withOrgs(ctx, func(s *db.OrgService) error {
-			orgID, keyID, apiKey, err := s.CreateOrg(ctx, *name)
-			return printJSON(stdout, err, map[string]string{"org_id": orgID, "key_id": keyID, "api_key": apiKey})
-		})
-	case "apikey create":
-		if *org == "" {
-			return errors.New("apikey create: --org is required")
-		}
-		return m.withOrgs(ctx, func(s *db.OrgService) error {
-			keyID, apiKey, err := s.CreateKey(ctx, *org)
-			return printJSON(stdout, err, map[string]string{"key_id": keyID, "api_key": apiKey})
-		})
-	case "apikey revoke":
-		if *key == "" {
-			return errors.New("apikey revoke: --key is required")
-		}
-		return m.withOrgs(ctx, func(s *db.OrgService) error {
-			err := s.RevokeKey(ctx, *key)
-			return printJSON(stdout, err, map[string]any{"key_id": *key, "revoked": true})
-		})
-	case "trust rebuild":
-		defer m.Close()
-		if err := m.Open(ctx); err != nil {
-			return err
-		}
-		drifts, err := m.DB.RebuildTrust(ctx, *fix)
-		if err := printJSON(stdout, err, map[string]any{"drifted": len(drifts), "fixed": *fix && len(drifts) > 0, "agents": drifts}); err != nil {
-			return err
-		}
-		if len(drifts) > 0 && !*fix {
-			return fmt.Errorf("trust counters drifted for %d agents: run trust rebuild --fix", len(drifts))
-		}
-		return nil
-	}
-	return fmt.Errorf("unknown command %q: want serve, migrate, org create, apikey create, apikey revoke or trust rebuild", cmd)
-}
-
-func printJSON(w io.Writer, err error, v any) error {
-	if err != nil {
-		return err
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // Main is the running service; end-to-end tests drive it like the binary does.
@@ -160,10 +71,16 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.DB = d
+	d.SetKeys(m.Keys)
 	if m.applied, err = d.Migrate(ctx); err != nil {
 		return err
 	}
 	m.Logger.Info("migrations applied", "new", m.applied)
+	if n, err := d.SignUnsignedHeads(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		m.Logger.Info("signed audit chain heads written before heads were signed", "agents", n)
+	}
 	if m.Config.BootstrapAPIKey != "" {
 		orgID, err := db.NewOrgService(d).EnsureKey(ctx, m.Config.BootstrapAPIKey, "bootstrap")
 		if err != nil {
@@ -227,6 +144,22 @@ func (m *Main) Handler() http.Handler {
 	return wire.Handler(m.Config.HTTP, m.DB, m.Logger, nil)
 }
 
+// newHTTPServer bounds how long a client may hold a connection: a slow or
+// idle client cannot pin server memory and goroutines indefinitely. Every
+// GraphQL request is bounded well within WriteTimeout (statement timeout,
+// cost limit); the edge lifts the deadlines for the long-lived streams it
+// accepts (a websocket upgrade, an SSE subscription).
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      90 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
 // drainTimeout bounds the shutdown: in-flight requests finish and live
 // subscriptions send what they have read, then close.
 const drainTimeout = 30 * time.Second
@@ -242,12 +175,16 @@ func (m *Main) Serve(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.ListenAddr, err)
 	}
+	if err := m.firstRunHint(ctx); err != nil {
+		return err
+	}
 	svc := wire.NewServer(m.Config.HTTP, m.DB, m.Logger, nil)
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopHub()
 	go func() { _ = svc.Run(hubCtx) }()
-	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	m.Logger.Info("listening", "addr", ln.Addr().String(),
+	srv := newHTTPServer(svc)
+	gogc := wire.TuneGC()
+	m.Logger.Info("listening", "addr", ln.Addr().String(), "gogc", gogc,
 		"playground", "http://"+displayAddr(ln.Addr())+"/", "graphql", "http://"+displayAddr(ln.Addr())+"/graphql")
 	fmt.Fprintf(os.Stderr, "Agent Trust service: playground at http://%s/  (GraphQL at /graphql)\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 1)
@@ -265,6 +202,19 @@ func (m *Main) Serve(ctx context.Context) error {
 	go func() { drained <- svc.Shutdown(sctx) }()
 	err = srv.Shutdown(sctx)
 	return errors.Join(err, <-drained)
+}
+
+// firstRunHint logs, when no organization exists yet, how to create one.
+func (m *Main) firstRunHint(ctx context.Context) error {
+	found, err := db.NewOrgService(m.DB).AnyOrg(ctx)
+	if err != nil {
+		return fmt.Errorf("count organizations: %w", err)
+	}
+	if !found {
+		m.Logger.Warn("no organization yet: create one and its API key with `go run . org create --name NAME` " +
+			"(or `agenttrust org create --name NAME`), or start with BOOTSTRAP_API_KEY=<key> to have one made")
+	}
+	return nil
 }
 
 // purgeIdempotencyKeys deletes idempotency keys past their retention hourly.

@@ -105,6 +105,35 @@ func TestCommandLineAndServe(t *testing.T) {
 	if code, body := gql(t, addr, second["api_key"].(string), `{ agents { totalCount } }`); code != http.StatusUnauthorized || !strings.Contains(body, "UNAUTHENTICATED") {
 		t.Fatalf("revoked key: %d %s", code, body)
 	}
+	// apikey list: both keys, newest first, used and revoked, never a key.
+	var listed bytes.Buffer
+	if err := run(context.Background(), []string{"apikey", "list", "--org", org["org_id"].(string)},
+		func(k string) string { return env[k] }, &listed, io.Discard); err != nil {
+		t.Fatalf("apikey list: %v", err)
+	}
+	if strings.Contains(listed.String(), "att_sk_") {
+		t.Fatalf("apikey list shows a key: %s", listed.String())
+	}
+	var list struct {
+		OrgID string `json:"org_id"`
+		Keys  []struct {
+			KeyID      string  `json:"key_id"`
+			CreatedAt  string  `json:"created_at"`
+			LastUsedAt *string `json:"last_used_at"`
+			RevokedAt  *string `json:"revoked_at"`
+		} `json:"keys"`
+	}
+	if err := json.Unmarshal(listed.Bytes(), &list); err != nil || len(list.Keys) != 2 || list.OrgID != org["org_id"] {
+		t.Fatalf("apikey list: %s (%v)", listed.String(), err)
+	}
+	newest, first := list.Keys[0], list.Keys[1]
+	if newest.KeyID != second["key_id"] || first.KeyID != org["key_id"] || newest.CreatedAt == "" ||
+		newest.LastUsedAt == nil || first.LastUsedAt == nil || newest.RevokedAt == nil || first.RevokedAt != nil {
+		t.Fatalf("apikey list: %s", listed.String())
+	}
+	if _, err := time.Parse(time.RFC3339, *first.LastUsedAt); err != nil {
+		t.Fatalf("last_used_at %q: %v", *first.LastUsedAt, err)
+	}
 	cancel() // what SIGTERM does
 	select {
 	case err := <-served:
@@ -131,12 +160,18 @@ func TestCommandLineAndServe(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ="}
+	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ=",
+		"BOOTSTRAP_API_KEY": "  dev-key\n"}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
-	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY"} {
+	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "BOOTSTRAP_API_KEY"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
+	}
+	// Surrounding whitespace is trimmed; a key of 16 plain characters is fine.
+	c := Config{BootstrapAPIKey: " dev-key-0123456789\n", LogFormat: "text", LogLevel: "info", ListenAddr: ":8080"}
+	if err := c.Validate(); err != nil || c.BootstrapAPIKey != "dev-key-0123456789" {
+		t.Errorf("trimmed bootstrap key: %q, %v", c.BootstrapAPIKey, err)
 	}
 	if err := run(context.Background(), []string{"frobnicate"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
 		t.Error("unknown command accepted")

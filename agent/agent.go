@@ -181,14 +181,21 @@ func validateLimit(f *failure.Fields, field string, a money.Amount, cur money.Cu
 }
 
 // ValidateReason checks the optional reason of a suspension or reinstatement:
-// at most MaxReasonLength characters of valid UTF-8. It returns a
-// ValidationFailed error on field "reason", or nil.
+// at most MaxReasonLength characters of valid UTF-8, without control
+// characters other than tab and line breaks (NUL above all: the driver drops
+// it and jsonb refuses it). It returns a ValidationFailed error on field
+// "reason", or nil.
 func ValidateReason(reason *string) error {
 	if reason == nil {
 		return nil
 	}
 	if !utf8.ValidString(*reason) || utf8.RuneCountInString(*reason) > MaxReasonLength {
 		return failure.Invalid("reason", "must be valid UTF-8 of at most %d characters", MaxReasonLength)
+	}
+	if strings.ContainsFunc(*reason, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
+	}) {
+		return failure.Invalid("reason", "must not contain control characters other than tab and line breaks")
 	}
 	return nil
 }
@@ -205,6 +212,27 @@ type Page struct {
 	Agents      []*Agent
 	EndCursor   string
 	HasNextPage bool
+}
+
+// ChainPage selects the audit entries with Sequence > After, at most Limit of them.
+type ChainPage struct{ After, Limit int }
+
+// MaxChainPage is the largest page of an audit chain; DefaultChainPage the default.
+const (
+	MaxChainPage     = 1000
+	DefaultChainPage = 500
+)
+
+// Validate checks the page bounds: After ≥ 0, Limit 1..MaxChainPage.
+func (p ChainPage) Validate() error {
+	var f failure.Fields
+	if p.After < 0 {
+		f.Add("after", "must be 0 or more (got %d)", p.After)
+	}
+	if p.Limit < 1 || p.Limit > MaxChainPage {
+		f.Add("limit", "must be between 1 and %d (got %d)", MaxChainPage, p.Limit)
+	}
+	return f.Err()
 }
 
 // Verification is the outcome of re-checking an agent's stored identity.
@@ -242,9 +270,10 @@ type Service interface {
 	// Verify re-checks the stored fingerprint and the chain in one snapshot.
 	// NotFound.
 	Verify(ctx context.Context, id string) (*Verification, error)
-	// AuditChains returns the chains of the given own-organization agents in
-	// chain order; ids of other organizations are simply absent.
-	AuditChains(ctx context.Context, ids []string) (map[string][]AuditEntry, error)
-	// AuditChain returns one agent's chain. NotFound.
-	AuditChain(ctx context.Context, id string) ([]AuditEntry, error)
+	// AuditChains returns a page of the chains of the given own-organization
+	// agents in chain order (see ChainPage); ValidationFailed for a bad page.
+	AuditChains(ctx context.Context, ids []string, page ChainPage) (map[string][]AuditEntry, error)
+	// AuditChain returns a page of one own-organization agent's chain
+	// (NotFound otherwise, ValidationFailed for a bad page).
+	AuditChain(ctx context.Context, id string, page ChainPage) ([]AuditEntry, error)
 }

@@ -140,3 +140,52 @@ func CanonicalJSON(raw json.RawMessage) (json.RawMessage, error) {
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
+
+// ChainSignPurpose scopes the server's signatures of chain positions.
+const ChainSignPurpose = "agenttrust audit chain head v1"
+
+// HeadMessage is what the server signs for a chain position: the agent id,
+// sequence, entry hash and the latest fingerprint recorded up to it. Every
+// chain head is signed (fingerprint "") so that cutting or rewriting a chain
+// in the database is detected; verification checkpoints are signed with the
+// fingerprint they proved.
+func HeadMessage(agentID string, sequence int, hash, fingerprint string) []byte {
+	return fmt.Appendf(nil, "%s\x00%d\x00%s\x00%s", agentID, sequence, hash, fingerprint)
+}
+
+// ChainWalk checks a chain incrementally, one batch of entries at a time, from
+// a proven position (sequence and hash; 0 and "" for the chain's start).
+type ChainWalk struct {
+	next        int    // the sequence the next entry must have
+	prevHash    string // the hash it must link to
+	fingerprint string // the latest fingerprint recorded so far
+	ok          bool
+}
+
+// NewChainWalk starts a walk after the proven position seq/hash, whose latest
+// recorded fingerprint was fingerprint.
+func NewChainWalk(seq int, hash, fingerprint string) *ChainWalk {
+	return &ChainWalk{next: seq + 1, prevHash: hash, fingerprint: fingerprint, ok: true}
+}
+
+// Add checks the next entries in sequence order; it reports whether the
+// chain still holds. A broken walk goes on collecting fingerprints.
+func (w *ChainWalk) Add(entries []AuditEntry) bool {
+	for _, e := range entries {
+		h, err := e.ComputeHash()
+		if e.Sequence != w.next || e.PreviousHash != w.prevHash || err != nil || h != e.Hash {
+			w.ok = false
+		}
+		if fp := LastFingerprint([]AuditEntry{e}); fp != "" {
+			w.fingerprint = fp
+		}
+		w.next, w.prevHash = e.Sequence+1, e.Hash
+	}
+	return w.ok
+}
+
+// End reports whether the walk ended exactly at the head seq/hash (a cut
+// tail ends early), and the latest fingerprint the chain recorded.
+func (w *ChainWalk) End(seq int, hash string) (bool, string) {
+	return w.ok && w.next == seq+1 && w.prevHash == hash, w.fingerprint
+}

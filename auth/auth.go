@@ -5,7 +5,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/agenttrust/service/failure"
@@ -57,10 +59,32 @@ func ParseBearer(header string) (string, error) {
 		return "", failure.Errorf(failure.Unauthenticated, "missing API key: send Authorization: Bearer <API_KEY>")
 	}
 	key = strings.TrimSpace(key)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || key == "" || len(key) > 512 {
+	if !ok || !strings.EqualFold(scheme, "Bearer") || CheckKey(key) != nil {
 		return "", failure.Errorf(failure.Unauthenticated, "malformed Authorization header: expected Bearer <API_KEY>")
 	}
 	return key, nil
+}
+
+// Key syntax: every key the service accepts, generated or bootstrap, is
+// MinKeyLen..MaxKeyLen characters of letters, digits and "-._~+/=", so a
+// malformed key is refused without a database lookup.
+const (
+	MinKeyLen = 16
+	MaxKeyLen = 256
+)
+
+// CheckKey reports why key cannot be an API key, or nil.
+func CheckKey(key string) error {
+	if len(key) < MinKeyLen || len(key) > MaxKeyLen {
+		return fmt.Errorf("an API key is %d to %d characters long (got %d)", MinKeyLen, MaxKeyLen, len(key))
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/=", c) >= 0) {
+			return fmt.Errorf("an API key holds only letters, digits and -._~+/= (found %q at %d)", c, i)
+		}
+	}
+	return nil
 }
 
 // Authenticator resolves an API key to its principal; unknown or revoked keys
@@ -101,7 +125,25 @@ type OrgService interface {
 	RevokeKey(ctx context.Context, keyID string) error
 	// EnsureKey makes sure an organization holding key exists (idempotent); it returns its id.
 	EnsureKey(ctx context.Context, key, orgName string) (orgID string, err error)
+	// ListKeys describes an organization's keys, newest first (NotFound if no such organization).
+	ListKeys(ctx context.Context, orgID string) ([]KeyInfo, error)
+	// AnyOrg reports whether at least one organization exists.
+	AnyOrg(ctx context.Context) (bool, error)
 }
+
+// KeyInfo describes an API key without revealing it.
+type KeyInfo struct {
+	ID        string
+	CreatedAt time.Time
+	// LastUsedAt is the last authenticated request, recorded at most once per
+	// LastUseResolution; nil if never used since tracking began.
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+}
+
+// LastUseResolution is how stale a key's LastUsedAt may be: recording every
+// use would add a write to every request.
+const LastUseResolution = time.Minute
 
 // KeyChecker re-checks keys already authenticated, for connections that
 // outlive a request (websockets, SSE).

@@ -11,12 +11,18 @@ import (
 func TestParseBearer(t *testing.T) {
 	t.Parallel()
 	for header, want := range map[string]string{
-		"Bearer att_sk_abc":                  "att_sk_abc",
-		"bearer  att_sk_abc ":                "att_sk_abc",
+		"Bearer att_sk_abcdefghijklmnop":     "att_sk_abcdefghijklmnop",
+		"bearer  att_sk_abcdefghijklmnop ":   "att_sk_abcdefghijklmnop",
 		"":                                   "",
 		"Basic dXNlcjpwYXNz":                 "",
 		"Bearer":                             "",
 		"Bearer " + strings.Repeat("k", 600): "",
+		"Bearer " + strings.Repeat("k", 257): "",
+		"Bearer " + strings.Repeat("k", 256): strings.Repeat("k", 256),
+		"Bearer att_sk_short":                "", // under 16 characters
+		"Bearer att_sk_abc\x00defghijklmn":   "",
+		"Bearer att_sk_abc\"defghijklmn":     "",
+		"Bearer att_sk_abcdéfghijklmnop":     "",
 	} {
 		got, err := auth.ParseBearer(header)
 		if got != want || (want == "") != (err != nil) {

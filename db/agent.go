@@ -33,6 +33,7 @@ type agentRow struct {
 	Fingerprint       string         `bun:"fingerprint"`
 	AuditSeq          int            `bun:"audit_seq"`
 	AuditHead         string         `bun:"audit_head"`
+	AuditHeadMAC      string         `bun:"audit_head_mac"`
 	CreatedAt         time.Time      `bun:"created_at"`
 	UpdatedAt         time.Time      `bun:"updated_at"`
 	// TC holds the agent's trust counters, read with the row by agentsFor.
@@ -84,7 +85,7 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 	var row agentRow
 	row.set(a)
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
-		if err := appendAudit(ctx, tx, &row, agent.AuditRegistered, p.KeyID, a.CreatedAt, a.ToData()); err != nil {
+		if err := s.db.appendAudit(ctx, tx, &row, agent.AuditRegistered, p, a.CreatedAt, a.ToData()); err != nil {
 			return err
 		}
 		if _, err := tx.NewInsert().Model(&row).Returning("seq").Exec(ctx); err != nil {
@@ -138,7 +139,7 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 		after.Stamp(s.db.Now())
 		details := map[string]any{"changes": agent.Changes(*before, after, changed), "fingerprint": after.Fingerprint}
 		data := agent.UpdatedEvent{Data: after.ToData(), ChangedFields: changed}
-		if err := saveAgentChange(ctx, tx, row, &after, agent.AuditUpdated, p.KeyID, details, data); err != nil {
+		if err := s.db.saveAgentChange(ctx, tx, row, &after, agent.AuditUpdated, p, details, data); err != nil {
 			return err
 		}
 		out = &after
@@ -150,9 +151,9 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 // saveAgentChange stores a changed agent (a, stamped) in its locked row,
 // with the audit entry action and the event announcing it, in tx: the one
 // shape of every agent state change (update, suspend, reinstate).
-func saveAgentChange(ctx context.Context, tx bun.Tx, row *agentRow, a *agent.Agent, action, actor string, details any, data event.Payload) error {
+func (d *DB) saveAgentChange(ctx context.Context, tx bun.Tx, row *agentRow, a *agent.Agent, action string, actor auth.Principal, details any, data event.Payload) error {
 	row.set(a)
-	if err := appendAudit(ctx, tx, row, action, actor, a.UpdatedAt, details); err != nil {
+	if err := d.appendAudit(ctx, tx, row, action, actor, a.UpdatedAt, details); err != nil {
 		return err
 	}
 	if _, err := tx.NewUpdate().Model(row).WherePK().Exec(ctx); err != nil {
@@ -211,7 +212,7 @@ func (s *AgentService) setStatus(ctx context.Context, agentID string, reason *st
 		a.Status = to
 		a.Stamp(s.db.Now())
 		details := map[string]any{"reason": reason, "fingerprint": a.Fingerprint}
-		if err := saveAgentChange(ctx, tx, row, a, change.audit, p.KeyID, details, change.payload(a.ToData(), reason)); err != nil {
+		if err := s.db.saveAgentChange(ctx, tx, row, a, change.audit, p, details, change.payload(a.ToData(), reason)); err != nil {
 			return err
 		}
 		out = a
@@ -252,29 +253,42 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, err
 	}
-	q := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("org_id = ?", p.OrgID)
+	// Each combination of filters is its own statement, so that every
+	// prepared plan uses the index made for it.
+	sql, args := `SELECT `+agentColumns+` FROM agents WHERE org_id = $1`, []any{p.OrgID}
 	if f.Status != nil {
-		q = q.Where("status = ?", string(*f.Status))
+		args = append(args, string(*f.Status))
+		sql += fmt.Sprintf(" AND status = $%d", len(args))
 	}
 	if f.After != "" {
 		seq, err := parseSeqCursor(f.After)
 		if err != nil {
 			return nil, err
 		}
-		q = q.Where("seq < ?", seq)
+		args = append(args, seq)
+		sql += fmt.Sprintf(" AND seq < $%d", len(args))
 	}
-	var rows []agentRow
-	if err := q.Order("seq DESC").Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
+	args = append(args, f.Limit+1)
+	rows, err := s.db.query(ctx, sql+fmt.Sprintf(" ORDER BY seq DESC LIMIT $%d", len(args)), args...)
+	if err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
-	rows, more := trimPage(rows, f.Limit)
-	page := &agent.Page{HasNextPage: more}
-	page.Agents = make([]*agent.Agent, len(rows))
-	for i := range rows {
-		page.Agents[i] = rows[i].agent()
+	defer rows.Close()
+	page := &agent.Page{Agents: make([]*agent.Agent, 0, f.Limit+1)}
+	var seqs []int64
+	for rows.Next() {
+		a, seq, err := scanAgent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list agents: %w", err)
+		}
+		page.Agents, seqs = append(page.Agents, a), append(seqs, seq)
 	}
-	if len(rows) > 0 {
-		page.EndCursor = seqCursor(rows[len(rows)-1].Seq)
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list agents: %w", err)
+	}
+	page.Agents, page.HasNextPage = trimPage(page.Agents, f.Limit)
+	if n := len(page.Agents); n > 0 {
+		page.EndCursor = seqCursor(seqs[n-1])
 	}
 	return page, nil
 }
@@ -296,57 +310,30 @@ func (s *AgentService) Count(ctx context.Context, status *agent.Status) (int, er
 	return n, nil
 }
 
-// Verify recomputes the fingerprint from the stored row and re-walks the chain.
-// Verified means the stored fingerprint matches the row and the latest
-// fingerprint the chain recorded; AuditChainValid means every link holds.
-// The row and the chain are read in one REPEATABLE READ snapshot: read
-// apart, an update committing between them would make a genuine agent fail.
-// Errors: NotFound for an agent not the caller's.
-func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verification, error) {
+// AuditChains loads a page of the chains of the caller's agents among ids.
+func (s *AgentService) AuditChains(ctx context.Context, ids []string, page agent.ChainPage) (map[string][]agent.AuditEntry, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var a *agent.Agent
-	var chains map[string][]agent.AuditEntry
-	opts := &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
-	err = s.db.bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
-		if a, err = getOwn(ctx, tx, p.OrgID, agentID); err != nil {
-			return err
-		}
-		chains, err = auditChains(ctx, tx, p.OrgID, []string{agentID})
-		return err
-	})
-	if err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, err
 	}
-	chain := chains[agentID]
-	fp := agent.Fingerprint(*a)
-	return &agent.Verification{
-		Verified:        fp == a.Fingerprint && fp == agent.LastFingerprint(chain),
-		Fingerprint:     fp,
-		AuditChainValid: agent.VerifyChain(chain),
-	}, nil
+	return auditChains(ctx, s.db.bun, p.OrgID, ids, page)
 }
 
-// AuditChains loads the chains of the caller's agents among ids.
-func (s *AgentService) AuditChains(ctx context.Context, ids []string) (map[string][]agent.AuditEntry, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return auditChains(ctx, s.db.bun, p.OrgID, ids)
-}
-
-// AuditChain loads one of the caller's agents' chain in one statement: every
-// agent's chain starts at registration, so an empty chain means no such agent.
-func (s *AgentService) AuditChain(ctx context.Context, agentID string) ([]agent.AuditEntry, error) {
-	chains, err := s.AuditChains(ctx, []string{agentID})
+// AuditChain loads a page of one of the caller's agents' chain in one
+// statement; only an empty page costs a second one, telling a page past
+// the end from an agent that is not the caller's.
+func (s *AgentService) AuditChain(ctx context.Context, agentID string, page agent.ChainPage) ([]agent.AuditEntry, error) {
+	chains, err := s.AuditChains(ctx, []string{agentID}, page)
 	if err != nil {
 		return nil, err
 	}
 	if len(chains[agentID]) == 0 {
-		return nil, agentNotFound(agentID)
+		if _, err := s.Get(ctx, agentID); err != nil {
+			return nil, err
+		}
 	}
 	return chains[agentID], nil
 }

@@ -9,7 +9,12 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
 )
+
+// ExternalActor is the actor of an audit entry written by another
+// organization's request (a payment received, a dispute filed).
+const ExternalActor = "external"
 
 type auditRow struct {
 	bun.BaseModel `bun:"table:audit_entries"`
@@ -31,8 +36,16 @@ func (r auditRow) entry() agent.AuditEntry {
 // appendAudit seals the next entry of a's chain and stores it inside tx. The
 // caller must hold a's row lock (FOR UPDATE) so sequences never collide; a's
 // chain head is advanced in memory and must be written back by the caller's
-// row update, or by saveAuditHead.
-func appendAudit(ctx context.Context, tx bun.Tx, a *agentRow, action, actor string, at time.Time, details any) error {
+// row update, or by saveAuditHead. The new head is signed with the server key.
+//
+// The entry's actor is the acting API key's id when that key belongs to the
+// agent's organization, and ExternalActor otherwise: an agent's chain never
+// reveals another organization's key ids.
+func (d *DB) appendAudit(ctx context.Context, tx bun.Tx, a *agentRow, action string, p auth.Principal, at time.Time, details any) error {
+	actor := ExternalActor
+	if p.OrgID == a.OrgID {
+		actor = p.KeyID
+	}
 	var prev *agent.AuditEntry
 	if a.AuditSeq > 0 {
 		prev = &agent.AuditEntry{Sequence: a.AuditSeq, Hash: a.AuditHead}
@@ -47,26 +60,27 @@ func appendAudit(ctx context.Context, tx bun.Tx, a *agentRow, action, actor stri
 		return fmt.Errorf("append audit entry: %w", err)
 	}
 	a.AuditSeq, a.AuditHead = e.Sequence, e.Hash
+	a.AuditHeadMAC = d.headMAC(a)
 	return nil
 }
 
 // saveAuditHead writes a's chain head back to its row.
 func saveAuditHead(ctx context.Context, tx bun.Tx, a *agentRow) error {
-	_, err := tx.NewUpdate().Model(a).Column("audit_seq", "audit_head").WherePK().Exec(ctx)
+	_, err := tx.NewUpdate().Model(a).Column("audit_seq", "audit_head", "audit_head_mac").WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("advance audit head: %w", err)
 	}
 	return nil
 }
 
-// auditChains loads the chains of agents owned by orgID in chain order, in
-// one statement on q (the pool, or a transaction for a shared snapshot).
-func auditChains(ctx context.Context, q bun.IDB, orgID string, ids []string) (map[string][]agent.AuditEntry, error) {
+// auditChains loads a page of the chains of agents owned by orgID in chain
+// order, in one statement: each agent's page is an index range scan.
+func auditChains(ctx context.Context, q bun.IDB, orgID string, ids []string, page agent.ChainPage) (map[string][]agent.AuditEntry, error) {
 	var rows []auditRow
-	err := q.NewSelect().Model(&rows).
-		Join("JOIN agents AS a ON a.id = audit_row.agent_id").
-		Where("audit_row.agent_id IN (?)", bun.In(ids)).Where("a.org_id = ?", orgID).
-		Order("audit_row.agent_id", "audit_row.sequence").Scan(ctx)
+	err := q.NewRaw(`SELECT e.* FROM agents AS a CROSS JOIN LATERAL (
+			SELECT * FROM audit_entries WHERE agent_id = a.id AND sequence > ? ORDER BY sequence LIMIT ?) AS e
+		WHERE a.id IN (?) AND a.org_id = ? ORDER BY e.agent_id, e.sequence`,
+		page.After, page.Limit, bun.In(ids), orgID).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("load audit chains: %w", err)
 	}

@@ -10,16 +10,21 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/agenttrust/service/keyring"
 )
 
 // DB is a connection pool to the service's database.
 type DB struct {
 	bun        *bun.DB
+	reads      *pgxpool.Pool
 	statements atomic.Int64
 	migrated   atomic.Bool
+	keys       *keyring.Ring
 	// Now is the clock; tests may replace it before use.
 	Now func() time.Time
 }
@@ -30,27 +35,61 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	// queue up), so only dialing and writing are kept short; requests are
 	// bounded by their contexts.
 	connector := pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithDialTimeout(5*time.Second),
-		pgdriver.WithWriteTimeout(5*time.Second), pgdriver.WithReadTimeout(2*time.Minute))
+		pgdriver.WithWriteTimeout(5*time.Second), pgdriver.WithReadTimeout(2*time.Minute),
+		pgdriver.WithConnParams(map[string]any{"statement_timeout": StatementTimeout.Milliseconds()}))
 	sqldb := sql.OpenDB(connector)
-	sqldb.SetMaxOpenConns(32)
-	sqldb.SetMaxIdleConns(32)
+	sqldb.SetMaxOpenConns(mainConns)
+	sqldb.SetMaxIdleConns(mainConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() }}
+	reads, err := openReads(url)
+	if err != nil {
+		sqldb.Close()
+		return nil, err
+	}
+	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), reads: reads, Now: func() time.Time { return time.Now().UTC() },
+		keys: randomRing()}
 	d.bun.AddQueryHook(counter{d})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := sqldb.PingContext(pctx); err != nil {
-		sqldb.Close()
+		d.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
 	return d, nil
 }
 
-// Close closes the pool.
-func (d *DB) Close() error { return d.bun.Close() }
+// StatementTimeout is Postgres' statement_timeout on every connection of the
+// pool: no single statement (a count, an export batch, a lock wait) runs
+// longer, whatever a request asks. A migration that needs longer sets its
+// own with SET LOCAL.
+const StatementTimeout = 15 * time.Second
 
-// Stats reports connection pool figures for metrics.
-func (d *DB) Stats() sql.DBStats { return d.bun.DB.Stats() }
+// Setting reads a Postgres run-time setting of a pooled connection (SHOW name).
+func (d *DB) Setting(ctx context.Context, name string) (string, error) {
+	var v string
+	if err := d.bun.QueryRowContext(ctx, "SELECT current_setting(?)", name).Scan(&v); err != nil {
+		return "", fmt.Errorf("read setting %s: %w", name, err)
+	}
+	return v, nil
+}
+
+// Close closes both pools.
+func (d *DB) Close() error {
+	d.reads.Close()
+	return d.bun.Close()
+}
+
+// Stats reports connection pool figures for metrics: both pools together.
+func (d *DB) Stats() sql.DBStats {
+	st, r := d.bun.DB.Stats(), d.reads.Stat()
+	st.MaxOpenConnections += int(r.MaxConns())
+	st.OpenConnections += int(r.TotalConns())
+	st.InUse += int(r.AcquiredConns())
+	st.Idle += int(r.IdleConns())
+	st.WaitCount += r.EmptyAcquireCount()
+	st.WaitDuration += r.EmptyAcquireWaitTime()
+	return st
+}
 
 // Statements counts SQL statements run since Open; tests use it to prove
 // that a request runs a constant number of them.

@@ -93,7 +93,7 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 			return fmt.Errorf("insert dispute evidence: %w", err)
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID, "reason": d.Reason, "evidence_ids": d.EvidenceIDs}
-		if err := appendAudit(ctx, tx, a, agent.AuditDisputeFiled, p.KeyID, now, details); err != nil {
+		if err := s.db.appendAudit(ctx, tx, a, agent.AuditDisputeFiled, p, now, details); err != nil {
 			return err
 		}
 		if err := saveAuditHead(ctx, tx, a); err != nil {
@@ -215,7 +215,7 @@ func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.D
 			return fmt.Errorf("release dispute evidence: %w", err)
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID}
-		if err := appendAudit(ctx, tx, a, agent.AuditDisputeWithdrawn, p.KeyID, now, details); err != nil {
+		if err := s.db.appendAudit(ctx, tx, a, agent.AuditDisputeWithdrawn, p, now, details); err != nil {
 			return err
 		}
 		if err := saveAuditHead(ctx, tx, a); err != nil {

@@ -2,11 +2,11 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/auth"
@@ -28,6 +28,7 @@ type apiKeyRow struct {
 	Hash          []byte     `bun:"hash"`
 	CreatedAt     time.Time  `bun:"created_at"`
 	RevokedAt     *time.Time `bun:"revoked_at"`
+	LastUsedAt    *time.Time `bun:"last_used_at"`
 }
 
 // OrgService implements auth.OrgService on Postgres.
@@ -38,19 +39,59 @@ func NewOrgService(d *DB) *OrgService { return &OrgService{db: d} }
 
 var _ auth.OrgService = (*OrgService)(nil)
 
-// Authenticate finds the live key whose hash matches key.
+// Authenticate finds the live key whose hash matches key, and records its use
+// when the recorded one is older than auth.LastUseResolution.
 func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Principal, error) {
 	h := auth.Hash(key)
 	var row apiKeyRow
-	err := s.db.bun.NewSelect().Model(&row).Column("id", "org_id", "hash").
-		Where("hash = ?", h).Where("revoked_at IS NULL").Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && !auth.Equal(row.Hash, h)) {
+	// Every request runs this, so it is a statement pgx prepares once per
+	// connection; there is no cache, so a revoked key fails from the next request.
+	err := s.db.queryRow(ctx, `SELECT id, org_id, hash, last_used_at FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, h).
+		Scan(&row.ID, &row.OrgID, &row.Hash, &row.LastUsedAt)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !auth.Equal(row.Hash, h)) {
 		return auth.Principal{}, failure.Errorf(failure.Unauthenticated, "unknown or revoked API key")
 	}
 	if err != nil {
 		return auth.Principal{}, fmt.Errorf("look up api key: %w", err)
 	}
+	if now := s.db.Now(); row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= auth.LastUseResolution {
+		// Best effort: a failed write must not refuse a valid key, and the
+		// guard keeps concurrent requests and replicas from writing twice.
+		_, _ = s.db.bun.NewUpdate().Model((*apiKeyRow)(nil)).Set("last_used_at = ?", now).
+			Where("id = ?", row.ID).Where("last_used_at IS NULL OR last_used_at <= ?", now.Add(-auth.LastUseResolution)).Exec(ctx)
+	}
 	return auth.Principal{OrgID: row.OrgID, KeyID: row.ID}, nil
+}
+
+// ListKeys describes an organization's keys, newest first; NotFound if there
+// is no such organization.
+func (s *OrgService) ListKeys(ctx context.Context, orgID string) ([]auth.KeyInfo, error) {
+	exists, err := s.db.bun.NewSelect().Model((*orgRow)(nil)).Where("id = ?", orgID).Exists(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("look up org: %w", err)
+	}
+	if !exists {
+		return nil, failure.Errorf(failure.NotFound, "organization %q not found", orgID)
+	}
+	var rows []apiKeyRow
+	if err := s.db.bun.NewSelect().Model(&rows).Column("id", "created_at", "last_used_at", "revoked_at").
+		Where("org_id = ?", orgID).Order("created_at DESC", "id DESC").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list api keys: %w", err)
+	}
+	keys := make([]auth.KeyInfo, len(rows))
+	for i, r := range rows {
+		keys[i] = auth.KeyInfo{ID: r.ID, CreatedAt: r.CreatedAt, LastUsedAt: r.LastUsedAt, RevokedAt: r.RevokedAt}
+	}
+	return keys, nil
+}
+
+// AnyOrg reports whether at least one organization exists.
+func (s *OrgService) AnyOrg(ctx context.Context) (bool, error) {
+	found, err := s.db.bun.NewSelect().Model((*orgRow)(nil)).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("look for organizations: %w", err)
+	}
+	return found, nil
 }
 
 // CreateOrg creates an organization and its first API key in one transaction.

@@ -79,9 +79,14 @@ func parseTimeCursor(c string) (time.Time, string, error) {
 	if err != nil {
 		return time.Time{}, "", err
 	}
+	// Within Postgres' timestamptz range with room to spare: any cursor this
+	// service wrote is, and an extreme one must not reach the query.
 	us, err := strconv.ParseInt(vals[0], 10, 64)
-	if err != nil {
+	if err != nil || us < 0 || us > maxCursorMicros {
 		return time.Time{}, "", badCursor()
 	}
 	return time.UnixMicro(us).UTC(), vals[1], nil
 }
+
+// maxCursorMicros is 9999-12-31T23:59:59Z in Unix microseconds.
+const maxCursorMicros = 253402300799 * 1e6

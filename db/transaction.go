@@ -93,7 +93,7 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 				return err
 			}
 		}
-		parties, err := lockAgents(ctx, tx, in.FromAgent, in.ToAgent)
+		parties, err := lockParties(ctx, tx, p.OrgID, in.FromAgent, in.ToAgent)
 		if err != nil {
 			return err
 		}
@@ -111,9 +111,9 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 		}
 		if !decision.Allowed {
 			denied = policyDenied(decision)
-			return s.recordRefusal(ctx, tx, sender, in, cur, decision, p.KeyID, now)
+			return s.recordRefusal(ctx, tx, sender, in, cur, decision, p, now)
 		}
-		out, err = s.complete(ctx, tx, sender, receiver, in, cur, p.KeyID, now)
+		out, err = s.complete(ctx, tx, sender, receiver, in, cur, p, now)
 		if err != nil {
 			return err
 		}
@@ -189,6 +189,23 @@ func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agen
 	return byID(rows), nil
 }
 
+// lockParties locks an execute's sender and receiver like lockAgents, but
+// only once a plain read has shown the sender belongs to orgID: a caller
+// naming another organization's agent never queues behind its payments. (A
+// one-statement variant filtering the locking SELECT on ownership lost
+// updates under contention, so the check is its own statement.) It returns
+// no rows when the sender is not the caller's.
+func lockParties(ctx context.Context, tx bun.Tx, orgID, from, to string) (map[string]*agentRow, error) {
+	own, err := tx.NewSelect().Model((*agentRow)(nil)).Where("id = ?", from).Where("org_id = ?", orgID).Exists(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("check sender: %w", err)
+	}
+	if !own {
+		return map[string]*agentRow{}, nil
+	}
+	return lockAgents(ctx, tx, from, to)
+}
+
 // evaluatePolicy gathers the policy's input (the daily outflow; the rows come
 // from agentsFor, with the sender's assessment) and runs the one policy function: executeTransaction and
 // evaluateTrust both come through here, so they decide alike.
@@ -229,10 +246,13 @@ func windowOutflow(q bun.IDB, agentID string, now time.Time) *bun.SelectQuery {
 		Where("status = 'completed'").Where("created_at > ?", now.Add(-policy.Window))
 }
 
-// dailySpent sums the sender's outflow of the trailing window.
+// dailySpent sums the sender's outflow of the trailing window. Several
+// amounts near the largest one can add up beyond it, which no Amount holds:
+// the sum is capped at money.MaxAmount, still more than any daily limit, so
+// the policy refuses as it would with the true sum.
 func dailySpent(ctx context.Context, q bun.IDB, agentID string, now time.Time) (money.Amount, error) {
 	var spent money.Amount
-	err := windowOutflow(q, agentID, now).ColumnExpr("coalesce(sum(amount), 0)").Scan(ctx, &spent)
+	err := windowOutflow(q, agentID, now).ColumnExpr("least(coalesce(sum(amount), 0), ?::numeric)", money.MaxAmount).Scan(ctx, &spent)
 	if err != nil {
 		return spent, fmt.Errorf("sum daily outflow: %w", err)
 	}
@@ -262,10 +282,10 @@ func policyDenied(d policy.Decision) error {
 	return fe
 }
 
-func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sender *agentRow, in transaction.ExecuteInput, cur money.Currency, d policy.Decision, actor string, now time.Time) error {
+func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sender *agentRow, in transaction.ExecuteInput, cur money.Currency, d policy.Decision, actor auth.Principal, now time.Time) error {
 	details := map[string]any{"reason_code": d.ReasonCode, "reason": d.Reason, "to_agent": in.ToAgent,
 		"action": in.Action, "amount": in.Amount.String(), "currency": string(cur)}
-	if err := appendAudit(ctx, tx, sender, agent.AuditTransactionRefused, actor, now, details); err != nil {
+	if err := s.db.appendAudit(ctx, tx, sender, agent.AuditTransactionRefused, actor, now, details); err != nil {
 		return err
 	}
 	if err := saveAuditHead(ctx, tx, sender); err != nil {
@@ -278,7 +298,7 @@ func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sende
 }
 
 // complete stores an allowed transaction, its audit entries and its event.
-func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, actor string, now time.Time) (*transaction.Transaction, error) {
+func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, actor auth.Principal, now time.Time) (*transaction.Transaction, error) {
 	row := transactionRow{ID: id.New(id.Transaction), FromAgent: sender.ID, ToAgent: receiver.ID,
 		FromOrg: sender.OrgID, ToOrg: receiver.OrgID, Action: in.Action, Amount: in.Amount, Currency: cur,
 		Memo: in.Memo, Status: string(transaction.Completed), CreatedAt: now}
@@ -286,7 +306,7 @@ func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, re
 		return nil, fmt.Errorf("insert transaction: %w", err)
 	}
 	t := row.transaction()
-	if err := auditBoth(ctx, tx, agent.AuditTransactionCompleted, actor, now, t, sender, receiver, nil); err != nil {
+	if err := s.db.auditBoth(ctx, tx, agent.AuditTransactionCompleted, actor, now, t, sender, receiver, nil); err != nil {
 		return nil, err
 	}
 	if _, err := appendEvent(ctx, tx, event.TransactionCompleted, now, transaction.CompletedEvent{Data: t.ToData()}, t.FromOrg, t.ToOrg); err != nil {
@@ -296,7 +316,7 @@ func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, re
 }
 
 // auditBoth appends an entry about t to the sender's and the receiver's chains.
-func auditBoth(ctx context.Context, tx bun.Tx, action, actor string, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {
+func (d *DB) auditBoth(ctx context.Context, tx bun.Tx, action string, actor auth.Principal, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {
 	for _, side := range []struct {
 		row          *agentRow
 		direction    string
@@ -307,7 +327,7 @@ func auditBoth(ctx context.Context, tx bun.Tx, action, actor string, now time.Ti
 		for k, v := range extra {
 			details[k] = v
 		}
-		if err := appendAudit(ctx, tx, side.row, action, actor, now, details); err != nil {
+		if err := d.appendAudit(ctx, tx, side.row, action, actor, now, details); err != nil {
 			return err
 		}
 		if err := saveAuditHead(ctx, tx, side.row); err != nil {
@@ -330,8 +350,12 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 	var out *transaction.Transaction
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
 		var row transactionRow
+		// NO KEY UPDATE: a dispute filed at the same time holds the reported
+		// agent's lock and takes a key-share lock on this row through its
+		// evidence foreign key; FOR UPDATE would conflict with that and
+		// deadlock against this transaction's agent locks that follow.
 		err := tx.NewSelect().Model(&row).Where("id = ?", txID).
-			Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("UPDATE").Scan(ctx)
+			Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
 			return txNotFound(txID)
 		}
@@ -363,7 +387,7 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 		}
 		original, reversal := row.transaction(), rev.transaction()
 		extra := map[string]any{"reversal_id": rev.ID, "reason": reason}
-		if err := auditBoth(ctx, tx, agent.AuditTransactionReversed, p.KeyID, now, original, parties[row.FromAgent], parties[row.ToAgent], extra); err != nil {
+		if err := s.db.auditBoth(ctx, tx, agent.AuditTransactionReversed, p, now, original, parties[row.FromAgent], parties[row.ToAgent], extra); err != nil {
 			return err
 		}
 		if _, err := appendEvent(ctx, tx, event.TransactionReversed, now, transaction.ReversedEvent{Data: reversal.ToData()}, row.FromOrg, row.ToOrg); err != nil {

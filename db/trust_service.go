@@ -80,13 +80,19 @@ func (s *TrustService) Batch(ctx context.Context, agentIDs []string) ([]trust.Su
 	return out, nil
 }
 
-// History lists an agent's score snapshots newest first, at most trust.MaxHistory.
+// History lists an agent's score snapshots newest first, at most
+// trust.MaxHistory. Anyone may read any agent's history; a cause names its
+// record (`transaction:tx_…`) only to the agent's own organization, and
+// only its kind (`transaction`) to every other.
 func (s *TrustService) History(ctx context.Context, agentID string, since *time.Time) ([]trust.Snapshot, error) {
-	if _, err := auth.FromContext(ctx); err != nil {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
 		return nil, err
 	}
-	var rows []snapshotRow
-	q := s.db.bun.NewSelect().Model(&rows).Where("agent_id = ?", agentID)
+	var rows []historyRow
+	q := s.db.bun.NewSelect().Model(&rows).ColumnExpr("?TableAlias.*").
+		ColumnExpr("EXISTS (SELECT 1 FROM agents WHERE id = ?TableAlias.agent_id AND org_id = ?) AS own", p.OrgID).
+		Where("agent_id = ?", agentID)
 	if since != nil {
 		q = q.Where("at >= ?", *since)
 	}
@@ -104,9 +110,20 @@ func (s *TrustService) History(ctx context.Context, agentID string, since *time.
 	}
 	out := make([]trust.Snapshot, len(rows))
 	for i, r := range rows {
-		out[i] = trust.Snapshot{Timestamp: r.At.UTC(), Score: r.Score, Assessment: r.Assessment, Cause: r.Cause}
+		cause := r.Cause
+		if cause != nil && !r.Own {
+			kind, _, _ := strings.Cut(*cause, ":")
+			cause = &kind
+		}
+		out[i] = trust.Snapshot{Timestamp: r.At.UTC(), Score: r.Score, Assessment: r.Assessment, Cause: cause}
 	}
 	return out, nil
+}
+
+// historyRow is a snapshot read with whether the caller owns its agent.
+type historyRow struct {
+	snapshotRow `bun:",extend"`
+	Own         bool `bun:"own,scanonly"`
 }
 
 // Evaluate runs the very policy an execute runs, for one of the caller's

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/puddle/v2"
 	"github.com/uptrace/bun/driver/pgdriver"
 )
 
@@ -26,13 +28,27 @@ func Unavailable(err error) bool {
 	}
 	var pgErr pgdriver.Error
 	if errors.As(err, &pgErr) {
-		switch code := pgErr.Field('C'); code {
-		case "57P01", "57P02", "57P03", "53300", "3D000":
-			return true
-		default:
-			return strings.HasPrefix(code, "08")
-		}
+		return unavailableCode(pgErr.Field('C'))
+	}
+	// The same from the pgx read pool (see reads.go).
+	var pgxErr *pgconn.PgError
+	var connectErr *pgconn.ConnectError
+	if errors.As(err, &pgxErr) {
+		return unavailableCode(pgxErr.Code)
+	}
+	if errors.As(err, &connectErr) || errors.Is(err, puddle.ErrClosedPool) || pgconn.SafeToRetry(err) {
+		return true
 	}
 	// database/sql does not export this error; its text is stable.
 	return err != nil && strings.Contains(err.Error(), "sql: database is closed")
+}
+
+// unavailableCode reports whether a Postgres error code means it refuses service.
+func unavailableCode(code string) bool {
+	switch code {
+	case "57P01", "57P02", "57P03", "53300", "3D000":
+		return true
+	default:
+		return strings.HasPrefix(code, "08")
+	}
 }

@@ -43,7 +43,6 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
-	Transaction() TransactionResolver
 	TransactionConnection() TransactionConnectionResolver
 	TrustFactors() TrustFactorsResolver
 }
@@ -53,7 +52,7 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	Agent struct {
-		AuditChain        func(childComplexity int) int
+		AuditChain        func(childComplexity int, after *int, limit *int) int
 		AuthorizedActions func(childComplexity int) int
 		CreatedAt         func(childComplexity int) int
 		Currency          func(childComplexity int) int
@@ -131,7 +130,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Agent              func(childComplexity int, id string) int
-		AgentAuditChain    func(childComplexity int, agentID string) int
+		AgentAuditChain    func(childComplexity int, agentID string, after *int, limit *int) int
 		Agents             func(childComplexity int, status *agent.Status, limit *int, after *string) int
 		BatchTrust         func(childComplexity int, agentIds []string) int
 		Dispute            func(childComplexity int, id string) int
@@ -232,10 +231,8 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type AgentResolver interface {
-	Currency(ctx context.Context, obj *agent.Agent) (string, error)
-
 	Trust(ctx context.Context, objs []*agent.Agent) ([]*trust.Profile, error)
-	AuditChain(ctx context.Context, objs []*agent.Agent) ([][]*agent.AuditEntry, error)
+	AuditChain(ctx context.Context, objs []*agent.Agent, after *int, limit *int) ([][]*agent.AuditEntry, error)
 }
 type AgentConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.AgentConnection) (int, error)
@@ -260,7 +257,7 @@ type QueryResolver interface {
 	Agent(ctx context.Context, id string) (*agent.Agent, error)
 	Agents(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, error)
 	VerifyAgent(ctx context.Context, id string) (*agent.Verification, error)
-	AgentAuditChain(ctx context.Context, agentID string) ([]*agent.AuditEntry, error)
+	AgentAuditChain(ctx context.Context, agentID string, after *int, limit *int) ([]*agent.AuditEntry, error)
 	Transaction(ctx context.Context, id string) (*transaction.Transaction, error)
 	Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string) (*model.TransactionConnection, error)
 	ExportTransactions(ctx context.Context, format transaction.Format, since *time.Time, until *time.Time) (*transaction.Export, error)
@@ -273,9 +270,6 @@ type QueryResolver interface {
 }
 type SubscriptionResolver interface {
 	Events(ctx context.Context, types []string, after *string) (<-chan *event.Event, error)
-}
-type TransactionResolver interface {
-	Currency(ctx context.Context, obj *transaction.Transaction) (string, error)
 }
 type TransactionConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.TransactionConnection) (int, error)
@@ -307,7 +301,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Agent.AuditChain(childComplexity), true
+		args, err := ec.field_Agent_auditChain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Agent.AuditChain(childComplexity, args["after"].(*int), args["limit"].(*int)), true
 	case "Agent.authorizedActions":
 		if e.ComplexityRoot.Agent.AuthorizedActions == nil {
 			break
@@ -672,7 +671,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AgentAuditChain(childComplexity, args["agentId"].(string)), true
+		return e.ComplexityRoot.Query.AgentAuditChain(childComplexity, args["agentId"].(string), args["after"].(*int), args["limit"].(*int)), true
 	case "Query.agents":
 		if e.ComplexityRoot.Query.Agents == nil {
 			break
@@ -1276,8 +1275,13 @@ type Agent {
   updatedAt: Time!
   "The agent's current trust score and the factors behind it."
   trust: TrustProfile!
-  "The agent's tamper-evident audit chain, in chain order (sequence ascending)."
-  auditChain: [AuditEntry!]!
+  "The agent's tamper-evident audit chain, in chain order (sequence ascending): the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
+  auditChain(
+    "Return entries with ` + "`" + `sequence` + "`" + ` greater than this; absent: from the start."
+    after: Int
+    "At most this many entries, 1..1000."
+    limit: Int = 500
+  ): [AuditEntry!]!
 }
 
 "A page of agents, newest first."
@@ -1304,7 +1308,7 @@ type AgentVerification {
   verified: Boolean!
   "The fingerprint recomputed from the stored row."
   fingerprint: String!
-  "Every audit entry's hash matches its content and links to its predecessor."
+  "The chain's head carries the server's signature, every entry since the last verification hashes to its stored hash and links to its predecessor, and the chain ends exactly at the signed head (a deleted tail is caught)."
   auditChainValid: Boolean!
 }
 
@@ -1352,28 +1356,81 @@ input UpdateAgentInput {
   dailyLimit: Decimal @goField(omittable: true)
 }
 
-"Read operations. Every request needs ` + "`" + `Authorization: Bearer <API_KEY>` + "`" + `."
+"""
+Read operations. Every request needs ` + "`" + `Authorization: Bearer <API_KEY>` + "`" + ` (create a key with
+` + "`" + `go run . org create --name NAME` + "`" + `).
+
+Every error carries ` + "`" + `extensions.code` + "`" + `. Errors in the document itself are ` + "`" + `GRAPHQL_PARSE_FAILED` + "`" + `
+or ` + "`" + `GRAPHQL_VALIDATION_FAILED` + "`" + `; every other error is one of:
+
+- ` + "`" + `UNAUTHENTICATED` + "`" + `: missing, malformed, unknown or revoked API key (HTTP 401).
+- ` + "`" + `FORBIDDEN` + "`" + `: authenticated but not allowed, e.g. reversing another organization's transaction.
+- ` + "`" + `NOT_FOUND` + "`" + `: no such resource visible to the caller (another organization's agent answers this too).
+- ` + "`" + `VALIDATION_FAILED` + "`" + `: invalid input; ` + "`" + `extensions.fieldErrors` + "`" + ` is ` + "`" + `[{field, message}]` + "`" + ` with paths like ` + "`" + `input.amount` + "`" + `.
+- ` + "`" + `CONFLICT` + "`" + `: a state conflict, e.g. reversing a reversed transaction or reusing an idempotency key with other input.
+- ` + "`" + `POLICY_DENIED` + "`" + `: the policy refused an execute; ` + "`" + `extensions.reasonCode` + "`" + ` and ` + "`" + `extensions.reason` + "`" + ` are those of ` + "`" + `evaluateTrust` + "`" + `.
+- ` + "`" + `RATE_LIMITED` + "`" + `: too many requests (HTTP 429 with ` + "`" + `Retry-After` + "`" + `); ` + "`" + `extensions.retryAfter` + "`" + ` is in whole seconds.
+- ` + "`" + `INTERNAL` + "`" + `: anything else, including a database outage (then HTTP 503); the message reveals no internals.
+"""
 type Query {
   "One of your organization's agents."
-  agent(id: ID!): Agent!
+  agent(
+    "The agent's id, ` + "`" + `agent_<id>` + "`" + `; another organization's agent is NOT_FOUND."
+    id: ID!
+  ): Agent!
   "Your organization's agents, newest first. ` + "`" + `limit` + "`" + ` is 1..200."
-  agents(status: AgentStatus, limit: Int = 50, after: String): AgentConnection!
-  "Recompute an agent's fingerprint from its stored row and re-walk its audit chain."
-  verifyAgent(id: ID!): AgentVerification!
-  "An agent's audit chain in chain order."
-  agentAuditChain(agentId: ID!): [AuditEntry!]!
+  agents(
+    "Only agents in this status; absent: all."
+    status: AgentStatus
+    "Page size, 1..200."
+    limit: Int = 50
+    "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
+    after: String
+  ): AgentConnection!
+  "Recompute an agent's fingerprint from its stored row and check its audit chain against the signed head, in one snapshot; entries verified before are not re-hashed."
+  verifyAgent(
+    "One of your organization's agents."
+    id: ID!
+  ): AgentVerification!
+  "An agent's audit chain in chain order: the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
+  agentAuditChain(
+    "One of your organization's agents."
+    agentId: ID!
+    "Return entries with ` + "`" + `sequence` + "`" + ` greater than this; absent: from the start."
+    after: Int
+    "At most this many entries, 1..1000."
+    limit: Int = 500
+  ): [AuditEntry!]!
 }
 
-"Write operations."
+"Write operations. A refused input changes nothing; the error codes are those listed on ` + "`" + `Query` + "`" + `."
 type Mutation {
   "Register an agent in your organization."
-  registerAgent(input: RegisterAgentInput!): Agent!
+  registerAgent(
+    "The new agent's identity and limits."
+    input: RegisterAgentInput!
+  ): Agent!
   "Change an agent's name or limits; the fingerprint is recomputed."
-  updateAgent(id: ID!, input: UpdateAgentInput!): Agent!
+  updateAgent(
+    "One of your organization's agents."
+    id: ID!
+    "The fields to change."
+    input: UpdateAgentInput!
+  ): Agent!
   "Suspend an active agent; suspending a suspended agent is CONFLICT."
-  suspendAgent(id: ID!, reason: String): Agent!
+  suspendAgent(
+    "One of your organization's agents."
+    id: ID!
+    "Why, recorded on the audit chain."
+    reason: String
+  ): Agent!
   "Reinstate a suspended agent (suspended -> active); reinstating an active agent is CONFLICT. Appends to the audit chain, emits ` + "`" + `agent.reinstated` + "`" + ` and rescores the agent."
-  reinstateAgent(id: ID!, reason: String): Agent!
+  reinstateAgent(
+    "One of your organization's agents."
+    id: ID!
+    "Why, recorded on the audit chain."
+    reason: String
+  ): Agent!
 }
 
 "A transaction's state."
@@ -1460,18 +1517,45 @@ input ExecuteTransactionInput {
 
 extend type Query {
   "A transaction one of whose parties belongs to your organization."
-  transaction(id: ID!): Transaction!
+  transaction(
+    "The transaction's id, ` + "`" + `tx_<id>` + "`" + `."
+    id: ID!
+  ): Transaction!
   "Transactions visible to your organization, newest first; ` + "`" + `agentId` + "`" + ` keeps those where that agent is either party. ` + "`" + `limit` + "`" + ` is 1..200."
-  transactions(agentId: ID, status: TransactionStatus, limit: Int = 50, after: String): TransactionConnection!
+  transactions(
+    "Only transactions where this agent is either party."
+    agentId: ID
+    "Only transactions in this status; absent: all."
+    status: TransactionStatus
+    "Page size, 1..200."
+    limit: Int = 50
+    "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
+    after: String
+  ): TransactionConnection!
   "Your visible transactions created in [since, until), oldest first; at most 50,000 per export."
-  exportTransactions(format: ExportFormat!, since: Time, until: Time): TransactionExport!
+  exportTransactions(
+    "CSV (RFC 4180, with a header row) or a JSON array."
+    format: ExportFormat!
+    "Inclusive start; absent: from the first transaction."
+    since: Time
+    "Exclusive end; absent: up to now."
+    until: Time
+  ): TransactionExport!
 }
 
 extend type Mutation {
   "Move money between agents after the policy allows it; a refusal is POLICY_DENIED with ` + "`" + `reasonCode` + "`" + ` and ` + "`" + `reason` + "`" + `."
-  executeTransaction(input: ExecuteTransactionInput!): Transaction!
+  executeTransaction(
+    "Sender, receiver, action, amount and an optional idempotency key."
+    input: ExecuteTransactionInput!
+  ): Transaction!
   "Reverse a completed transaction your organization sent; returns the reversal record."
-  reverseTransaction(id: ID!, reason: String!): Transaction!
+  reverseTransaction(
+    "The original transaction, ` + "`" + `tx_<id>` + "`" + `."
+    id: ID!
+    "Why, required and non-blank; stored on both records."
+    reason: String!
+  ): Transaction!
 }
 
 "An agent's trust score, 0..1000, with the factors that explain it."
@@ -1564,7 +1648,20 @@ type TrustEvaluation {
   allowed: Boolean!
   "A readable sentence with the numbers (limits, remaining daily budget)."
   reason: String!
-  "ok, agent_suspended, action_not_authorized, amount_exceeds_limit, daily_limit_exceeded, currency_mismatch, environment_mismatch, trust_too_low, counterparty_suspended or invalid_amount."
+  """
+  The first check that failed, in this order, or ` + "`" + `ok` + "`" + `:
+
+  - ` + "`" + `agent_suspended` + "`" + `: the sender is suspended.
+  - ` + "`" + `counterparty_suspended` + "`" + `: the receiver is suspended.
+  - ` + "`" + `invalid_amount` + "`" + `: the amount is not positive or has more decimal places than the currency allows.
+  - ` + "`" + `currency_mismatch` + "`" + `: the request's or the receiver's currency is not the sender's.
+  - ` + "`" + `environment_mismatch` + "`" + `: sender and receiver are not both sandbox or both production.
+  - ` + "`" + `action_not_authorized` + "`" + `: the action is not among the sender's ` + "`" + `authorizedActions` + "`" + `.
+  - ` + "`" + `trust_too_low` + "`" + `: the sender is assessed High Risk.
+  - ` + "`" + `amount_exceeds_limit` + "`" + `: the amount is over the sender's ` + "`" + `spendingLimit` + "`" + ` (equal is allowed).
+  - ` + "`" + `daily_limit_exceeded` + "`" + `: the amount would take the trailing 24 hours' completed outflow over ` + "`" + `dailyLimit` + "`" + `.
+  - ` + "`" + `ok` + "`" + `: allowed.
+  """
   reasonCode: String!
 }
 
@@ -1632,24 +1729,56 @@ input ReportAgentInput {
 
 extend type Query {
   "Any agent's trust profile: checking a counterparty is the point of a trust score."
-  trustProfile(agentId: ID!): TrustProfile!
+  trustProfile(
+    "Any organization's agent."
+    agentId: ID!
+  ): TrustProfile!
   "Would an execute by your agent be allowed now? Runs the execute policy and changes nothing."
-  evaluateTrust(input: TrustEvaluationInput!): TrustEvaluation!
+  evaluateTrust(
+    "The would-be execute."
+    input: TrustEvaluationInput!
+  ): TrustEvaluation!
   "Up to 100 agents' scores, in the order asked; unknown ids are NOT_FOUND naming them."
-  batchTrust(agentIds: [ID!]!): [TrustSummary!]!
+  batchTrust(
+    "1..100 agent ids of any organization."
+    agentIds: [ID!]!
+  ): [TrustSummary!]!
   "An agent's score changes, newest first (at most 1000), optionally since a time."
-  trustHistory(agentId: ID!, since: Time): [TrustSnapshot!]!
+  trustHistory(
+    "Any organization's agent."
+    agentId: ID!
+    "Only changes at or after this time."
+    since: Time
+  ): [TrustSnapshot!]!
   "One dispute, visible to the reporting organization and the reported agent's organization; anyone else gets NOT_FOUND."
-  dispute(id: ID!): Dispute!
+  dispute(
+    "The dispute's id, ` + "`" + `disp_<id>` + "`" + `."
+    id: ID!
+  ): Dispute!
   "Disputes filed by or against your organization, newest first, optionally of one agent and one status; ` + "`" + `limit` + "`" + ` 1..200."
-  disputes(agentId: ID, status: DisputeStatus, limit: Int = 50, after: String): DisputeConnection!
+  disputes(
+    "Only disputes against this agent."
+    agentId: ID
+    "Only disputes in this status; absent: all."
+    status: DisputeStatus
+    "Page size, 1..200."
+    limit: Int = 50
+    "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
+    after: String
+  ): DisputeConnection!
 }
 
 extend type Mutation {
   "File a dispute against an agent, with transactions as evidence."
-  reportAgent(input: ReportAgentInput!): Dispute!
+  reportAgent(
+    "The agent, the reason and the evidence."
+    input: ReportAgentInput!
+  ): Dispute!
   "Withdraw an open dispute your organization filed: it stops counting, ` + "`" + `dispute.withdrawn` + "`" + ` goes to both organizations and the agent is rescored. FORBIDDEN for the reported organization, CONFLICT if already withdrawn."
-  withdrawDispute(id: ID!): Dispute!
+  withdrawDispute(
+    "A dispute your organization filed, ` + "`" + `disp_<id>` + "`" + `."
+    id: ID!
+  ): Dispute!
 }
 
 """
@@ -1679,7 +1808,12 @@ type Subscription {
   continues live, with no gap and no duplicate (an id you cannot see is NOT_FOUND).
   A connection that cannot keep up is closed with code 4420 and a message naming the ` + "`" + `after` + "`" + ` to resume from.
   """
-  events(types: [String!], after: ID): Event!
+  events(
+    "Event types to receive, e.g. ` + "`" + `[\"transaction.completed\"]` + "`" + `; ` + "`" + `[\"*\"]` + "`" + ` or absent: all."
+    types: [String!]
+    "Replay every stored event after this ` + "`" + `evt_…` + "`" + ` id first, then continue live."
+    after: ID
+  ): Event!
 }
 `, BuiltIn: false},
 }
@@ -2093,6 +2227,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Agent_auditChain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_executeTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2262,6 +2418,22 @@ func (ec *executionContext) field_Query_agentAuditChain_args(ctx context.Context
 		return nil, err
 	}
 	args["agentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg2
 	return args, nil
 }
 
@@ -2727,18 +2899,18 @@ func (ec *executionContext) _Agent_currency(ctx context.Context, field graphql.C
 			return ec.fieldContext_Agent_currency(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Agent().Currency(ctx, obj)
+			return obj.Currency, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v money.Currency) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐCurrency(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Agent_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Agent_environment(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
@@ -2930,7 +3102,7 @@ func (ec *executionContext) _Agent_auditChain(ctx context.Context, field graphql
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Agent_auditChain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Agent_auditChain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Agent",
 		Field:      field,
@@ -2940,13 +3112,25 @@ func (ec *executionContext) fieldContext_Agent_auditChain(_ context.Context, fie
 			return ec.childFields_AuditEntry(ctx, field)
 		},
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Agent_auditChain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
 	return fc, nil
 }
 func (ec *executionContext) resolveBatch_Agent_auditChain(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (any, error) {
 	resolver := ec.Resolvers.Agent()
+	fc := graphql.GetFieldContext(ctx)
 	if batch, ok := graphql.BatchParentsFor[*agent.Agent](ctx, "Agent"); ok {
 		result := batch.FieldResult(field, func() (any, error) {
-			return resolver.AuditChain(ctx, batch.Parents)
+			return resolver.AuditChain(ctx, batch.Parents, fc.Args["after"].(*int), fc.Args["limit"].(*int))
 		})
 		return graphql.ResolveBatchGroupResult[[]*agent.AuditEntry](
 			ctx,
@@ -2957,7 +3141,7 @@ func (ec *executionContext) resolveBatch_Agent_auditChain(ctx context.Context, f
 			batch.IndexMap,
 		)
 	}
-	results, err := resolver.AuditChain(ctx, []*agent.Agent{obj})
+	results, err := resolver.AuditChain(ctx, []*agent.Agent{obj}, fc.Args["after"].(*int), fc.Args["limit"].(*int))
 	return graphql.ResolveBatchSingleResult[[]*agent.AuditEntry](
 		ctx,
 		results,
@@ -4186,7 +4370,7 @@ func (ec *executionContext) _Query_agentAuditChain(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AgentAuditChain(ctx, fc.Args["agentId"].(string))
+			return ec.Resolvers.Query().AgentAuditChain(ctx, fc.Args["agentId"].(string), fc.Args["after"].(*int), fc.Args["limit"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*agent.AuditEntry) graphql.Marshaler {
@@ -4860,18 +5044,18 @@ func (ec *executionContext) _Transaction_currency(ctx context.Context, field gra
 			return ec.fieldContext_Transaction_currency(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Transaction().Currency(ctx, obj)
+			return obj.Currency, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v money.Currency) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐCurrency(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Transaction_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Transaction", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Transaction_memo(ctx context.Context, field graphql.CollectedField, obj *transaction.Transaction) (ret graphql.Marshaler) {
@@ -7310,43 +7494,10 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "currency":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Agent_currency(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Agent_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "environment":
 			out.Values[i] = ec._Agent_environment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -8422,95 +8573,62 @@ func (ec *executionContext) _Transaction(ctx context.Context, sel ast.SelectionS
 		case "id":
 			out.Values[i] = ec._Transaction_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "fromAgent":
 			out.Values[i] = ec._Transaction_fromAgent(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "toAgent":
 			out.Values[i] = ec._Transaction_toAgent(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "action":
 			out.Values[i] = ec._Transaction_action(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "amount":
 			out.Values[i] = ec._Transaction_amount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "currency":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Transaction_currency(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Transaction_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "memo":
 			out.Values[i] = ec._Transaction_memo(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "status":
 			out.Values[i] = ec._Transaction_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "reversalOf":
 			out.Values[i] = ec._Transaction_reversalOf(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "reversedBy":
 			out.Values[i] = ec._Transaction_reversedBy(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "reason":
 			out.Values[i] = ec._Transaction_reason(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "createdAt":
 			out.Values[i] = ec._Transaction_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -9830,6 +9948,23 @@ func (ec *executionContext) unmarshalNRegisterAgentInput2githubᚗcomᚋagenttru
 func (ec *executionContext) unmarshalNReportAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReportAgentInput(ctx context.Context, v any) (model.ReportAgentInput, error) {
 	res, err := ec.unmarshalInputReportAgentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNString2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐCurrency(ctx context.Context, v any) (money.Currency, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := money.Currency(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐCurrency(ctx context.Context, sel ast.SelectionSet, v money.Currency) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"math"
+	"net"
 	"net/http"
 	"time"
 
@@ -14,23 +15,33 @@ import (
 // shape: writeGraphQLErrorStatus or writeRESTError.
 type refuser func(w http.ResponseWriter, status int, fe *failure.Error)
 
-// authenticate resolves the bearer key to a principal and applies the
-// per-key rate limit before any GraphQL work happens.
-func authenticate(d Deps, limiter *rateLimiter, next http.Handler) http.Handler {
-	return authenticateWith(d, limiter, writeGraphQLErrorStatus, next)
+// authenticate resolves the bearer key to a principal before any GraphQL
+// work happens. A key whose bucket is empty is refused here; each operation
+// is charged per root field later (rootFieldCharge), so the edge only checks.
+func authenticate(d Deps, limiter, failures *rateLimiter, next http.Handler) http.Handler {
+	return authenticateWith(d, limiter, failures, writeGraphQLErrorStatus, false, next)
 }
 
 // authenticateREST is authenticate for the REST edge: its refusals are
-// {"error":{...}} bodies.
-func authenticateREST(d Deps, limiter *rateLimiter, next http.Handler) http.Handler {
-	return authenticateWith(d, limiter, writeRESTError, next)
+// {"error":{...}} bodies, and each request takes one token of the key's rate.
+func authenticateREST(d Deps, limiter, failures *rateLimiter, next http.Handler) http.Handler {
+	return authenticateWith(d, limiter, failures, writeRESTError, true, next)
 }
 
-// authenticateWith is authenticate answering refusals with refuse.
-func authenticateWith(d Deps, limiter *rateLimiter, refuse refuser, next http.Handler) http.Handler {
+// authenticateWith is authenticate answering refusals with refuse. A client
+// address with too many failed attempts (failures) is refused before its key
+// is even read, and a malformed key never reaches the database. With charge,
+// the request takes a token of the key's rate; without, it needs one left.
+func authenticateWith(d Deps, limiter, failures *rateLimiter, refuse refuser, charge bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
+		addr := clientAddr(r)
+		if wait, ok := failures.wait(addr); !ok {
+			fe := rateLimited(wait)
+			refuse(w, fe.Code.HTTPStatus(), fe)
+			return
+		}
 		key, err := auth.ParseBearer(r.Header.Get("Authorization"))
 		var p auth.Principal
 		if err == nil {
@@ -43,17 +54,37 @@ func authenticateWith(d Deps, limiter *rateLimiter, refuse refuser, next http.Ha
 				refuse(w, http.StatusServiceUnavailable, unavailableError())
 				return
 			}
+			failures.allowN(addr, 1)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="agenttrust"`)
 			fe := failure.As(err)
 			refuse(w, fe.Code.HTTPStatus(), fe)
 			return
 		}
-		if wait, ok := limiter.allow(p.KeyID); !ok {
-			fe := failure.RetryAfter(int(math.Ceil(wait.Seconds())))
+		wait, ok := limiter.wait(p.KeyID)
+		if charge {
+			wait, ok = limiter.allowN(p.KeyID, 1)
+		}
+		if !ok {
+			fe := rateLimited(wait)
 			refuse(w, fe.Code.HTTPStatus(), fe)
 			return
 		}
 		setOrg(r.Context(), p.OrgID)
 		next.ServeHTTP(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
 	})
+}
+
+// clientAddr is the peer's IP address. Forwarding headers are not trusted:
+// behind a proxy every client shares the proxy's address and its budget.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// rateLimited is the contract's RATE_LIMITED error for a wait of d.
+func rateLimited(d time.Duration) *failure.Error {
+	return failure.RetryAfter(max(int(math.Ceil(d.Seconds())), 1))
 }

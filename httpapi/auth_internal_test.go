@@ -17,7 +17,7 @@ import (
 type fakeAuth map[string]auth.Principal
 
 func (f fakeAuth) Authenticate(_ context.Context, key string) (auth.Principal, error) {
-	if key == "att_sk_down" {
+	if key == "att_sk_down_0123456789" {
 		return auth.Principal{}, errors.New("dial tcp: connection refused")
 	}
 	if p, ok := f[key]; ok {
@@ -30,10 +30,10 @@ func (f fakeAuth) Authenticate(_ context.Context, key string) (auth.Principal, e
 // the same checks as /graphql, answered as {"error":{...}} bodies.
 func TestAuthenticateREST(t *testing.T) {
 	t.Parallel()
-	d := Deps{Auth: fakeAuth{"att_sk_good": {OrgID: "org_a", KeyID: "key_a"}},
+	d := Deps{Auth: fakeAuth{"att_sk_good_0123456789": {OrgID: "org_a", KeyID: "key_a"}},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	var reached auth.Principal
-	h := authenticateREST(d, newRateLimiter(0.001, 1), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := authenticateREST(d, newRateLimiter(0.001, 1), newRateLimiter(1, 30), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached, _ = auth.FromContext(r.Context())
 		w.WriteHeader(http.StatusNoContent)
 	}))
@@ -58,18 +58,18 @@ func TestAuthenticateREST(t *testing.T) {
 		code   failure.Code
 	}{
 		{"", 401, failure.Unauthenticated},
-		{"att_sk_unknown", 401, failure.Unauthenticated},
-		{"att_sk_down", 503, failure.Internal},
+		{"att_sk_unknown_0123456789", 401, failure.Unauthenticated},
+		{"att_sk_down_0123456789", 503, failure.Internal},
 	} {
 		rec, body := call(tc.key)
 		if rec.Code != tc.status || body.Error.Code != tc.code {
 			t.Errorf("key %q: HTTP %d %s, want %d %s", tc.key, rec.Code, body.Error.Code, tc.status, tc.code)
 		}
 	}
-	if rec, _ := call("att_sk_good"); rec.Code != http.StatusNoContent || reached.OrgID != "org_a" {
+	if rec, _ := call("att_sk_good_0123456789"); rec.Code != http.StatusNoContent || reached.OrgID != "org_a" {
 		t.Fatalf("good key: HTTP %d, principal %+v", rec.Code, reached)
 	}
-	rec, body := call("att_sk_good") // the burst of 1 is spent
+	rec, body := call("att_sk_good_0123456789") // the burst of 1 is spent
 	if rec.Code != 429 || body.Error.Code != failure.RateLimited || body.Error.RetryAfter < 1 ||
 		rec.Header().Get("Retry-After") == "" {
 		t.Fatalf("rate limited: HTTP %d %+v Retry-After %q", rec.Code, body, rec.Header().Get("Retry-After"))

@@ -3,43 +3,29 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/graph"
-	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/resolvers"
-	"github.com/agenttrust/service/transaction"
-	"github.com/agenttrust/service/trust"
 )
 
-// newGraphQL builds the gqlgen handler: transports, limits, persisted
+// newGraphQL builds the gqlgen handler: transports, document and operation
+// limits (cheap ones first), the per-root-field rate-limit charge, persisted
 // queries, the error presenter and per-operation metrics.
 func newGraphQL(e *Edge, m *metrics) http.Handler {
 	cfg, d := e.cfg, e.deps
-	c := graph.Config{Resolvers: resolvers.New(d.Services)}
-	// A list costs its page size times its element.
-	c.Complexity.Query.Agents = func(child int, _ *agent.Status, limit *int, _ *string) int {
-		return 1 + child*paging.Cost(limit)
-	}
-	c.Complexity.Query.Transactions = func(child int, _ *string, _ *transaction.Status, limit *int, _ *string) int {
-		return 1 + child*paging.Cost(limit)
-	}
-	c.Complexity.Query.Disputes = func(child int, _ *string, _ *trust.DisputeStatus, limit *int, _ *string) int {
-		return 1 + child*paging.Cost(limit)
-	}
-	srv := handler.New(graph.NewExecutableSchema(c))
+	root := resolvers.New(d.Services)
+	// The agents page, the dashboards' commonest request, has a direct writer.
+	srv := handler.New(resolvers.AgentsPage(graph.NewExecutableSchema(graph.Config{Resolvers: root}), root))
 	srv.AddTransport(transport.Websocket{
 		Implementation:        gorillaWS{ping: cfg.WSPingInterval},
 		InitFunc:              e.initFunc,
@@ -50,12 +36,19 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.AddTransport(postOnce{})
+	cache := &documentCache{maxBytes: cfg.CacheMaxBytes, inner: lru.New[*ast.QueryDocument](1000)}
+	srv.SetQueryCache(cache)
+	srv.SetParserTokenLimit(cfg.TokenLimit)
 	srv.Use(extension.Introspection{})
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
-	srv.Use(extension.FixedComplexityLimit(cfg.ComplexityLimit))
-	srv.Use(depthLimit{max: cfg.DepthLimit})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: stringCache{maxBytes: cfg.CacheMaxBytes, inner: lru.New[string](1000)}})
+	// Extensions run in the order added: size, tokens and depth before
+	// validation; root fields and cost after it; the charge last.
+	srv.Use(documentGate{maxBytes: cfg.MaxQueryBytes, maxTokens: cfg.TokenLimit, maxDepth: cfg.DepthLimit,
+		maxSameName: cfg.MaxSameName, maxFragments: cfg.MaxFragments, cache: cache})
+	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
+		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations})
+	srv.Use(rootFieldCharge{limiter: e.limiter})
 	srv.Use(singleSubscriptionRoot{})
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
@@ -80,9 +73,13 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		outage := &resolvers.Outage{}
+		note := &retryNote{}
 		sw := &statusWriter{ResponseWriter: w}
 		sw.rewrite = func(code int) int {
 			switch {
+			case note.secs > 0:
+				w.Header().Set("Retry-After", strconv.Itoa(note.secs))
+				return http.StatusTooManyRequests
 			case code == http.StatusOK && outage.Seen:
 				return http.StatusServiceUnavailable
 			case code == http.StatusUnprocessableEntity && w.Header().Get("Content-Type") == "application/json":
@@ -98,7 +95,7 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 			}
 			return code
 		}
-		srv.ServeHTTP(sw, r.WithContext(resolvers.WithOutage(r.Context(), outage)))
+		srv.ServeHTTP(sw, r.WithContext(withRetryNote(resolvers.WithOutage(r.Context(), outage), note)))
 		if sw.discard {
 			encodeGraphQLError(w, failure.Invalid("query", "GET runs queries only: send mutations with POST"))
 		}
@@ -118,56 +115,4 @@ func operationLabel(oc *graphql.OperationContext) string {
 		}
 	}
 	return label
-}
-
-// depthLimit refuses operations nested deeper than max fields. Introspection
-// is exempt so the playground keeps working.
-type depthLimit struct{ max int }
-
-var _ interface {
-	graphql.HandlerExtension
-	graphql.OperationContextMutator
-} = depthLimit{}
-
-func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
-func (l depthLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if oc.Operation == nil {
-		return nil
-	}
-	if d := depth(oc.Operation.SelectionSet, oc.Doc.Fragments, 0); d > l.max {
-		err := gqlerror.Errorf("operation is nested %d levels deep, more than the limit of %d", d, l.max)
-		errcode.Set(err, errcode.ValidationFailed)
-		return err
-	}
-	return nil
-}
-
-func depth(set ast.SelectionSet, frags ast.FragmentDefinitionList, level int) int {
-	if level > 100 {
-		return level
-	}
-	deepest := level
-	for _, sel := range set {
-		var d int
-		switch s := sel.(type) {
-		case *ast.Field:
-			if len(s.Name) > 1 && s.Name[:2] == "__" {
-				continue
-			}
-			d = depth(s.SelectionSet, frags, level+1)
-		case *ast.InlineFragment:
-			d = depth(s.SelectionSet, frags, level)
-		case *ast.FragmentSpread:
-			if f := frags.ForName(s.Name); f != nil {
-				d = depth(f.SelectionSet, frags, level)
-			}
-		}
-		deepest = max(deepest, d)
-	}
-	return deepest
-}
-
-func playgroundHandler() http.Handler {
-	return playground.Handler("Agent Trust and Transaction Service", "/graphql")
 }

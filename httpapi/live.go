@@ -14,7 +14,6 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
@@ -328,7 +327,7 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 		}
 		return refuse(closeUnauthorized, failure.As(err))
 	}
-	if wait, ok := e.limiter.allow(p.KeyID); !ok {
+	if wait, ok := e.limiter.allowN(p.KeyID, 1); !ok {
 		return refuse(closeRateLimited, failure.Errorf(failure.RateLimited, "rate limit exceeded: retry in %d s", int(math.Ceil(wait.Seconds()))))
 	}
 	if lc := liveConnFrom(ctx); lc != nil {
@@ -418,16 +417,7 @@ func (e *Edge) chargeWebsocketOperation(ctx context.Context, next graphql.Operat
 		return next(ctx)
 	}
 	lc.opStarted()
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return next(ctx)
-	}
-	if wait, ok := e.limiter.allow(p.KeyID); !ok {
-		secs := int(math.Ceil(wait.Seconds()))
-		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{
-			Message:    fmt.Sprintf("rate limit exceeded: retry in %d s", secs),
-			Extensions: map[string]any{"code": string(failure.RateLimited), "retryAfter": secs},
-		}}})
-	}
+	// The operation's rate-limit charge, one token per root field, is
+	// rootFieldCharge's, as on every transport.
 	return next(ctx)
 }

@@ -1,13 +1,18 @@
 package httpapi
 
 import (
+	"context"
 	"sync"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"golang.org/x/time/rate"
+
+	"github.com/agenttrust/service/auth"
 )
 
-// rateLimiter keeps one token bucket per API key in this process. Limits are
+// rateLimiter keeps one token bucket per key in this process. Limits are
 // per replica: N replicas allow up to N times the rate (see README).
 type rateLimiter struct {
 	rps   rate.Limit
@@ -27,10 +32,9 @@ func newRateLimiter(rps float64, burst int) *rateLimiter {
 	return &rateLimiter{rps: rate.Limit(rps), burst: burst, buckets: map[string]*bucket{}, swept: time.Now()}
 }
 
-// allow takes a token for key, or says how long until one is available.
-func (l *rateLimiter) allow(key string) (time.Duration, bool) {
-	now := time.Now()
+func (l *rateLimiter) bucket(key string, now time.Time) *rate.Limiter {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	b, ok := l.buckets[key]
 	if !ok {
 		b = &bucket{lim: rate.NewLimiter(l.rps, l.burst)}
@@ -45,12 +49,80 @@ func (l *rateLimiter) allow(key string) (time.Duration, bool) {
 		}
 		l.swept = now
 	}
-	l.mu.Unlock()
+	return b.lim
+}
 
-	r := b.lim.ReserveN(now, 1)
+// allowN takes n tokens for key, all or none, or says how long until they
+// are available. More than the burst can never be taken at once.
+func (l *rateLimiter) allowN(key string, n int) (time.Duration, bool) {
+	now := time.Now()
+	lim := l.bucket(key, now)
+	if n > l.burst {
+		return time.Duration(float64(n) / float64(l.rps) * float64(time.Second)), false
+	}
+	r := lim.ReserveN(now, n)
 	if d := r.DelayFrom(now); d > 0 {
 		r.CancelAt(now)
 		return d, false
 	}
 	return 0, true
+}
+
+// wait says how long until key has a token, without taking one: the edge
+// refuses an empty bucket before parsing anything.
+func (l *rateLimiter) wait(key string) (time.Duration, bool) {
+	now := time.Now()
+	lim := l.bucket(key, now)
+	if t := lim.TokensAt(now); t < 1 {
+		return time.Duration((1 - t) / float64(l.rps) * float64(time.Second)), false
+	}
+	return 0, true
+}
+
+// rootFieldCharge charges the caller's rate limit one token per root field
+// of each operation (aliases count), after every document check and before
+// anything runs. It is an operation-level extension of the GraphQL server,
+// so it applies to every transport of that server: HTTP GET and POST, and
+// websocket or SSE operations alike.
+type rootFieldCharge struct{ limiter *rateLimiter }
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = rootFieldCharge{}
+
+func (rootFieldCharge) ExtensionName() string                   { return "RootFieldCharge" }
+func (rootFieldCharge) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (c rootFieldCharge) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	p, err := auth.FromContext(ctx)
+	if err != nil || oc.Operation == nil {
+		return nil // resolvers refuse the unauthenticated themselves
+	}
+	var n int64
+	for _, v := range rootFields(oc.Operation.SelectionSet, oc.Doc.Fragments) {
+		n = satAdd(n, v)
+	}
+	if wait, ok := c.limiter.allowN(p.KeyID, int(max(n, 1))); !ok {
+		fe := rateLimited(wait)
+		noteRetryAfter(ctx, fe.RetryAfterSeconds())
+		return gqlerror.WrapIfUnwrapped(fe)
+	}
+	return nil
+}
+
+// retryNote carries an operation-level rate-limit refusal back to the HTTP
+// edge, which answers it 429 with Retry-After.
+type retryNote struct{ secs int }
+
+type retryNoteKey struct{}
+
+func withRetryNote(ctx context.Context, n *retryNote) context.Context {
+	return context.WithValue(ctx, retryNoteKey{}, n)
+}
+
+func noteRetryAfter(ctx context.Context, secs int) {
+	if n, ok := ctx.Value(retryNoteKey{}).(*retryNote); ok {
+		n.secs = secs
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"io"
 	"log/slog"
 	"mime"
@@ -20,17 +21,30 @@ import (
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/httpapi/playground"
 	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/resolvers"
 )
 
 // Config tunes the edge; zero fields take the documented defaults.
 type Config struct {
-	RateLimitRPS    float64 // per API key; default 50
-	RateLimitBurst  int     // per API key; default 100
-	MaxBodyBytes    int64   // request body limit; default 1 MiB
-	ComplexityLimit int     // GraphQL query complexity limit; default 5000
-	DepthLimit      int     // GraphQL selection depth limit; default 12
+	RateLimitRPS     float64 // per API key, charged per root field; default 50
+	RateLimitBurst   int     // per API key; default 100
+	MaxBodyBytes     int64   // request body limit; default 64 KiB
+	MaxQueryBytes    int     // GraphQL document size limit; default 32 KiB
+	TokenLimit       int     // GraphQL document token limit; default 5000
+	CacheMaxBytes    int     // largest document kept in the parsed-document caches; default 4 KiB
+	MaxSameName      int     // fields with one response name (alias or name) per document; default 50
+	MaxFragments     int     // fragment spreads plus inline fragments per document; default 200
+	ComplexityLimit  int     // GraphQL operation cost limit; default 50000
+	DepthLimit       int     // GraphQL selection depth limit; default 12
+	MaxRootFields    int     // root fields per operation, aliases included; default 50
+	MaxSameRootField int     // times one root field may appear in an operation; default 10
+	MaxMutations     int     // mutation root fields per operation; default 10
+	// AuthFailuresPerMinute and AuthFailureBurst bound failed authentication
+	// attempts per client address; defaults 30 and 30.
+	AuthFailuresPerMinute float64
+	AuthFailureBurst      int
 	// WSAllowedOrigins are the browser origins that may open websockets
 	// besides the service's own ("*": any). Requests without Origin pass.
 	WSAllowedOrigins []string
@@ -46,13 +60,21 @@ func (c *Config) defaults() {
 		c.RateLimitBurst = 100
 	}
 	if c.MaxBodyBytes <= 0 {
-		c.MaxBodyBytes = 1 << 20
+		c.MaxBodyBytes = 64 << 10
 	}
-	if c.ComplexityLimit <= 0 {
-		c.ComplexityLimit = 5000
-	}
-	if c.DepthLimit <= 0 {
-		c.DepthLimit = 12
+	defaultInt(&c.MaxQueryBytes, 32<<10)
+	defaultInt(&c.TokenLimit, 5000)
+	defaultInt(&c.CacheMaxBytes, 4<<10)
+	defaultInt(&c.MaxSameName, 50)
+	defaultInt(&c.MaxFragments, 200)
+	defaultInt(&c.ComplexityLimit, 50000)
+	defaultInt(&c.DepthLimit, 12)
+	defaultInt(&c.MaxRootFields, 50)
+	defaultInt(&c.MaxSameRootField, 10)
+	defaultInt(&c.MaxMutations, 10)
+	defaultInt(&c.AuthFailureBurst, 30)
+	if c.AuthFailuresPerMinute <= 0 {
+		c.AuthFailuresPerMinute = 30
 	}
 	if c.WSPingInterval <= 0 {
 		c.WSPingInterval = 20 * time.Second
@@ -115,18 +137,25 @@ func NewEdge(cfg Config, d Deps) *Edge {
 		conns: map[*liveConn]struct{}{}}
 	e.gql = newGraphQL(e, m)
 	limiter := e.limiter
+	failures := newRateLimiter(cfg.AuthFailuresPerMinute/60, cfg.AuthFailureBurst)
 	gql := e.gql
 
 	mux := http.NewServeMux()
-	authed := authenticate(d, limiter, readBody(cfg.MaxBodyBytes, e.serveSSE(gql)))
+	authed := authenticate(d, limiter, failures, readBody(cfg.MaxBodyBytes, e.serveSSE(gql)))
 	mux.HandleFunc("/graphql", func(w http.ResponseWriter, r *http.Request) {
 		if websocket.IsWebSocketUpgrade(r) {
+			streamDeadlines(w, true)
 			e.serveWebsocket(w, r)
 			return
 		}
+		if (transport.SSE{}).Supports(r) {
+			streamDeadlines(w, false)
+		}
 		authed.ServeHTTP(w, r)
 	})
-	mux.Handle("GET /{$}", playgroundHandler())
+	pg := playground.Handler("/graphql")
+	mux.Handle("GET /{$}", pg)
+	mux.Handle("GET "+playground.AssetPrefix, pg)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
@@ -164,6 +193,23 @@ func (e *Edge) Shutdown(ctx context.Context) error {
 		}
 	}
 	return e.conns.shutdown(ctx)
+}
+
+// streamDeadlines lifts the HTTP server's read and write timeouts for a
+// long-lived stream: a websocket (both) or an SSE subscription (writing).
+// Idle and ping handling of the streams bound them instead.
+func streamDeadlines(w http.ResponseWriter, read bool) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{})
+	if read {
+		_ = rc.SetReadDeadline(time.Time{})
+	}
+}
+
+func defaultInt(v *int, def int) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 func limitBody(n int64, next http.Handler) http.Handler {

@@ -14,17 +14,13 @@ func (r *Resolver) Agent() graph.AgentResolver { return &agentResolver{r} }
 
 type agentResolver struct{ *Resolver }
 
-func (r *agentResolver) Currency(_ context.Context, a *agent.Agent) (string, error) {
-	return string(a.Currency), nil
-}
-
-// AuditChain is batched: a page of agents loads every chain in one statement.
-func (r *agentResolver) AuditChain(ctx context.Context, objs []*agent.Agent) ([][]*agent.AuditEntry, error) {
+// AuditChain is batched: a page of agents loads every chain's page in one statement.
+func (r *agentResolver) AuditChain(ctx context.Context, objs []*agent.Agent, after, limit *int) ([][]*agent.AuditEntry, error) {
 	ids := make([]string, len(objs))
 	for i, a := range objs {
 		ids[i] = a.ID
 	}
-	chains, err := r.svc.Agents.AuditChains(ctx, ids)
+	chains, err := r.svc.Agents.AuditChains(ctx, ids, chainPage(after, limit))
 	if err != nil {
 		return nil, err
 	}
@@ -59,8 +55,12 @@ func (r *queryResolver) VerifyAgent(ctx context.Context, id string) (*agent.Veri
 	return r.svc.Agents.Verify(ctx, id)
 }
 
-func (r *queryResolver) AgentAuditChain(ctx context.Context, agentID string) ([]*agent.AuditEntry, error) {
-	chain, err := r.svc.Agents.AuditChain(ctx, agentID)
+func chainPage(after, limit *int) agent.ChainPage {
+	return agent.ChainPage{After: deref(after, 0), Limit: deref(limit, agent.DefaultChainPage)}
+}
+
+func (r *queryResolver) AgentAuditChain(ctx context.Context, agentID string, after, limit *int) ([]*agent.AuditEntry, error) {
+	chain, err := r.svc.Agents.AuditChain(ctx, agentID, chainPage(after, limit))
 	if err != nil {
 		return nil, err
 	}

@@ -88,9 +88,10 @@ func TestDisputeLifecycle(t *testing.T) {
 	if after.Factors.OpenDisputes != 0 || after.Factors.DisputingOrgs != 0 || after.Score <= disputed.Score {
 		t.Fatalf("after withdrawal %+v", after)
 	}
-	// The rescoring's snapshot and event name the dispute.
+	// The rescoring's snapshot and event name the dispute (the cause's id is
+	// shown to the agent's own organization; others see its kind).
 	var hist []struct{ Cause string }
-	b.Query(`query($id: ID!) { trustHistory(agentId: $id) { cause } }`, map[string]any{"id": theirs.ID}).Into(t, "trustHistory", &hist)
+	b.Do(reportedKey, `query($id: ID!) { trustHistory(agentId: $id) { cause } }`, map[string]any{"id": theirs.ID}).Into(t, "trustHistory", &hist)
 	if hist[0].Cause != "withdrawal:"+d.ID {
 		t.Fatalf("latest snapshot: %+v", hist)
 	}

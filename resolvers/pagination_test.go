@@ -52,7 +52,7 @@ func registerRange(b *testkit.Kit, prefix string, from, to int) ([]string, error
 	return ids, nil
 }
 
-const registerBatch = 50
+const registerBatch = 10 // the most mutations one operation may run
 
 // registerMany registers n agents one after another and returns their ids newest first.
 func registerMany(b *testkit.Kit, n int) []string {

@@ -10,15 +10,6 @@ import (
 	"github.com/agenttrust/service/transaction"
 )
 
-// Transaction returns the Transaction field resolver.
-func (r *Resolver) Transaction() graph.TransactionResolver { return &transactionResolver{r} }
-
-type transactionResolver struct{ *Resolver }
-
-func (r *transactionResolver) Currency(_ context.Context, t *transaction.Transaction) (string, error) {
-	return string(t.Currency), nil
-}
-
 func (r *queryResolver) Transaction(ctx context.Context, id string) (*transaction.Transaction, error) {
 	return r.svc.Transactions.Get(ctx, id)
 }

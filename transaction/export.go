@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/agenttrust/service/event"
 )
@@ -42,7 +43,7 @@ func (e *Encoder) Write(t *Transaction) error {
 	e.count++
 	if e.format == CSV {
 		return e.csv.Write([]string{t.ID, t.FromAgent, t.ToAgent, t.Action, t.Amount.String(), string(t.Currency),
-			deref(t.Memo), string(t.Status), deref(t.ReversalOf), deref(t.ReversedBy), deref(t.Reason),
+			CSVCell(deref(t.Memo)), string(t.Status), deref(t.ReversalOf), deref(t.ReversedBy), CSVCell(deref(t.Reason)),
 			event.FormatTime(t.CreatedAt)})
 	}
 	if e.count > 1 {
@@ -89,6 +90,18 @@ func exportRow(t *Transaction) row {
 	return row{ID: t.ID, FromAgent: t.FromAgent, ToAgent: t.ToAgent, Action: t.Action, Amount: t.Amount,
 		Currency: string(t.Currency), Memo: t.Memo, Status: string(t.Status), ReversalOf: t.ReversalOf,
 		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: event.FormatTime(t.CreatedAt)}
+}
+
+// CSVCell neutralises a free-text cell a spreadsheet would run as a formula
+// (OWASP's CSV injection advice): a cell starting with = + - @, tab or
+// carriage return gets a leading apostrophe. A memo comes from the
+// counterparty too, so it must not execute in the reader's spreadsheet. The
+// JSON export keeps the text unchanged.
+func CSVCell(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
 }
 
 func deref(s *string) string {

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agenttrust/service/failure"
@@ -77,6 +78,8 @@ func (in ExecuteInput) Validate() (money.Currency, error) {
 	}
 	if strings.TrimSpace(in.Action) == "" || len(in.Action) > 64 {
 		f.Add("input.action", "must be 1 to 64 characters")
+	} else if !plainText(in.Action, false) {
+		f.Add("input.action", "must be valid UTF-8 without control characters")
 	}
 	cur, err := money.ParseCurrency(in.Currency)
 	if err != nil {
@@ -84,11 +87,13 @@ func (in ExecuteInput) Validate() (money.Currency, error) {
 	} else if err := money.ValidateAmount(in.Amount, cur); err != nil {
 		f.Add("input.amount", "%s", err.Error())
 	}
-	if in.Memo != nil && (utf8.RuneCountInString(*in.Memo) > MaxMemoLength || !utf8.ValidString(*in.Memo)) {
-		f.Add("input.memo", "must be valid UTF-8 of at most %d characters", MaxMemoLength)
+	if in.Memo != nil && (utf8.RuneCountInString(*in.Memo) > MaxMemoLength || !plainText(*in.Memo, true)) {
+		f.Add("input.memo", "must be valid UTF-8 of at most %d characters, without control characters other than tab and line breaks", MaxMemoLength)
 	}
 	if k := in.IdempotencyKey; k != nil && (*k == "" || len(*k) > MaxIdempotencyKeyLength) {
 		f.Add("input.idempotencyKey", "must be 1 to %d bytes", MaxIdempotencyKeyLength)
+	} else if k != nil && !plainText(*k, false) {
+		f.Add("input.idempotencyKey", "must be valid UTF-8 without control characters")
 	}
 	return cur, f.Err()
 }
@@ -108,8 +113,25 @@ func ValidateReason(reason string) error {
 		return failure.Invalid("reason", "is required and must not be blank")
 	case utf8.RuneCountInString(reason) > MaxReasonLength:
 		return failure.Invalid("reason", "must be at most %d characters", MaxReasonLength)
+	case !plainText(reason, true):
+		return failure.Invalid("reason", "must be valid UTF-8 without control characters other than tab and line breaks")
 	}
 	return nil
+}
+
+// plainText reports whether s is valid UTF-8 without control characters
+// (NUL above all: Postgres text refuses it in jsonb and the driver drops it);
+// multiline text may hold tabs and line breaks.
+func plainText(s string, multiline bool) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && !(multiline && (r == '\t' || r == '\n' || r == '\r')) {
+			return false
+		}
+	}
+	return true
 }
 
 // ListFilter selects a page of visible transactions, newest first.

@@ -58,6 +58,8 @@ func (in ReportInput) Validate() error {
 	n := utf8.RuneCountInString(in.Reason)
 	if strings.TrimSpace(in.Reason) == "" || n > MaxReasonLength || !utf8.ValidString(in.Reason) {
 		f.Add("input.reason", "must be 1 to %d characters and not blank (got %d)", MaxReasonLength, n)
+	} else if !PlainReason(in.Reason) {
+		f.Add("input.reason", "must not contain control characters other than tab and line breaks")
 	}
 	switch {
 	case len(in.EvidenceIDs) == 0:

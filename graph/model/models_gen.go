@@ -52,7 +52,7 @@ type ExecuteTransactionInput struct {
 	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
-// Write operations.
+// Write operations. A refused input changes nothing; the error codes are those listed on `Query`.
 type Mutation struct {
 }
 
@@ -64,7 +64,20 @@ type PageInfo struct {
 	HasNextPage bool `json:"hasNextPage"`
 }
 
-// Read operations. Every request needs `Authorization: Bearer <API_KEY>`.
+// Read operations. Every request needs `Authorization: Bearer <API_KEY>` (create a key with
+// `go run . org create --name NAME`).
+//
+// Every error carries `extensions.code`. Errors in the document itself are `GRAPHQL_PARSE_FAILED`
+// or `GRAPHQL_VALIDATION_FAILED`; every other error is one of:
+//
+// - `UNAUTHENTICATED`: missing, malformed, unknown or revoked API key (HTTP 401).
+// - `FORBIDDEN`: authenticated but not allowed, e.g. reversing another organization's transaction.
+// - `NOT_FOUND`: no such resource visible to the caller (another organization's agent answers this too).
+// - `VALIDATION_FAILED`: invalid input; `extensions.fieldErrors` is `[{field, message}]` with paths like `input.amount`.
+// - `CONFLICT`: a state conflict, e.g. reversing a reversed transaction or reusing an idempotency key with other input.
+// - `POLICY_DENIED`: the policy refused an execute; `extensions.reasonCode` and `extensions.reason` are those of `evaluateTrust`.
+// - `RATE_LIMITED`: too many requests (HTTP 429 with `Retry-After`); `extensions.retryAfter` is in whole seconds.
+// - `INTERNAL`: anything else, including a database outage (then HTTP 503); the message reveals no internals.
 type Query struct {
 }
 

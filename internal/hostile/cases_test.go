@@ -161,10 +161,12 @@ func (w *world) httpCases() []httpCase {
 	for _, d := range []struct{ name, doc, code string }{
 		{"parse unclosed", `{ agents { `, "GRAPHQL_PARSE_FAILED"},
 		{"parse garbage", `SELECT * FROM agents`, "GRAPHQL_PARSE_FAILED"},
-		{"parse huge string", `{ agent(id: "` + strings.Repeat("\\u0000", 20000) + `") { id } }`, "NOT_FOUND"},
+		{"parse huge string", `{ agent(id: "` + strings.Repeat("\\u0000", 20000) + `") { id } }`, "VALIDATION_FAILED"},
 		{"unknown field", `{ apiKeys { hash } }`, "GRAPHQL_VALIDATION_FAILED"},
 		{"fragment cycle", `query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }`, "GRAPHQL_VALIDATION_FAILED"},
 		{"aliased pages", aliased(300, `agents(limit: 200) { nodes { trust { score } } }`), "GRAPHQL_VALIDATION_FAILED"},
+		{"aliased mutations", "mutation {" + aliasedBody(60, `registerAgent(input: {name: "x", authorizedActions: ["a"], spendingLimit: "1", currency: "USD", environment: sandbox}) { id }`) + "}", "GRAPHQL_VALIDATION_FAILED"},
+		{"aliased reads", aliased(51, `agents { totalCount }`), "GRAPHQL_VALIDATION_FAILED"},
 		{"nested pages", `{ agents(limit: 200) { nodes { auditChain(limit: 500) { sequence } trust { contributions { points } } } } transactions(limit: 200) { nodes { id } } disputes(limit: 200) { nodes { id } } a: agents(limit: 200) { nodes { auditChain(limit: 500) { sequence } } } }`, "GRAPHQL_VALIDATION_FAILED"},
 		{"subscription two roots", `subscription { a: events { id } b: events { id } }`, "GRAPHQL_VALIDATION_FAILED"},
 		{"two operations no name", `query A { webhooks { id } } query B { webhooks { id } }`, "GRAPHQL_VALIDATION_FAILED"},

@@ -3,6 +3,8 @@ package localpg
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -80,7 +82,12 @@ func startPrivate(ctx context.Context, opts Options, bins binaries) (Result, err
 		return Result{}, err
 	}
 	c := &cluster{bins: bins, dir: dir, data: filepath.Join(dir, "data"), cred: cred, log: opts.Logger}
-	if err := os.MkdirAll(filepath.Join(dir, "run"), 0o755); err != nil {
+	// The socket directory is the cluster user's alone: the cluster trusts
+	// whoever reaches its socket, so only that user (and root) may.
+	if err := os.MkdirAll(filepath.Join(dir, "run"), 0o700); err != nil {
+		return Result{}, err
+	}
+	if err := os.Chmod(filepath.Join(dir, "run"), 0o700); err != nil {
 		return Result{}, err
 	}
 	if cred != nil {
@@ -103,6 +110,10 @@ func startPrivate(ctx context.Context, opts Options, bins binaries) (Result, err
 			return Result{}, err
 		}
 	}
+	sockDir, err := c.socketDir(cred)
+	if err != nil {
+		return Result{}, err
+	}
 	port, running := c.runningPort(ctx)
 	if running {
 		c.log.Info("localpg: reusing running private cluster", "dir", c.data, "port", port)
@@ -110,19 +121,21 @@ func startPrivate(ctx context.Context, opts Options, bins binaries) (Result, err
 		if port, err = c.freePort(); err != nil {
 			return Result{}, err
 		}
-		sock := filepath.Join(dir, "run")
-		if len(sock) > 90 { // sun_path is ~107 bytes including "/.s.PGSQL.NNNNN"
-			sock = "" // no Unix socket; we only use TCP
-		}
-		c.log.Info("localpg: starting private cluster", "dir", c.data, "port", port, "user", who)
-		o := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1", port, shellQuote(sock))
+		// No TCP at all: the private cluster answers only on its Unix socket,
+		// in a directory only the cluster's user can enter.
+		c.log.Info("localpg: starting private cluster", "dir", c.data, "socket", sockDir, "port", port, "user", who)
+		o := fmt.Sprintf("-p %d -k %s -c listen_addresses='' -c unix_socket_permissions=0700", port, shellQuote(sockDir))
 		if err := c.run(ctx, bins.pgctl, "-D", c.data, "-l", filepath.Join(dir, "postgres.log"), "-w", "-o", o, "start"); err != nil {
 			return Result{}, err
 		}
 		_ = os.WriteFile(filepath.Join(dir, "port"), []byte(strconv.Itoa(port)+"\n"), 0o644)
 	}
 
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	addr := filepath.Join(sockDir, ".s.PGSQL."+strconv.Itoa(port))
+	if _, err := os.Stat(addr); err != nil && running {
+		// started by an older version, listening on TCP only
+		addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	}
 	if err := ensureDatabase(ctx, "postgres", addr, opts.Database); err != nil {
 		return Result{}, fmt.Errorf("create database %q: %w", opts.Database, err)
 	}
@@ -136,6 +149,30 @@ func startPrivate(ctx context.Context, opts Options, bins binaries) (Result, err
 		}
 	}
 	return Result{URL: makeDSN("postgres", addr, opts.Database), Source: "private", Stop: stop}, nil
+}
+
+// socketDir is where the cluster's Unix socket lives: dir/run, or, when that
+// path is too long for a socket address (sun_path is about 107 bytes), a
+// private directory under the system's temporary directory.
+func (c *cluster) socketDir(cred *syscall.Credential) (string, error) {
+	sock := filepath.Join(c.dir, "run")
+	if len(sock) <= 80 {
+		return sock, nil
+	}
+	sum := sha256.Sum256([]byte(c.dir))
+	sock = filepath.Join(os.TempDir(), "agenttrust-pg-"+hex.EncodeToString(sum[:6]))
+	if err := os.MkdirAll(sock, 0o700); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(sock, 0o700); err != nil {
+		return "", err
+	}
+	if cred != nil {
+		if err := os.Chown(sock, int(cred.Uid), int(cred.Gid)); err != nil {
+			return "", err
+		}
+	}
+	return sock, nil
 }
 
 func (c *cluster) stop(ctx context.Context) error {

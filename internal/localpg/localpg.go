@@ -113,7 +113,14 @@ func probe(ctx context.Context, addr string) error {
 	return c.Close()
 }
 
+// makeDSN builds a URL for addr: host:port, or the path of a Unix socket
+// file (as the pgdriver reads it: host=<socket file>).
 func makeDSN(user, addr, db string) string {
+	if strings.HasPrefix(addr, "/") {
+		q := url.Values{"host": {addr}, "sslmode": {"disable"}}
+		u := url.URL{Scheme: "postgres", User: url.User(user), Host: "localhost", Path: "/" + db, RawQuery: q.Encode()}
+		return u.String()
+	}
 	u := url.URL{Scheme: "postgres", User: url.User(user), Host: addr, Path: "/" + db, RawQuery: "sslmode=disable"}
 	return u.String()
 }

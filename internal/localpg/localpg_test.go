@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -144,6 +145,19 @@ func TestResolvePrivate(t *testing.T) {
 	}
 	if err := selectOne(ctx, openDB(t, res.URL)); err != nil {
 		t.Fatal(err)
+	}
+	// Only a Unix socket in a directory of the cluster user's alone; no TCP.
+	u, err := url.Parse(res.URL)
+	if err != nil || !strings.HasPrefix(u.Query().Get("host"), dir+"/pg/run/.s.PGSQL.") {
+		t.Fatalf("URL %s is not the private socket", res.URL)
+	}
+	if fi, err := os.Stat(dir + "/pg/run"); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("socket directory: %v %v", fi.Mode(), err)
+	}
+	port, _ := os.ReadFile(dir + "/pg/port")
+	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+strings.TrimSpace(string(port)), time.Second); err == nil {
+		c.Close()
+		t.Fatal("the private cluster listens on TCP")
 	}
 
 	// A second Resolve reuses the running cluster and must not stop it.

@@ -1,0 +1,186 @@
+// Command read measures the read path under load: a dashboard's page of agents
+// served by the service, side by side with a floor handler (decode the request,
+// one SELECT of the same columns through pgxpool, encoding/json out) on the same
+// rows of the same database, in the same run, with wrk as the load tool.
+//
+// It creates a scratch database, migrates it, seeds one organization with
+// -agents agents through the service's own GraphQL handler, serves the service
+// and the floor on loopback, runs wrk against each target in turn and prints
+// req/s, p50/p99 latency and the Go process CPU per request, then the ratios
+// to the floor. The database is dropped at the end. Run it with `make bench-read`.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/wire"
+)
+
+// The dashboard's requests: a page of agents, plain and with trust.
+const (
+	plainQuery = `{ agents(limit: 50) { nodes { id name status spendingLimit currency environment createdAt } } }`
+	trustQuery = `{ agents(limit: 50) { nodes { id name status spendingLimit currency environment createdAt trust { score assessment } } } }`
+	evalQuery  = `query($in: TrustEvaluationInput!) { evaluateTrust(input: $in) { allowed reason reasonCode } }`
+)
+
+type options struct {
+	admin       string
+	duration    time.Duration
+	connections int
+	threads     int
+	agents      int
+	rounds      int
+	wrk         string
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.admin, "admin", envOr("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "Postgres URL of the server to create the scratch database on")
+	flag.DurationVar(&o.duration, "duration", envDuration("DURATION", 10*time.Second), "wrk duration per target")
+	flag.IntVar(&o.connections, "c", envInt("CONNECTIONS", 32), "wrk connections for the throughput targets")
+	flag.IntVar(&o.threads, "t", envInt("THREADS", 2), "wrk threads")
+	flag.IntVar(&o.agents, "agents", 50, "agents seeded (the page is 50)")
+	flag.IntVar(&o.rounds, "rounds", envInt("ROUNDS", 1), "rounds of floor, plain, trust (interleaved, to expose drift)")
+	flag.StringVar(&o.wrk, "wrk", envOr("WRK", "wrk"), "the wrk binary")
+	flag.Parse()
+	if err := run(context.Background(), o); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-read:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, o options) error {
+	gogc := wire.TuneGC() // what the binary runs with
+	if _, err := exec.LookPath(o.wrk); err != nil {
+		return fmt.Errorf("wrk not found (%v): install it with `apt-get install wrk` (Debian) or set WRK", err)
+	}
+	dbURL, drop, err := createDatabase(ctx, o.admin)
+	if err != nil {
+		return err
+	}
+	defer drop()
+	d, err := db.Open(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if _, err := d.Migrate(ctx); err != nil {
+		return err
+	}
+	orgID, _, key, err := db.NewOrgService(d).CreateOrg(ctx, "bench")
+	if err != nil {
+		return err
+	}
+	// Every part of the edge stays on: authentication, the rate limiter (set
+	// high enough not to refuse), metrics, request logs at info level.
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc := wire.Handler(httpapi.Config{RateLimitRPS: 1e7, RateLimitBurst: 1e7}, d, log, nil)
+	agentIDs, err := seed(svc, key, o.agents)
+	if err != nil {
+		return err
+	}
+
+	pool, err := pgxpool.New(ctx, dbURL+"&pool_max_conns=32")
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	floor := floorHandler(pool, orgID)
+
+	svcURL, stopSvc, err := serve(svc)
+	if err != nil {
+		return err
+	}
+	defer stopSvc()
+	floorURL, stopFloor, err := serve(floor)
+	if err != nil {
+		return err
+	}
+	defer stopFloor()
+
+	tmp, err := os.MkdirTemp("", "bench-read")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	evalBody := body(evalQuery, map[string]any{"in": map[string]any{
+		"agentId": agentIDs[0], "action": "purchase", "amount": "1.00", "currency": "USD"}})
+	targets := map[string]target{
+		"floor":         {url: floorURL, body: body(plainQuery, nil), key: key, nodes: o.agents},
+		"plain":         {url: svcURL, body: body(plainQuery, nil), key: key, nodes: o.agents},
+		"trust":         {url: svcURL, body: body(trustQuery, nil), key: key, nodes: o.agents},
+		"typename":      {url: svcURL, body: body(`{ __typename }`, nil), key: key},
+		"evaluateTrust": {url: svcURL, body: evalBody, key: key},
+	}
+	for name, t := range targets {
+		if err := t.check(); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if t.script, err = t.writeScript(filepath.Join(tmp, name+".lua")); err != nil {
+			return err
+		}
+		targets[name] = t
+	}
+
+	fmt.Printf("# %s  %d cores  %s  %d agents, wrk -t%d -c%d -d%s, %d round(s), GOGC=%s\n",
+		time.Now().UTC().Format(time.RFC3339), numCPU(), wrkVersion(o.wrk), o.agents, o.threads, o.connections, o.duration, o.rounds, gogc)
+	fmt.Printf("%-14s %5s %9s %9s %9s %12s\n", "target", "round", "req/s", "p50 ms", "p99 ms", "cpu µs/req")
+	results := map[string][]result{}
+	warm := o
+	warm.duration = 2 * time.Second
+	for _, name := range []string{"floor", "plain", "trust"} { // unreported warm-up
+		if _, err := load(warm, targets[name], o.connections); err != nil {
+			return err
+		}
+	}
+	for r := 1; r <= o.rounds; r++ {
+		for _, name := range []string{"floor", "plain", "trust"} {
+			res, err := load(o, targets[name], o.connections)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			results[name] = append(results[name], res)
+			res.print(name, r)
+		}
+	}
+	// Latency of one request at a time: evaluateTrust against { __typename }.
+	for _, name := range []string{"typename", "evaluateTrust"} {
+		lat := o
+		lat.threads = 1
+		res, err := load(lat, targets[name], 1)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		results[name] = append(results[name], res)
+		res.print(name+" c1", 1)
+	}
+
+	fmt.Println()
+	fmt.Println("ratios (service / floor, same run; mean over rounds):")
+	for _, name := range []string{"plain", "trust"} {
+		var thr, p99, cpu float64
+		for i := range results[name] {
+			s, f := results[name][i], results["floor"][i]
+			thr += s.rps / f.rps
+			p99 += s.p99 / f.p99
+			cpu += s.cpuPerReq / f.cpuPerReq
+		}
+		n := float64(len(results[name]))
+		fmt.Printf("  %-6s throughput %.2f×   p99 %.2f×   cpu/req %.2f×\n", name, thr/n, p99/n, cpu/n)
+	}
+	tn, ev := results["typename"][0], results["evaluateTrust"][0]
+	fmt.Printf("  evaluateTrust / { __typename } latency, one client: p50 %.2f×   mean %.2f×\n", ev.p50/tn.p50, ev.mean/tn.mean)
+	return nil
+}

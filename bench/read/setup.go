@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/agenttrust/service/id"
+)
+
+// seed registers n agents through the service's handler, so each has its
+// audit chain, event and trust counters, and returns their ids.
+func seed(h http.Handler, key string, n int) ([]string, error) {
+	const q = `mutation($in: RegisterAgentInput!) { registerAgent(input: $in) { id } }`
+	ids := make([]string, n)
+	for i := range ids {
+		req, _ := http.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body(q, map[string]any{"in": map[string]any{
+			"name": fmt.Sprintf("agent %d", i), "authorizedActions": []string{"purchase", "refund"},
+			"spendingLimit": "1000.50", "currency": "USD", "environment": "sandbox"}})))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+key)
+		rec := &recorder{header: http.Header{}}
+		h.ServeHTTP(rec, req)
+		var r struct {
+			Data struct {
+				RegisterAgent struct{ ID string } `json:"registerAgent"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(rec.body.Bytes(), &r); err != nil || r.Data.RegisterAgent.ID == "" {
+			return nil, fmt.Errorf("seed: %v: %.400s", err, rec.body.String())
+		}
+		ids[i] = r.Data.RegisterAgent.ID
+	}
+	return ids, nil
+}
+
+type recorder struct {
+	header http.Header
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header         { return r.header }
+func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
+func (r *recorder) WriteHeader(int)             {}
+
+func serve(h http.Handler) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/graphql", func() { _ = srv.Close() }, nil
+}
+
+func body(query string, vars map[string]any) []byte {
+	b, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// createDatabase creates a scratch database on the admin server and returns
+// its URL and a function that drops it.
+func createDatabase(ctx context.Context, admin string) (string, func(), error) {
+	name := "att_readbench_" + strings.ToLower(id.Random(8))
+	if err := execSimple(ctx, admin, "CREATE DATABASE "+name); err != nil {
+		return "", nil, fmt.Errorf("create database: %w", err)
+	}
+	drop := func() {
+		if err := execSimple(context.Background(), admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			fmt.Fprintln(os.Stderr, "bench-read: drop database:", err)
+		}
+	}
+	u, err := url.Parse(admin)
+	if err != nil {
+		return "", nil, err
+	}
+	u.Path = "/" + name
+	q := u.Query()
+	if q.Get("sslmode") == "" {
+		q.Set("sslmode", "disable")
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), drop, nil
+}
+
+// execSimple runs one statement on the admin server.
+func execSimple(ctx context.Context, admin, q string) error {
+	conn := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(admin)))
+	defer conn.Close()
+	_, err := conn.ExecContext(ctx, q)
+	return err
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(k string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(k)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+func envDuration(k string, def time.Duration) time.Duration {
+	if v := os.Getenv(k); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			return time.Duration(n) * time.Second
+		}
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			return d
+		}
+	}
+	return def
+}

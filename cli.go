@@ -1,0 +1,323 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/event"
+)
+
+// Exit codes of the binary; the README lists them.
+const (
+	exitFailure = 1 // the command ran and failed (database unreachable, not found, …)
+	exitUsage   = 2 // the command line or the configuration is wrong
+	exitDrift   = 3 // trust rebuild found drifted counters and was not asked to fix them
+)
+
+// usageError is a mistake on the command line or in the configuration; the
+// binary exits with exitUsage.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// driftError reports counters that trust rebuild found drifted; exitDrift.
+type driftError struct{ agents int }
+
+func (e driftError) Error() string {
+	return fmt.Sprintf("trust counters drifted for %d agents: run `trust rebuild --fix` to store the recount", e.agents)
+}
+
+// exitCode maps a command's error to the process exit status.
+func exitCode(err error) int {
+	var u usageError
+	var d driftError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &u):
+		return exitUsage
+	case errors.As(err, &d):
+		return exitDrift
+	}
+	return exitFailure
+}
+
+// envSource reads a flag's default from the (injectable) environment; an empty
+// variable counts as unset.
+type envSource struct {
+	getenv func(string) string
+	key    string
+}
+
+func (e envSource) Lookup() (string, bool) { v := e.getenv(e.key); return v, v != "" }
+func (e envSource) IsFromEnv() bool        { return true }
+func (e envSource) Key() string            { return e.key }
+func (e envSource) String() string         { return fmt.Sprintf("environment variable %q", e.key) }
+func (e envSource) GoString() string       { return fmt.Sprintf("envSource{key:%q}", e.key) }
+
+// newCommand builds the command tree; cfg receives the configuration flags.
+func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Writer) *cli.Command {
+	env := func(key string) cli.ValueSourceChain { return cli.NewValueSourceChain(envSource{getenv, key}) }
+	// Every command opens the database, so these flags are global.
+	global := []cli.Flag{
+		&cli.StringFlag{Name: "database-url", Usage: "Postgres `URL`; unset: use the Postgres on 127.0.0.1:5432 or start a private one",
+			Sources: env("DATABASE_URL"), Destination: &cfg.DatabaseURL},
+		&cli.StringFlag{Name: "bootstrap-api-key", Usage: "make sure an organization holding this API `KEY` exists (idempotent)",
+			Sources: env("BOOTSTRAP_API_KEY"), Destination: &cfg.BootstrapAPIKey},
+		&cli.StringFlag{Name: "log-format", Usage: "log `FORMAT`: text or json", Value: "text",
+			Sources: env("LOG_FORMAT"), Destination: &cfg.LogFormat},
+		&cli.StringFlag{Name: "log-level", Usage: "log `LEVEL`: debug, info, warn or error", Value: "info",
+			Sources: env("LOG_LEVEL"), Destination: &cfg.LogLevel},
+	}
+	// The server's own flags go on serve and on the root, which serves by default.
+	serveFlags := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.StringFlag{Name: "listen", Usage: "HTTP listen `ADDRESS`", Value: ":8080", Local: true,
+				Sources: env("LISTEN_ADDR"), Destination: &cfg.ListenAddr},
+			&cli.StringFlag{Name: "rate-limit-rps", Usage: "sustained `N` requests per second per API key (per replica)", Value: "50", Local: true,
+				Sources: env("RATE_LIMIT_RPS"), Destination: &cfg.rateLimitRPS},
+			&cli.StringFlag{Name: "rate-limit-burst", Usage: "burst of `N` requests per API key", Value: "100", Local: true,
+				Sources: env("RATE_LIMIT_BURST"), Destination: &cfg.rateLimitBurst},
+			&cli.StringFlag{Name: "ws-allowed-origins", Usage: "browser `ORIGINS` allowed to open websockets, comma-separated, * for any; unset: same origin only",
+				Local: true, Sources: env("WS_ALLOWED_ORIGINS"), Destination: &cfg.wsAllowedOrigins},
+		}
+	}
+	main := func(run func(context.Context, *Main, *cli.Command) error) cli.ActionFunc {
+		return func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Present() && cmd.Root() == cmd {
+				return usagef("unknown command %q: the commands are serve, migrate, org, apikey and trust; see `agenttrust --help`", cmd.Args().First())
+			}
+			if cmd.Args().Present() {
+				return usagef("%s: unexpected argument %q; see `%s --help`",
+					strings.TrimPrefix(cmd.FullName(), "agenttrust "), cmd.Args().First(), cmd.FullName())
+			}
+			if err := cfg.Validate(); err != nil {
+				return usageError{err}
+			}
+			return run(ctx, &Main{Config: *cfg, Logger: cfg.Logger(stderr)}, cmd)
+		}
+	}
+	serve := main(func(ctx context.Context, m *Main, _ *cli.Command) error { return m.Serve(ctx) })
+	group := func(ctx context.Context, cmd *cli.Command) error {
+		_ = cli.ShowSubcommandHelp(cmd)
+		if cmd.Args().Present() {
+			return usagef("%s: unknown command %q (the commands are listed above)", cmd.Name, cmd.Args().First())
+		}
+		return usagef("%s: missing command (the commands are listed above)", cmd.Name)
+	}
+
+	onUsageError := func(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+		if cmd.Root() == cmd {
+			return usagef("%v; see `agenttrust --help`", err)
+		}
+		return usagef("%s: %v; see `%s --help`", strings.TrimPrefix(cmd.FullName(), "agenttrust "), err, cmd.FullName())
+	}
+	root := &cli.Command{
+		Name:  "agenttrust",
+		Usage: "the Agent Trust and Transaction Service: GraphQL API, playground and admin commands",
+		Description: "Without a command, serve. Every setting is an environment variable; the flags mirror them.\n" +
+			"Exit codes: 0 success, 1 failure, 2 wrong command line or configuration, 3 trust counters drifted.\n\n" +
+			"Examples:\n" +
+			"  agenttrust                          # serve on :8080 (go run . does the same)\n" +
+			"  agenttrust org create --name acme   # an organization and its first API key\n" +
+			"  agenttrust serve --help",
+		Flags:          append(global, serveFlags()...),
+		Action:         serve,
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		Suggest:        true,
+		ExitErrHandler: func(context.Context, *cli.Command, error) {}, // main decides the exit code
+		Commands: []*cli.Command{
+			{
+				Name:  "serve",
+				Usage: "run the HTTP server (the default command)",
+				Description: "Serves GraphQL at /graphql, the playground at /, /healthz, /readyz and /metrics; applies pending\n" +
+					"migrations first. SIGINT/SIGTERM drain in-flight requests (up to 30 s).\n\n" +
+					"Examples:\n" +
+					"  agenttrust serve --listen 127.0.0.1:9090\n" +
+					"  DATABASE_URL=postgres://u:p@db:5432/att BOOTSTRAP_API_KEY=dev-key agenttrust serve",
+				Flags:  serveFlags(),
+				Action: serve,
+			},
+			{
+				Name:  "migrate",
+				Usage: "apply pending database migrations and exit",
+				Description: "Prints {\"applied\": [migration, …]} (empty when the database was up to date). serve migrates too;\n" +
+					"run this first when replicas should start on a migrated database.\n\n" +
+					"Example:\n" +
+					"  agenttrust migrate --database-url postgres://postgres@127.0.0.1:5432/agenttrust",
+				Action: main(func(ctx context.Context, m *Main, _ *cli.Command) error {
+					defer m.Close()
+					err := m.Open(ctx)
+					return printJSON(stdout, err, map[string]any{"applied": m.applied})
+				}),
+			},
+			{
+				Name:   "org",
+				Usage:  "manage organizations",
+				Action: group,
+				Commands: []*cli.Command{{
+					Name:  "create",
+					Usage: "create an organization and its first API key",
+					Description: "Prints {\"org_id\", \"key_id\", \"api_key\"}. The key is shown only now: it is stored as a hash.\n\n" +
+						"Example:\n" +
+						"  agenttrust org create --name acme",
+					Flags: []cli.Flag{&cli.StringFlag{Name: "name", Usage: "organization `NAME` (1 to 200 characters)"}},
+					Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
+						name := cmd.String("name")
+						if name == "" {
+							return usagef("org create: --name is required, e.g. `org create --name acme`")
+						}
+						return m.withOrgs(ctx, func(s *db.OrgService) error {
+							orgID, keyID, apiKey, err := s.CreateOrg(ctx, name)
+							return printJSON(stdout, err, map[string]string{"org_id": orgID, "key_id": keyID, "api_key": apiKey})
+						})
+					}),
+				}},
+			},
+			{
+				Name:   "apikey",
+				Usage:  "manage API keys",
+				Action: group,
+				Commands: []*cli.Command{
+					{
+						Name:  "create",
+						Usage: "add an API key to an organization",
+						Description: "Prints {\"key_id\", \"api_key\"}. The key is shown only now. To rotate: create a key, deploy it,\n" +
+							"then revoke the old one.\n\n" +
+							"Example:\n" +
+							"  agenttrust apikey create --org org_…",
+						Flags: []cli.Flag{&cli.StringFlag{Name: "org", Usage: "organization `ID` (org_…)"}},
+						Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
+							org := cmd.String("org")
+							if org == "" {
+								return usagef("apikey create: --org is required (an org_… id, printed by `org create`)")
+							}
+							return m.withOrgs(ctx, func(s *db.OrgService) error {
+								keyID, apiKey, err := s.CreateKey(ctx, org)
+								return printJSON(stdout, err, map[string]string{"key_id": keyID, "api_key": apiKey})
+							})
+						}),
+					},
+					{
+						Name:  "revoke",
+						Usage: "revoke an API key; it is refused from the next request on",
+						Description: "Prints {\"key_id\", \"revoked\": true}. Revoking a revoked key is harmless.\n\n" +
+							"Example:\n" +
+							"  agenttrust apikey revoke --key key_…",
+						Flags: []cli.Flag{&cli.StringFlag{Name: "key", Usage: "API key `ID` (key_…, never the key itself)"}},
+						Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
+							key := cmd.String("key")
+							if key == "" {
+								return usagef("apikey revoke: --key is required (a key_… id; `apikey list --org org_…` shows them)")
+							}
+							return m.withOrgs(ctx, func(s *db.OrgService) error {
+								err := s.RevokeKey(ctx, key)
+								return printJSON(stdout, err, map[string]any{"key_id": key, "revoked": true})
+							})
+						}),
+					},
+					{
+						Name:  "list",
+						Usage: "list an organization's API keys: ids, creation and last use, never a key",
+						Description: "Prints {\"org_id\", \"keys\": [{\"key_id\", \"created_at\", \"last_used_at\", \"revoked_at\"}]}, newest\n" +
+							"first. last_used_at is recorded at most once a minute per key, so it may lag by a minute.\n\n" +
+							"Example:\n" +
+							"  agenttrust apikey list --org org_…",
+						Flags: []cli.Flag{&cli.StringFlag{Name: "org", Usage: "organization `ID` (org_…)"}},
+						Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
+							org := cmd.String("org")
+							if org == "" {
+								return usagef("apikey list: --org is required (an org_… id, printed by `org create`)")
+							}
+							return m.withOrgs(ctx, func(s *db.OrgService) error {
+								keys, err := s.ListKeys(ctx, org)
+								out := make([]map[string]any, len(keys))
+								for i, k := range keys {
+									out[i] = map[string]any{"key_id": k.ID, "created_at": event.FormatTime(k.CreatedAt),
+										"last_used_at": optTime(k.LastUsedAt), "revoked_at": optTime(k.RevokedAt)}
+								}
+								return printJSON(stdout, err, map[string]any{"org_id": org, "keys": out})
+							})
+						}),
+					},
+				},
+			},
+			{
+				Name:   "trust",
+				Usage:  "maintain trust scores",
+				Action: group,
+				Commands: []*cli.Command{{
+					Name:  "rebuild",
+					Usage: "recount every agent's trust counters from the raw records and report drift",
+					Description: "Prints {\"drifted\", \"fixed\", \"agents\": […]}. Exits 3 when counters drifted and --fix was not\n" +
+						"given; with --fix it stores the recount (a snapshot and a trust.score_changed event where the\n" +
+						"score moves).\n\n" +
+						"Examples:\n" +
+						"  agenttrust trust rebuild\n" +
+						"  agenttrust trust rebuild --fix",
+					Flags: []cli.Flag{&cli.BoolFlag{Name: "fix", Usage: "store the recomputed counters"}},
+					Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
+						defer m.Close()
+						if err := m.Open(ctx); err != nil {
+							return err
+						}
+						fix := cmd.Bool("fix")
+						drifts, err := m.DB.RebuildTrust(ctx, fix)
+						if err := printJSON(stdout, err, map[string]any{"drifted": len(drifts), "fixed": fix && len(drifts) > 0, "agents": drifts}); err != nil {
+							return err
+						}
+						if len(drifts) > 0 && !fix {
+							return driftError{len(drifts)}
+						}
+						return nil
+					}),
+				}},
+			},
+		},
+	}
+	var setUsage func(*cli.Command)
+	setUsage = func(c *cli.Command) {
+		c.OnUsageError = onUsageError // not inherited by subcommands
+		for _, sub := range c.Commands {
+			setUsage(sub)
+		}
+	}
+	setUsage(root)
+	return root
+}
+
+// run executes one command line; it is main without the process around it.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	// A secret: never a flag, so it stays out of ps and shell history.
+	cfg := Config{EncryptionKey: getenv("ENCRYPTION_KEY")}
+	return newCommand(&cfg, getenv, stdout, stderr).Run(ctx, append([]string{"agenttrust"}, args...))
+}
+
+func printJSON(w io.Writer, err error, v any) error {
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// optTime is a time in the API's format, or null.
+func optTime(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return event.FormatTime(*t)
+}

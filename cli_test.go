@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agenttrust/service/db/dbtest"
+	"github.com/agenttrust/service/internal/testkit"
+	"github.com/agenttrust/service/keyring"
+)
+
+// Every command explains itself: its own name, flags and an example, and no
+// other command's flags.
+func TestHelpForEveryCommand(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args    []string
+		want    []string
+		notWant []string
+	}{
+		{[]string{"--help"}, []string{"agenttrust [global options] [command", "serve", "migrate", "org", "apikey", "trust",
+			"--database-url", "$DATABASE_URL", "--listen", "$LISTEN_ADDR", "Exit codes", "Examples:"}, []string{"--fix", "--org", "--key"}},
+		{[]string{"serve", "--help"}, []string{"agenttrust serve", "--listen", "--rate-limit-rps", "$RATE_LIMIT_BURST", "--ws-allowed-origins", "$WS_ALLOWED_ORIGINS", "--database-url", "Examples:"}, []string{"--fix", "--org"}},
+		{[]string{"migrate", "--help"}, []string{"agenttrust migrate", "applied", "--database-url", "Example:"}, []string{"--listen", "--name"}},
+		{[]string{"org", "--help"}, []string{"agenttrust org", "create"}, []string{"--fix", "--key"}},
+		{[]string{"org", "create", "--help"}, []string{"agenttrust org create", "--name NAME", "api_key", "Example:", "org create --name acme"}, []string{"--fix", "--key", "--org", "--listen"}},
+		{[]string{"apikey", "--help"}, []string{"agenttrust apikey", "create", "revoke", "list"}, []string{"--fix"}},
+		{[]string{"apikey", "create", "--help"}, []string{"agenttrust apikey create", "--org ID", "Example:"}, []string{"--fix", "--name", "--key"}},
+		{[]string{"apikey", "revoke", "--help"}, []string{"agenttrust apikey revoke", "--key ID", "Example:"}, []string{"--fix", "--name", "--org"}},
+		{[]string{"apikey", "list", "--help"}, []string{"agenttrust apikey list", "--org ID", "last_used_at", "never a key", "Example:"}, []string{"--fix", "--name", "--key"}},
+		{[]string{"trust", "--help"}, []string{"agenttrust trust", "rebuild"}, []string{"--name"}},
+		{[]string{"trust", "rebuild", "--help"}, []string{"agenttrust trust rebuild", "--fix", "Exits 3", "Examples:"}, []string{"--name", "--org", "--key"}},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			t.Parallel()
+			var out, errOut bytes.Buffer
+			if err := run(context.Background(), c.args, func(string) string { return "" }, &out, &errOut); err != nil {
+				t.Fatalf("%v: %v", c.args, err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("help lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, w := range c.notWant {
+				if strings.Contains(out.String(), w) {
+					t.Errorf("help mentions another command's %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
+// Mistakes on the command line exit 2 with a message that says what to do,
+// before any database is opened.
+func TestCommandLineMistakes(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=1"}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate": the commands are serve, migrate, org, apikey and trust`},
+		{[]string{"org"}, "org: missing command"},
+		{[]string{"org", "delete"}, `org: unknown command "delete"`},
+		{[]string{"org", "create"}, "--name is required, e.g. `org create --name acme`"},
+		{[]string{"apikey", "create"}, "apikey create: --org is required"},
+		{[]string{"apikey", "revoke"}, "apikey revoke: --key is required"},
+		{[]string{"apikey", "list"}, "apikey list: --org is required"},
+		{[]string{"apikey", "create", "--name", "x"}, "apikey create: flag provided but not defined: -name; see `agenttrust apikey create --help`"},
+		{[]string{"serve", "now"}, `serve: unexpected argument "now"`},
+		{[]string{"--listen"}, "flag needs an argument"},
+		{[]string{"migrate", "--log-format", "xml"}, "LOG_FORMAT (--log-format) must be text or json"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			t.Parallel()
+			err := run(context.Background(), c.args, func(k string) string { return env[k] }, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want it to contain %q", err, c.want)
+			}
+			if code := exitCode(err); code != exitUsage {
+				t.Fatalf("exit code %d, want %d", code, exitUsage)
+			}
+		})
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{errors.New("dial tcp: connection refused"), exitFailure},
+		{usagef("org create: --name is required"), exitUsage},
+		{driftError{agents: 2}, exitDrift},
+	} {
+		if got := exitCode(c.err); got != c.want {
+			t.Errorf("exitCode(%v) = %d, want %d", c.err, got, c.want)
+		}
+	}
+}
+
+// syncBuffer is a log destination the test may read while the server writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// serveOnce starts serve with env, waits until it is ready, stops it and
+// returns what it logged.
+func serveOnce(t *testing.T, env map[string]string) string {
+	t.Helper()
+	var logs syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, io.Discard, &logs)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get("http://" + env["LISTEN_ADDR"] + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("server never became ready: %v\n%s", err, logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	return logs.String()
+}
+
+// A first start with no organization says in one log line how to make one;
+// once one exists, or BOOTSTRAP_API_KEY makes it, the line is gone.
+func TestFirstRunHint(t *testing.T) {
+	t.Parallel()
+	_, url := dbtest.NewWithURL(t)
+	env := map[string]string{"DATABASE_URL": url, "LISTEN_ADDR": freeAddr(t), "ENCRYPTION_KEY": keyring.Generate()}
+	const hint = "no organization yet: create one and its API key with `go run . org create --name NAME`"
+	logs := serveOnce(t, env)
+	var lines []string
+	for _, l := range strings.Split(logs, "\n") {
+		if strings.Contains(l, "no organization yet") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], hint) || !strings.Contains(lines[0], "BOOTSTRAP_API_KEY") {
+		t.Fatalf("first start logged %d hint lines, want 1 with %q:\n%s", len(lines), hint, logs)
+	}
+
+	env["LISTEN_ADDR"] = freeAddr(t)
+	env["BOOTSTRAP_API_KEY"] = "boot-key-first-run-0123"
+	if logs := serveOnce(t, env); strings.Contains(logs, "no organization yet") || !strings.Contains(logs, "bootstrap API key ready") {
+		t.Fatalf("start with BOOTSTRAP_API_KEY:\n%s", logs)
+	}
+	delete(env, "BOOTSTRAP_API_KEY")
+	env["LISTEN_ADDR"] = freeAddr(t)
+	if logs := serveOnce(t, env); strings.Contains(logs, "no organization yet") {
+		t.Fatalf("start with an organization still hints:\n%s", logs)
+	}
+}
+
+// trust rebuild reports drift with exit code 3, and --fix repairs it.
+func TestTrustRebuildExitCodes(t *testing.T) {
+	t.Parallel()
+	k := testkit.New(t)
+	a := k.Register(nil)
+	k.Exec(`UPDATE trust_counters SET failures = failures + 3 WHERE agent_id = $1`, a.ID)
+	env := map[string]string{"DATABASE_URL": k.DBURL, "ENCRYPTION_KEY": keyring.Generate(), "LOG_LEVEL": "error"}
+	rebuild := func(args ...string) (map[string]any, error) {
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"trust", "rebuild"}, args...), func(k string) string { return env[k] }, &out, io.Discard)
+		var v map[string]any
+		if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
+			t.Fatalf("trust rebuild %v printed %q: %v", args, out.String(), jerr)
+		}
+		return v, err
+	}
+	if v, err := rebuild(); exitCode(err) != exitDrift || v["drifted"] != 1.0 || v["fixed"] != false ||
+		!strings.Contains(fmt.Sprint(err), "trust rebuild --fix") {
+		t.Fatalf("drift without --fix: %v, exit %d (%v)", v, exitCode(err), err)
+	}
+	if v, err := rebuild("--fix"); err != nil || v["drifted"] != 1.0 || v["fixed"] != true {
+		t.Fatalf("--fix: %v (%v)", v, err)
+	}
+	if v, err := rebuild(); err != nil || v["drifted"] != 0.0 {
+		t.Fatalf("after --fix: %v (%v)", v, err)
+	}
+}

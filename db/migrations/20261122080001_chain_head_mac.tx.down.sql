@@ -1,0 +1,2 @@
+DROP TABLE audit_checkpoints;
+ALTER TABLE agents DROP COLUMN audit_head_mac;

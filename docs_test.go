@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var (
+	mdLink     = regexp.MustCompile(`!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
+	codeSpan   = regexp.MustCompile("`[^`]*`")
+	mdHeading  = regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`)
+	slugRemove = regexp.MustCompile(`[^\p{L}\p{N}\s_-]`)
+)
+
+// The README and docs/ stand alone: every relative link resolves to a file
+// (and heading) inside this repository, and nothing names a file outside it.
+func TestDocumentationLinksResolveInsideTheRepository(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append([]string{"README.md"}, files...)
+	if len(files) < 5 {
+		t.Fatalf("want README.md and the docs/ pages, found %v", files)
+	}
+	checked := 0
+	for _, file := range files {
+		links, text := markdownLinks(t, file)
+		for _, bad := range []string{"../shared", "CONTRACT.md"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("%s names %q, which is not in the repository", file, bad)
+			}
+		}
+		for _, link := range links {
+			if strings.Contains(link, "://") || strings.HasPrefix(link, "mailto:") {
+				continue // the web, not the clone
+			}
+			checked++
+			path, frag, _ := strings.Cut(link, "#")
+			target := file
+			if path != "" {
+				if filepath.IsAbs(path) {
+					t.Errorf("%s: link %q is absolute; make it relative to the file", file, link)
+					continue
+				}
+				target = filepath.Join(filepath.Dir(file), filepath.FromSlash(path))
+			}
+			abs, _ := filepath.Abs(target)
+			if rel, err := filepath.Rel(root, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				t.Errorf("%s: link %q leaves the repository", file, link)
+				continue
+			}
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s: link %q: %v", file, link, err)
+				continue
+			}
+			if frag != "" && strings.HasSuffix(target, ".md") {
+				if !headingAnchors(t, target)[frag] {
+					t.Errorf("%s: link %q: no heading with anchor #%s in %s", file, link, frag, target)
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d relative links checked: is the link pattern still right?", checked)
+	}
+}
+
+// markdownLinks returns the link targets outside code, and the whole text.
+func markdownLinks(t *testing.T, file string) ([]string, string) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var links []string
+	fenced := false
+	sc := bufio.NewScanner(strings.NewReader(string(raw)))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced {
+			continue
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, ""), -1) {
+			links = append(links, m[1])
+		}
+	}
+	return links, string(raw)
+}
+
+// headingAnchors returns the anchors GitHub gives the headings of a Markdown file.
+func headingAnchors(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	fenced := false
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+		}
+		m := mdHeading.FindStringSubmatch(line)
+		if fenced || m == nil {
+			continue
+		}
+		slug := strings.ReplaceAll(slugRemove.ReplaceAllString(strings.ToLower(m[1]), ""), " ", "-")
+		if n := seen[slug]; n > 0 {
+			anchors[slug+"-"+strconv.Itoa(n)] = true
+		} else {
+			anchors[slug] = true
+		}
+		seen[slug]++
+	}
+	return anchors
+}

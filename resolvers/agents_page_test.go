@@ -1,0 +1,130 @@
+package resolvers_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/internal/testkit"
+	"github.com/agenttrust/service/resolvers"
+	"github.com/agenttrust/service/wire"
+)
+
+// TestAgentsPageMatchesGqlgen runs every query twice, through gqlgen alone
+// and through AgentsPage's direct writer, and requires the same bytes:
+// aliases, fragments, directives, __typename, filters, cursors, errors, and
+// the operations the writer hands to gqlgen.
+func TestAgentsPageMatchesGqlgen(t *testing.T) {
+	t.Parallel()
+	k := testkit.New(t)
+	for i, name := range []string{"alpha", "beta \"quoted\" \u00e9", "gamma", "delta", "epsilon"} {
+		in := map[string]any{"name": name}
+		if i%2 == 0 {
+			in["dailyLimit"] = "250.50"
+		}
+		k.Register(in)
+	}
+	suspended := k.Register(map[string]any{"name": "zeta", "environment": "production"})
+	k.SuspendAgent(suspended.ID, "test")
+	page := k.Agents(k.Key, map[string]any{"limit": 2})
+	empty := k.NewOrgWithKey("empty")
+
+	svc := wire.Services(k.DB)
+	build := func(fast bool) http.Handler {
+		root := resolvers.New(svc)
+		var es graphql.ExecutableSchema = graph.NewExecutableSchema(graph.Config{Resolvers: root})
+		if fast {
+			es = resolvers.AgentsPage(es, root)
+		}
+		srv := handler.New(es)
+		srv.AddTransport(transport.POST{})
+		srv.SetErrorPresenter(resolvers.ErrorPresenter(testkit.Logger(t), db.Unavailable))
+		srv.SetRecoverFunc(resolvers.Recover(testkit.Logger(t)))
+		return srv
+	}
+	fast, slow := build(true), build(false)
+	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
+
+	const agentFields = `id name authorizedActions spendingLimit dailyLimit currency environment status fingerprint createdAt updatedAt __typename`
+	cases := []struct {
+		name    string
+		key     string
+		query   string
+		vars    map[string]any
+		op      string
+		planned bool
+	}{
+		{name: "dashboard", query: `{ agents(limit: 50) { nodes { id name status spendingLimit currency environment createdAt } } }`, planned: true},
+		{name: "dashboard with trust", query: `{ agents(limit: 50) { nodes { id name status spendingLimit currency environment createdAt trust { score assessment } } } }`, planned: true},
+		{name: "every field", query: `{ agents { __typename nodes { ` + agentFields + ` trust { __typename agentId score assessment updatedAt } } pageInfo { __typename endCursor hasNextPage } } }`, planned: true},
+		{name: "aliases", query: `{ a: agents(limit: 2) { n: nodes { i: id id nom: name t: trust { s: score } } p: pageInfo { c: endCursor more: hasNextPage } } }`, planned: true},
+		{name: "fragments", query: `query Q { agents { ...C } } fragment C on AgentConnection { nodes { ...A ... on Agent { name } } pageInfo { ... on PageInfo { hasNextPage endCursor } } } fragment A on Agent { id status dailyLimit trust { ...T } } fragment T on TrustProfile { assessment }`, planned: true},
+		{name: "merged selections", query: `{ agents { nodes { id } nodes { name trust { score } } nodes { trust { assessment } } } }`, planned: true},
+		{name: "two node lists", query: `{ agents(limit: 3) { a: nodes { id trust { score } } b: nodes { name } } }`, planned: true},
+		{name: "directives", query: `query($with: Boolean!, $without: Boolean!) { agents { nodes { id name @include(if: $with) status @skip(if: $with) trust @include(if: $without) { score } } pageInfo @skip(if: $without) { endCursor } } }`,
+			vars: map[string]any{"with": true, "without": false}, planned: true},
+		{name: "variables", query: `query($s: AgentStatus, $l: Int, $a: String) { agents(status: $s, limit: $l, after: $a) { nodes { id status } pageInfo { endCursor hasNextPage } } }`,
+			vars: map[string]any{"s": "suspended", "l": 10}, planned: true},
+		{name: "second page", query: `query($a: String) { agents(limit: 2, after: $a) { nodes { id } pageInfo { endCursor hasNextPage } } }`,
+			vars: map[string]any{"a": page.PageInfo.EndCursor}, planned: true},
+		{name: "empty organization", key: empty.Key, query: `{ agents { nodes { id trust { score } } pageInfo { endCursor hasNextPage } } }`, planned: true},
+		{name: "operation name", query: `query A { __typename } query B { agents(limit: 1) { nodes { id } } }`, op: "B", planned: true},
+		{name: "limit too small", query: `{ agents(limit: 0) { nodes { id } } }`, planned: true},
+		{name: "limit too large", query: `query($l: Int) { agents(limit: $l) { nodes { id } } }`, vars: map[string]any{"l": 500}, planned: true},
+		{name: "bad cursor", query: `{ agents(after: "bogus") { nodes { id } } }`, planned: true},
+		{name: "totalCount goes to gqlgen", query: `{ agents { nodes { id } totalCount } }`},
+		{name: "auditChain goes to gqlgen", query: `{ agents(limit: 2) { nodes { id auditChain { sequence } } } }`},
+		{name: "factors go to gqlgen", query: `{ agents(limit: 2) { nodes { trust { factors { completionRate } } } } }`},
+		{name: "two root fields go to gqlgen", query: `{ agents(limit: 1) { nodes { id } } __typename }`},
+		{name: "other root field", query: `{ __typename }`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			key := k.Key
+			if c.key != "" {
+				key = c.key
+			}
+			p, err := k.Orgs.Authenticate(context.Background(), key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, gerr := gqlparser.LoadQueryWithRules(schema, c.query, nil)
+			if gerr != nil {
+				t.Fatalf("parse: %v", gerr)
+			}
+			op := doc.Operations.ForName(c.op)
+			if got := resolvers.Planned(&graphql.OperationContext{Doc: doc, Operation: op, Variables: c.vars}); got != c.planned {
+				t.Fatalf("planned = %v, want %v", got, c.planned)
+			}
+			body, _ := json.Marshal(map[string]any{"query": c.query, "variables": c.vars, "operationName": c.op})
+			serve := func(h http.Handler) (int, string) {
+				req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				ctx := resolvers.WithOutage(auth.WithPrincipal(req.Context(), p), &resolvers.Outage{})
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req.WithContext(ctx))
+				return rec.Code, rec.Body.String()
+			}
+			fastCode, fastBody := serve(fast)
+			slowCode, slowBody := serve(slow)
+			if fastCode != slowCode || fastBody != slowBody {
+				t.Fatalf("direct writer: HTTP %d %s\ngqlgen:        HTTP %d %s", fastCode, fastBody, slowCode, slowBody)
+			}
+			if !json.Valid([]byte(fastBody)) || len(fastBody) < 20 {
+				t.Fatalf("answer %q", fastBody)
+			}
+			t.Logf("%.300s", fastBody)
+		})
+	}
+}
