@@ -11,6 +11,7 @@ require (
 	github.com/jackc/puddle/v2 v2.2.3
 	github.com/prometheus/client_golang v1.23.2
 	github.com/shopspring/decimal v1.4.0
+	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	github.com/uptrace/bun v1.2.16
 	github.com/uptrace/bun/dialect/pgdialect v1.2.16
 	github.com/uptrace/bun/driver/pgdriver v1.2.16
