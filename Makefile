@@ -28,7 +28,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 10s), e.g. make fuzz F
 	FUZZTIME=$(or $(FUZZTIME),10s) GO=$(GO) bash tools/fuzz/run.sh
 
 hostile: ## the hostile request table alone: abusive GraphQL, HTTP and websocket requests, database unchanged
-	$(GO) test -race -count=1 -run TestHostileRequests -v ./internal/hostile/ | grep -E '^(ok|FAIL|---)|hostile requests refused'
+	$(GO) test -race -count=1 -run TestHostileRequests ./internal/hostile/
 
 playground: ## refresh the embedded GraphiQL assets from npm (versions pinned in playground/package-lock.json)
 	bash playground/build.sh
