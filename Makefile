@@ -44,10 +44,16 @@ bench-read: ## the agents page under wrk load: service vs a bare pgx + encoding/
 audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)
 	bash tools/httpaudit/run.sh
 
+webhookcheck: ## verify real webhook deliveries with the standardwebhooks npm package (needs node, npm, Postgres)
+	$(GO) test -count=1 -v -run TestNodeVerifiesDeliveries ./webhook/delivery/
+
+bench-webhooks: ## webhook delivery throughput (1 and 50 endpoints, vs plain net/http) and commit-to-first-attempt latency
+	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./webhook/delivery/
+
 livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients against a freshly started service (needs npm)
 	bash tools/livecheck/run.sh
 
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-read audit playground screenshot
+.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-read audit playground screenshot webhookcheck bench-webhooks

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/webhook"
 )
 
 // Exit codes of the binary; the README lists them.
@@ -91,6 +92,16 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 				Sources: env("RATE_LIMIT_BURST"), Destination: &cfg.rateLimitBurst},
 			&cli.StringFlag{Name: "ws-allowed-origins", Usage: "browser `ORIGINS` allowed to open websockets, comma-separated, * for any; unset: same origin only",
 				Local: true, Sources: env("WS_ALLOWED_ORIGINS"), Destination: &cfg.wsAllowedOrigins},
+			&cli.StringFlag{Name: "webhook-allow-private-networks", Usage: "`true` lets deliveries reach loopback and private addresses: development and tests only", Local: true,
+				Sources: env("WEBHOOK_ALLOW_PRIVATE_NETWORKS"), Destination: &cfg.webhookAllowPrivate},
+			&cli.StringFlag{Name: "webhook-ca-file", Usage: "extra PEM roots (`FILE`) trusted for webhook deliveries", Local: true,
+				Sources: env("WEBHOOK_CA_FILE"), Destination: &cfg.Webhooks.CAFile},
+			&cli.StringFlag{Name: "webhook-retry-schedule", Usage: "`DELAYS` between webhook delivery attempts, comma-separated", Value: webhook.DefaultSchedule, Local: true,
+				Sources: env("WEBHOOK_RETRY_SCHEDULE"), Destination: &cfg.Webhooks.Schedule},
+			&cli.StringFlag{Name: "webhook-disable-after", Usage: "`N` consecutive failed attempts before an endpoint is disabled", Value: "50", Local: true,
+				Sources: env("WEBHOOK_DISABLE_AFTER"), Destination: &cfg.webhookDisableAfter},
+			&cli.StringFlag{Name: "webhook-retention", Usage: "how long delivery attempt records are kept (`DURATION`)", Value: "720h", Local: true,
+				Sources: env("WEBHOOK_RETENTION"), Destination: &cfg.webhookRetention},
 		}
 	}
 	main := func(run func(context.Context, *Main, *cli.Command) error) cli.ActionFunc {

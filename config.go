@@ -9,10 +9,13 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/keyring"
+	"github.com/agenttrust/service/webhook"
+	"github.com/agenttrust/service/webhook/outbound"
 )
 
 // Config is the service configuration: environment variables, mirrored by
@@ -25,9 +28,21 @@ type Config struct {
 	LogFormat       string
 	LogLevel        string
 	HTTP            httpapi.Config
+	Webhooks        WebhookConfig
 	// rateLimitRPS, rateLimitBurst and wsAllowedOrigins hold the flags' text
 	// until Validate parses them, so that every bad setting is reported at once.
 	rateLimitRPS, rateLimitBurst, wsAllowedOrigins string
+	// The WEBHOOK_* flags' text, parsed by Validate.
+	webhookAllowPrivate, webhookDisableAfter, webhookRetention string
+}
+
+// WebhookConfig is the webhook delivery configuration (WEBHOOK_*).
+type WebhookConfig struct {
+	AllowPrivateNetworks bool   // WEBHOOK_ALLOW_PRIVATE_NETWORKS: development and tests only
+	CAFile               string // WEBHOOK_CA_FILE: extra PEM roots
+	Schedule             string // WEBHOOK_RETRY_SCHEDULE
+	DisableAfter         int    // WEBHOOK_DISABLE_AFTER
+	Retention            time.Duration
 }
 
 // Validate parses and checks the settings, reporting every bad one at once
@@ -60,6 +75,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, c.validateWebhooks()...)
 	c.HTTP.WSAllowedOrigins = splitOrigins(c.wsAllowedOrigins)
 	for _, o := range c.HTTP.WSAllowedOrigins {
 		if u, err := url.Parse(o); o != "*" && (err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/")) {
@@ -102,4 +118,45 @@ func splitOrigins(v string) []string {
 		}
 	}
 	return out
+}
+
+// validateWebhooks parses the WEBHOOK_* settings; unset ones take their defaults.
+func (c *Config) validateWebhooks() []error {
+	var errs []error
+	w := &c.Webhooks
+	if c.webhookAllowPrivate != "" {
+		allow, err := strconv.ParseBool(c.webhookAllowPrivate)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("WEBHOOK_ALLOW_PRIVATE_NETWORKS (--webhook-allow-private-networks) must be true or false (got %q)", c.webhookAllowPrivate))
+		}
+		w.AllowPrivateNetworks = allow
+	}
+	if w.Schedule == "" {
+		w.Schedule = webhook.DefaultSchedule
+	}
+	if _, err := webhook.ParseSchedule(w.Schedule); err != nil {
+		errs = append(errs, err)
+	}
+	w.DisableAfter = webhook.DefaultDisableAfter
+	if c.webhookDisableAfter != "" {
+		n, err := strconv.Atoi(c.webhookDisableAfter)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("WEBHOOK_DISABLE_AFTER (--webhook-disable-after) must be a whole number of at least 1 (got %q)", c.webhookDisableAfter))
+		}
+		w.DisableAfter = n
+	}
+	w.Retention = webhook.DefaultRetention
+	if c.webhookRetention != "" {
+		d, err := time.ParseDuration(c.webhookRetention)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("WEBHOOK_RETENTION (--webhook-retention) must be a positive duration such as 720h (got %q)", c.webhookRetention))
+		}
+		w.Retention = d
+	}
+	if w.CAFile != "" {
+		if _, err := outbound.LoadCAFile(w.CAFile); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }

@@ -27,6 +27,9 @@ import (
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/internal/localpg"
 	"github.com/agenttrust/service/keyring"
+	"github.com/agenttrust/service/webhook"
+	"github.com/agenttrust/service/webhook/delivery"
+	"github.com/agenttrust/service/webhook/outbound"
 	"github.com/agenttrust/service/wire"
 )
 
@@ -45,8 +48,12 @@ type Main struct {
 	Logger *slog.Logger
 	DB     *db.DB
 	// Keys is the server's key ring (ENCRYPTION_KEY), loaded by Open.
-	Keys   *keyring.Ring
-	stopPG func(context.Context) error
+	Keys *keyring.Ring
+	// Webhooks is the webhook service, built by Open.
+	Webhooks *db.WebhookService
+	sender   *outbound.Client
+	dbURL    string
+	stopPG   func(context.Context) error
 	// applied lists the migrations the last Open applied.
 	applied []string
 }
@@ -70,9 +77,12 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m.DB = d
+	m.DB, m.dbURL = d, url
 	d.SetKeys(m.Keys)
 	if m.applied, err = d.Migrate(ctx); err != nil {
+		return err
+	}
+	if err := m.openWebhooks(); err != nil {
 		return err
 	}
 	m.Logger.Info("migrations applied", "new", m.applied)
@@ -89,6 +99,30 @@ func (m *Main) Open(ctx context.Context) error {
 		m.Logger.Info("bootstrap API key ready", "org_id", orgID)
 	}
 	return nil
+}
+
+// openWebhooks builds the outbound client and the webhook service from the
+// WEBHOOK_* settings and the key ring.
+func (m *Main) openWebhooks() error {
+	c := m.Config.Webhooks
+	oc := outbound.Config{AllowPrivateNetworks: c.AllowPrivateNetworks}
+	if c.CAFile != "" {
+		pool, err := outbound.LoadCAFile(c.CAFile)
+		if err != nil {
+			return err
+		}
+		oc.RootCAs = pool
+	}
+	if c.AllowPrivateNetworks {
+		m.Logger.Warn("WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: deliveries may reach loopback and private addresses (development and tests only)")
+	}
+	schedule, err := webhook.ParseSchedule(c.Schedule)
+	if err != nil {
+		return err
+	}
+	m.sender = outbound.New(oc)
+	m.Webhooks, err = db.NewWebhookService(m.DB, m.Keys, m.sender, db.WebhookConfig{Schedule: schedule, DisableAfter: c.DisableAfter, Retention: c.Retention})
+	return err
 }
 
 // loadKeys reads ENCRYPTION_KEY, or the key file in the state directory,
@@ -141,7 +175,7 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 // Handler builds the HTTP handler over an open database, without the
 // live-event hub (Serve runs one).
 func (m *Main) Handler() http.Handler {
-	return wire.Handler(m.Config.HTTP, m.DB, m.Logger, nil)
+	return wire.HandlerWith(m.Config.HTTP, m.DB, wire.ServicesWith(m.DB, m.Webhooks), m.Logger, nil)
 }
 
 // newHTTPServer bounds how long a client may hold a connection: a slow or
@@ -178,7 +212,12 @@ func (m *Main) Serve(ctx context.Context) error {
 	if err := m.firstRunHint(ctx); err != nil {
 		return err
 	}
-	svc := wire.NewServer(m.Config.HTTP, m.DB, m.Logger, nil)
+	deliveries, err := delivery.New(ctx, m.DB, m.Webhooks, m.sender, delivery.Config{DatabaseURL: m.dbURL, Logger: m.Logger})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	svc := wire.NewServerWith(m.Config.HTTP, m.DB, wire.ServicesWith(m.DB, m.Webhooks), m.Logger, nil)
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopHub()
 	go func() { _ = svc.Run(hubCtx) }()
@@ -190,6 +229,15 @@ func (m *Main) Serve(ctx context.Context) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	go m.purgeIdempotencyKeys(ctx)
+	delivered := make(chan error, 1)
+	dctx, stopDeliveries := context.WithCancel(context.WithoutCancel(ctx))
+	go func() { delivered <- deliveries.Run(dctx) }()
+	defer func() {
+		stopDeliveries()
+		if err := <-delivered; err != nil {
+			m.Logger.Warn("webhook delivery stopped", "err", err)
+		}
+	}()
 	select {
 	case err := <-errc:
 		return err

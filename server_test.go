@@ -161,9 +161,12 @@ func TestCommandLineAndServe(t *testing.T) {
 func TestConfigValidation(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ=",
+		"WEBHOOK_ALLOW_PRIVATE_NETWORKS": "maybe", "WEBHOOK_CA_FILE": "/nonexistent.pem", "WEBHOOK_RETRY_SCHEDULE": "5s,soon",
+		"WEBHOOK_DISABLE_AFTER": "0", "WEBHOOK_RETENTION": "forever",
 		"BOOTSTRAP_API_KEY": "  dev-key\n"}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
-	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "BOOTSTRAP_API_KEY"} {
+	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
+		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "BOOTSTRAP_API_KEY"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}

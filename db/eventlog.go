@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/event"
@@ -26,8 +27,14 @@ const eventColumns = `e.seq, e.xid::text AS xid, e.id, e.type, e.org_ids, e.data
 // ReadEvents returns up to limit events of every organization after pos, in
 // log order, among those no running transaction can precede.
 func (d *DB) ReadEvents(ctx context.Context, after event.Position, limit int) ([]event.Event, error) {
+	return readEvents(ctx, d.bun, after, limit)
+}
+
+// readEvents is ReadEvents on q, so a reader can read inside its own
+// transaction (the webhook dispatcher does, under its cursor's lock).
+func readEvents(ctx context.Context, q bun.IDB, after event.Position, limit int) ([]event.Event, error) {
 	var rows []logRow
-	err := d.bun.NewRaw(`SELECT `+eventColumns+` FROM events e
+	err := q.NewRaw(`SELECT `+eventColumns+` FROM events e
 		WHERE (e.xid, e.seq) > (?::xid8, ?) AND `+stableEvents+`
 		ORDER BY e.xid, e.seq LIMIT ?`, strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(ctx, &rows)
 	if err != nil {

@@ -34,7 +34,12 @@ func (d *DB) MigrateBefore(ctx context.Context, cutoff string) error {
 	if err := m.Init(ctx); err != nil {
 		return err
 	}
-	_, err = m.Migrate(ctx)
+	if _, err = m.Migrate(ctx); err != nil {
+		return err
+	}
+	// River's queue schema is versioned apart from ours: bring it up too, so
+	// the Migrate after this applies only the service's own later files.
+	_, err = migrateRiver(ctx, d)
 	return err
 }
 

@@ -53,6 +53,11 @@ func (d *DB) Migrate(ctx context.Context) (applied []string, err error) {
 	for _, mg := range group.Migrations {
 		applied = append(applied, mg.Name)
 	}
+	river, err := migrateRiver(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	applied = append(applied, river...)
 	d.migrated.Store(true)
 	return applied, nil
 }

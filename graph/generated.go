@@ -22,6 +22,7 @@ import (
 	"github.com/agenttrust/service/resolvers/scalar"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
+	"github.com/agenttrust/service/webhook"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -45,6 +46,7 @@ type ResolverRoot interface {
 	Subscription() SubscriptionResolver
 	TransactionConnection() TransactionConnectionResolver
 	TrustFactors() TrustFactorsResolver
+	Webhook() WebhookResolver
 }
 
 type DirectiveRoot struct {
@@ -113,14 +115,20 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		ExecuteTransaction func(childComplexity int, input model.ExecuteTransactionInput) int
-		RegisterAgent      func(childComplexity int, input model.RegisterAgentInput) int
-		ReinstateAgent     func(childComplexity int, id string, reason *string) int
-		ReportAgent        func(childComplexity int, input model.ReportAgentInput) int
-		ReverseTransaction func(childComplexity int, id string, reason string) int
-		SuspendAgent       func(childComplexity int, id string, reason *string) int
-		UpdateAgent        func(childComplexity int, id string, input model.UpdateAgentInput) int
-		WithdrawDispute    func(childComplexity int, id string) int
+		DeleteWebhook       func(childComplexity int, id string) int
+		ExecuteTransaction  func(childComplexity int, input model.ExecuteTransactionInput) int
+		RedeliverEvent      func(childComplexity int, webhookID string, eventID string) int
+		RegisterAgent       func(childComplexity int, input model.RegisterAgentInput) int
+		RegisterWebhook     func(childComplexity int, input model.RegisterWebhookInput) int
+		ReinstateAgent      func(childComplexity int, id string, reason *string) int
+		ReportAgent         func(childComplexity int, input model.ReportAgentInput) int
+		ReverseTransaction  func(childComplexity int, id string, reason string) int
+		RotateWebhookSecret func(childComplexity int, id string) int
+		SuspendAgent        func(childComplexity int, id string, reason *string) int
+		TestWebhook         func(childComplexity int, id string) int
+		UpdateAgent         func(childComplexity int, id string, input model.UpdateAgentInput) int
+		UpdateWebhook       func(childComplexity int, id string, input model.UpdateWebhookInput) int
+		WithdrawDispute     func(childComplexity int, id string) int
 	}
 
 	PageInfo struct {
@@ -142,6 +150,8 @@ type ComplexityRoot struct {
 		TrustHistory       func(childComplexity int, agentID string, since *time.Time) int
 		TrustProfile       func(childComplexity int, agentID string) int
 		VerifyAgent        func(childComplexity int, id string) int
+		Webhook            func(childComplexity int, id string) int
+		Webhooks           func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -224,6 +234,41 @@ type ComplexityRoot struct {
 		Assessment func(childComplexity int) int
 		Score      func(childComplexity int) int
 	}
+
+	Webhook struct {
+		Active              func(childComplexity int) int
+		ConsecutiveFailures func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		Deliveries          func(childComplexity int, limit *int, after *string) int
+		Events              func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		OrgID               func(childComplexity int) int
+		Secret              func(childComplexity int) int
+		URL                 func(childComplexity int) int
+	}
+
+	WebhookDelivery struct {
+		Attempt      func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Error        func(childComplexity int) int
+		EventID      func(childComplexity int) int
+		EventType    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		LatencyMs    func(childComplexity int) int
+		ResponseBody func(childComplexity int) int
+		StatusCode   func(childComplexity int) int
+		Success      func(childComplexity int) int
+	}
+
+	WebhookDeliveryConnection struct {
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	WebhookTestResult struct {
+		StatusCode func(childComplexity int) int
+		Success    func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -252,6 +297,12 @@ type MutationResolver interface {
 	ReverseTransaction(ctx context.Context, id string, reason string) (*transaction.Transaction, error)
 	ReportAgent(ctx context.Context, input model.ReportAgentInput) (*trust.Dispute, error)
 	WithdrawDispute(ctx context.Context, id string) (*trust.Dispute, error)
+	RegisterWebhook(ctx context.Context, input model.RegisterWebhookInput) (*webhook.Endpoint, error)
+	UpdateWebhook(ctx context.Context, id string, input model.UpdateWebhookInput) (*webhook.Endpoint, error)
+	DeleteWebhook(ctx context.Context, id string) (bool, error)
+	TestWebhook(ctx context.Context, id string) (*webhook.TestResult, error)
+	RotateWebhookSecret(ctx context.Context, id string) (*webhook.Endpoint, error)
+	RedeliverEvent(ctx context.Context, webhookID string, eventID string) (bool, error)
 }
 type QueryResolver interface {
 	Agent(ctx context.Context, id string) (*agent.Agent, error)
@@ -267,6 +318,8 @@ type QueryResolver interface {
 	TrustHistory(ctx context.Context, agentID string, since *time.Time) ([]*trust.Snapshot, error)
 	Dispute(ctx context.Context, id string) (*trust.Dispute, error)
 	Disputes(ctx context.Context, agentID *string, status *trust.DisputeStatus, limit *int, after *string) (*model.DisputeConnection, error)
+	Webhooks(ctx context.Context) ([]*webhook.Endpoint, error)
+	Webhook(ctx context.Context, id string) (*webhook.Endpoint, error)
 }
 type SubscriptionResolver interface {
 	Events(ctx context.Context, types []string, after *string) (<-chan *event.Event, error)
@@ -276,6 +329,9 @@ type TransactionConnectionResolver interface {
 }
 type TrustFactorsResolver interface {
 	Volume(ctx context.Context, obj *trust.Factors) (int, error)
+}
+type WebhookResolver interface {
+	Deliveries(ctx context.Context, obj *webhook.Endpoint, limit *int, after *string) (*model.WebhookDeliveryConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -548,6 +604,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Event.Type(childComplexity), true
 
+	case "Mutation.deleteWebhook":
+		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(string)), true
 	case "Mutation.executeTransaction":
 		if e.ComplexityRoot.Mutation.ExecuteTransaction == nil {
 			break
@@ -559,6 +626,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ExecuteTransaction(childComplexity, args["input"].(model.ExecuteTransactionInput)), true
+	case "Mutation.redeliverEvent":
+		if e.ComplexityRoot.Mutation.RedeliverEvent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_redeliverEvent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RedeliverEvent(childComplexity, args["webhookId"].(string), args["eventId"].(string)), true
 	case "Mutation.registerAgent":
 		if e.ComplexityRoot.Mutation.RegisterAgent == nil {
 			break
@@ -570,6 +648,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegisterAgent(childComplexity, args["input"].(model.RegisterAgentInput)), true
+	case "Mutation.registerWebhook":
+		if e.ComplexityRoot.Mutation.RegisterWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_registerWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegisterWebhook(childComplexity, args["input"].(model.RegisterWebhookInput)), true
 	case "Mutation.reinstateAgent":
 		if e.ComplexityRoot.Mutation.ReinstateAgent == nil {
 			break
@@ -603,6 +692,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReverseTransaction(childComplexity, args["id"].(string), args["reason"].(string)), true
+	case "Mutation.rotateWebhookSecret":
+		if e.ComplexityRoot.Mutation.RotateWebhookSecret == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateWebhookSecret_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateWebhookSecret(childComplexity, args["id"].(string)), true
 	case "Mutation.suspendAgent":
 		if e.ComplexityRoot.Mutation.SuspendAgent == nil {
 			break
@@ -614,6 +714,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SuspendAgent(childComplexity, args["id"].(string), args["reason"].(*string)), true
+	case "Mutation.testWebhook":
+		if e.ComplexityRoot.Mutation.TestWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_testWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TestWebhook(childComplexity, args["id"].(string)), true
 	case "Mutation.updateAgent":
 		if e.ComplexityRoot.Mutation.UpdateAgent == nil {
 			break
@@ -625,6 +736,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateAgent(childComplexity, args["id"].(string), args["input"].(model.UpdateAgentInput)), true
+	case "Mutation.updateWebhook":
+		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(string), args["input"].(model.UpdateWebhookInput)), true
 	case "Mutation.withdrawDispute":
 		if e.ComplexityRoot.Mutation.WithdrawDispute == nil {
 			break
@@ -794,6 +916,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.VerifyAgent(childComplexity, args["id"].(string)), true
+	case "Query.webhook":
+		if e.ComplexityRoot.Query.Webhook == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Webhook(childComplexity, args["id"].(string)), true
+	case "Query.webhooks":
+		if e.ComplexityRoot.Query.Webhooks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Webhooks(childComplexity), true
 
 	case "Subscription.events":
 		if e.ComplexityRoot.Subscription.Events == nil {
@@ -1116,6 +1255,153 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TrustSummary.Score(childComplexity), true
 
+	case "Webhook.active":
+		if e.ComplexityRoot.Webhook.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Active(childComplexity), true
+	case "Webhook.consecutiveFailures":
+		if e.ComplexityRoot.Webhook.ConsecutiveFailures == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.ConsecutiveFailures(childComplexity), true
+	case "Webhook.createdAt":
+		if e.ComplexityRoot.Webhook.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.CreatedAt(childComplexity), true
+	case "Webhook.deliveries":
+		if e.ComplexityRoot.Webhook.Deliveries == nil {
+			break
+		}
+
+		args, err := ec.field_Webhook_deliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Webhook.Deliveries(childComplexity, args["limit"].(*int), args["after"].(*string)), true
+	case "Webhook.events":
+		if e.ComplexityRoot.Webhook.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Events(childComplexity), true
+	case "Webhook.id":
+		if e.ComplexityRoot.Webhook.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.ID(childComplexity), true
+	case "Webhook.orgId":
+		if e.ComplexityRoot.Webhook.OrgID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.OrgID(childComplexity), true
+	case "Webhook.secret":
+		if e.ComplexityRoot.Webhook.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Secret(childComplexity), true
+	case "Webhook.url":
+		if e.ComplexityRoot.Webhook.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.URL(childComplexity), true
+
+	case "WebhookDelivery.attempt":
+		if e.ComplexityRoot.WebhookDelivery.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Attempt(childComplexity), true
+	case "WebhookDelivery.createdAt":
+		if e.ComplexityRoot.WebhookDelivery.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.CreatedAt(childComplexity), true
+	case "WebhookDelivery.error":
+		if e.ComplexityRoot.WebhookDelivery.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Error(childComplexity), true
+	case "WebhookDelivery.eventId":
+		if e.ComplexityRoot.WebhookDelivery.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.EventID(childComplexity), true
+	case "WebhookDelivery.eventType":
+		if e.ComplexityRoot.WebhookDelivery.EventType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.EventType(childComplexity), true
+	case "WebhookDelivery.id":
+		if e.ComplexityRoot.WebhookDelivery.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.ID(childComplexity), true
+	case "WebhookDelivery.latencyMs":
+		if e.ComplexityRoot.WebhookDelivery.LatencyMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.LatencyMs(childComplexity), true
+	case "WebhookDelivery.responseBody":
+		if e.ComplexityRoot.WebhookDelivery.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.ResponseBody(childComplexity), true
+	case "WebhookDelivery.statusCode":
+		if e.ComplexityRoot.WebhookDelivery.StatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.StatusCode(childComplexity), true
+	case "WebhookDelivery.success":
+		if e.ComplexityRoot.WebhookDelivery.Success == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Success(childComplexity), true
+
+	case "WebhookDeliveryConnection.nodes":
+		if e.ComplexityRoot.WebhookDeliveryConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryConnection.Nodes(childComplexity), true
+	case "WebhookDeliveryConnection.pageInfo":
+		if e.ComplexityRoot.WebhookDeliveryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryConnection.PageInfo(childComplexity), true
+
+	case "WebhookTestResult.statusCode":
+		if e.ComplexityRoot.WebhookTestResult.StatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookTestResult.StatusCode(childComplexity), true
+	case "WebhookTestResult.success":
+		if e.ComplexityRoot.WebhookTestResult.Success == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookTestResult.Success(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -1126,9 +1412,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputExecuteTransactionInput,
 		ec.unmarshalInputRegisterAgentInput,
+		ec.unmarshalInputRegisterWebhookInput,
 		ec.unmarshalInputReportAgentInput,
 		ec.unmarshalInputTrustEvaluationInput,
 		ec.unmarshalInputUpdateAgentInput,
+		ec.unmarshalInputUpdateWebhookInput,
 	)
 	first := true
 
@@ -1782,6 +2070,141 @@ extend type Mutation {
 }
 
 """
+An HTTPS endpoint that receives your organization's events, signed per
+Standard Webhooks v1 (see the README, Webhooks).
+"""
+type Webhook {
+  "Identifier, ` + "`" + `wh_<id>` + "`" + `."
+  id: ID!
+  "The owning organization."
+  orgId: ID!
+  "Where deliveries are posted: https, publicly reachable, at most 2048 characters."
+  url: String!
+  "The event types delivered, or ` + "`" + `[\"*\"]` + "`" + ` for all."
+  events: [String!]!
+  "Whether events are delivered; false after ` + "`" + `WEBHOOK_DISABLE_AFTER` + "`" + ` consecutive failures or a 410 answer."
+  active: Boolean!
+  "Failed attempts in a row, across events; 0 after any success."
+  consecutiveFailures: Int!
+  "When it was registered."
+  createdAt: Time!
+  "The signing secret, ` + "`" + `whsec_<base64>` + "`" + `: set only in the answers of registerWebhook and rotateWebhookSecret."
+  secret: String
+  "Delivery attempts, newest first. ` + "`" + `limit` + "`" + ` is 1..200; ` + "`" + `after` + "`" + ` is the previous page's endCursor."
+  deliveries(
+    "Page size, 1..200."
+    limit: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): WebhookDeliveryConnection!
+}
+
+"One attempt to deliver one event to one endpoint."
+type WebhookDelivery {
+  "Identifier, ` + "`" + `dlv_<id>` + "`" + `."
+  id: ID!
+  "The event delivered (also its ` + "`" + `webhook-id` + "`" + ` header)."
+  eventId: ID!
+  "The event's type."
+  eventType: String!
+  "1 for the first attempt of that event to that endpoint."
+  attempt: Int!
+  "Whether the endpoint answered 2xx."
+  success: Boolean!
+  "The endpoint's HTTP status; null when no HTTP answer came (refused, timed out)."
+  statusCode: Int
+  "Time from sending to the answer, in milliseconds."
+  latencyMs: Int!
+  "Why it failed, when it did."
+  error: String
+  "The first 4 KiB of the endpoint's answer."
+  responseBody: String
+  "When the attempt was made."
+  createdAt: Time!
+}
+
+"A page of delivery attempts, newest first."
+type WebhookDeliveryConnection {
+  "The attempts of this page."
+  nodes: [WebhookDelivery!]!
+  "Where the next page starts."
+  pageInfo: PageInfo!
+}
+
+"The endpoint's answer to a signed ` + "`" + `webhook.test` + "`" + `."
+type WebhookTestResult {
+  "Its HTTP status; 0 when it could not be reached."
+  statusCode: Int!
+  "Whether it answered 2xx."
+  success: Boolean!
+}
+
+"A new endpoint. It must answer a signed ` + "`" + `webhook.verification` + "`" + ` with 2xx before it is stored."
+input RegisterWebhookInput {
+  "https URL, at most 2048 characters, publicly reachable."
+  url: String!
+  "Known event types, or ` + "`" + `[\"*\"]` + "`" + ` for all."
+  events: [String!]!
+}
+
+"Changes to an endpoint; absent fields stay as they are."
+input UpdateWebhookInput {
+  "A new URL, verified like a registration's."
+  url: String
+  "A new event filter."
+  events: [String!]
+  "true re-activates (and delivers what was missed while inactive, within ` + "`" + `WEBHOOK_RETENTION` + "`" + `); false pauses."
+  active: Boolean
+}
+
+extend type Query {
+  "Your organization's webhook endpoints, oldest first."
+  webhooks: [Webhook!]!
+  "One of your organization's webhook endpoints."
+  webhook(
+    "The endpoint's id, ` + "`" + `wh_<id>` + "`" + `; another organization's is NOT_FOUND."
+    id: ID!
+  ): Webhook!
+}
+
+extend type Mutation {
+  "Register an endpoint (at most 50 per organization); the answer shows its secret, once."
+  registerWebhook(
+    "The URL and the event types to deliver."
+    input: RegisterWebhookInput!
+  ): Webhook!
+  "Change an endpoint's URL, events or active flag."
+  updateWebhook(
+    "The endpoint's id."
+    id: ID!
+    "The fields to change."
+    input: UpdateWebhookInput!
+  ): Webhook!
+  "Delete an endpoint and its delivery records; true when it is gone."
+  deleteWebhook(
+    "The endpoint's id."
+    id: ID!
+  ): Boolean!
+  "Send a signed ` + "`" + `webhook.test` + "`" + ` now and report the answer; consecutiveFailures is untouched."
+  testWebhook(
+    "The endpoint's id."
+    id: ID!
+  ): WebhookTestResult!
+  "Give an endpoint a new secret (shown in the answer); for 24 hours deliveries carry signatures under both."
+  rotateWebhookSecret(
+    "The endpoint's id."
+    id: ID!
+  ): Webhook!
+  "Queue one of your organization's events to an endpoint again; true once queued."
+  redeliverEvent(
+    "The endpoint's id."
+    webhookId: ID!
+    "One of your organization's events, ` + "`" + `evt_<id>` + "`" + `."
+    eventId: ID!
+  ): Boolean!
+}
+
+"""
 One entry of the organization's durable event log: the same event a webhook delivery carries.
 Events arrive in log order; an event concerning several organizations has one id and reaches each of them.
 """
@@ -2111,6 +2534,76 @@ func (ec *executionContext) childFields_TrustSummary(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type TrustSummary", field.Name)
 }
 
+func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Webhook_id(ctx, field)
+	case "orgId":
+		return ec.fieldContext_Webhook_orgId(ctx, field)
+	case "url":
+		return ec.fieldContext_Webhook_url(ctx, field)
+	case "events":
+		return ec.fieldContext_Webhook_events(ctx, field)
+	case "active":
+		return ec.fieldContext_Webhook_active(ctx, field)
+	case "consecutiveFailures":
+		return ec.fieldContext_Webhook_consecutiveFailures(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Webhook_createdAt(ctx, field)
+	case "secret":
+		return ec.fieldContext_Webhook_secret(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_Webhook_deliveries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Webhook", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WebhookDelivery_id(ctx, field)
+	case "eventId":
+		return ec.fieldContext_WebhookDelivery_eventId(ctx, field)
+	case "eventType":
+		return ec.fieldContext_WebhookDelivery_eventType(ctx, field)
+	case "attempt":
+		return ec.fieldContext_WebhookDelivery_attempt(ctx, field)
+	case "success":
+		return ec.fieldContext_WebhookDelivery_success(ctx, field)
+	case "statusCode":
+		return ec.fieldContext_WebhookDelivery_statusCode(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_WebhookDelivery_latencyMs(ctx, field)
+	case "error":
+		return ec.fieldContext_WebhookDelivery_error(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_WebhookDelivery_responseBody(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDelivery", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodes":
+		return ec.fieldContext_WebhookDeliveryConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_WebhookDeliveryConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookTestResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "statusCode":
+		return ec.fieldContext_WebhookTestResult_statusCode(ctx, field)
+	case "success":
+		return ec.fieldContext_WebhookTestResult_success(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookTestResult", field.Name)
+}
+
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -2249,6 +2742,20 @@ func (ec *executionContext) field_Agent_auditChain_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_executeTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2263,12 +2770,48 @@ func (ec *executionContext) field_Mutation_executeTransaction_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_redeliverEvent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "webhookId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["webhookId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "eventId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["eventId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_registerAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RegisterAgentInput, error) {
 			return ec.unmarshalNRegisterAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐRegisterAgentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_registerWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RegisterWebhookInput, error) {
+			return ec.unmarshalNRegisterWebhookInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐRegisterWebhookInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2335,6 +2878,20 @@ func (ec *executionContext) field_Mutation_reverseTransaction_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_rotateWebhookSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_suspendAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2357,6 +2914,20 @@ func (ec *executionContext) field_Mutation_suspendAgent_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_testWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2371,6 +2942,28 @@ func (ec *executionContext) field_Mutation_updateAgent_args(ctx context.Context,
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateAgentInput, error) {
 			return ec.unmarshalNUpdateAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐUpdateAgentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateWebhookInput, error) {
+			return ec.unmarshalNUpdateWebhookInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐUpdateWebhookInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2693,6 +3286,20 @@ func (ec *executionContext) field_Query_verifyAgent_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_webhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Subscription_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2707,6 +3314,28 @@ func (ec *executionContext) field_Subscription_events_args(ctx context.Context, 
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Webhook_deliveries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -4182,6 +4811,270 @@ func (ec *executionContext) fieldContext_Mutation_withdrawDispute(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_registerWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_registerWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegisterWebhook(ctx, fc.Args["input"].(model.RegisterWebhookInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhook.Endpoint) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpoint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_registerWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_registerWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateWebhook(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateWebhookInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhook.Endpoint) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpoint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteWebhook(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_testWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_testWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TestWebhook(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhook.TestResult) graphql.Marshaler {
+			return ec.marshalNWebhookTestResult2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐTestResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_testWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookTestResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_testWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateWebhookSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateWebhookSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RotateWebhookSecret(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhook.Endpoint) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpoint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateWebhookSecret(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rotateWebhookSecret_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_redeliverEvent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_redeliverEvent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RedeliverEvent(ctx, fc.Args["webhookId"].(string), fc.Args["eventId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_redeliverEvent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_redeliverEvent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4794,6 +5687,82 @@ func (ec *executionContext) fieldContext_Query_disputes(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_disputes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_webhooks(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhooks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Webhooks(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*webhook.Endpoint) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpointᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhooks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_webhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Webhook(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhook.Endpoint) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpoint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_webhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -6106,6 +7075,574 @@ func (ec *executionContext) fieldContext_TrustSummary_assessment(_ context.Conte
 	return graphql.NewScalarFieldContext("TrustSummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Webhook_id(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Webhook_orgId(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_orgId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrgID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_orgId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Webhook_url(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Webhook_events(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Events, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Webhook_active(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Webhook_consecutiveFailures(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_consecutiveFailures(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConsecutiveFailures, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_consecutiveFailures(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Webhook_createdAt(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Webhook_secret(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Webhook_deliveries(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_deliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Webhook().Deliveries(ctx, obj, fc.Args["limit"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDeliveryConnection) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryConnection2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐWebhookDeliveryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_deliveries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Webhook",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Webhook_deliveries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDelivery_eventId(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDelivery_eventType(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_eventType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_eventType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDelivery_attempt(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_attempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDelivery_success(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_success(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Success, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_success(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDelivery_statusCode(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_statusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_statusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDelivery_latencyMs(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_latencyMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDelivery_error(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDelivery_responseBody(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDelivery_createdAt(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDeliveryConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*webhook.Delivery) graphql.Marshaler {
+			return ec.marshalNWebhookDelivery2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐDeliveryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookTestResult_statusCode(ctx context.Context, field graphql.CollectedField, obj *webhook.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookTestResult_statusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookTestResult_statusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookTestResult", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookTestResult_success(ctx context.Context, field graphql.CollectedField, obj *webhook.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookTestResult_success(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Success, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookTestResult_success(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookTestResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7302,6 +8839,43 @@ func (ec *executionContext) unmarshalInputRegisterAgentInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRegisterWebhookInput(ctx context.Context, obj any) (model.RegisterWebhookInput, error) {
+	var it model.RegisterWebhookInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "events"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "events":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("events"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Events = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputReportAgentInput(ctx context.Context, obj any) (model.ReportAgentInput, error) {
 	var it model.ReportAgentInput
 	if obj == nil {
@@ -7443,6 +9017,50 @@ func (ec *executionContext) unmarshalInputUpdateAgentInput(ctx context.Context, 
 				return it, err
 			}
 			it.DailyLimit = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateWebhookInput(ctx context.Context, obj any) (model.UpdateWebhookInput, error) {
+	var it model.UpdateWebhookInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "events", "active"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "events":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("events"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Events = data
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = data
 		}
 	}
 	return it, nil
@@ -8133,6 +9751,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "registerWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_registerWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_testWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rotateWebhookSecret":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateWebhookSecret(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redeliverEvent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_redeliverEvent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8491,6 +10151,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_disputes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "webhooks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_webhooks(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "webhook":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_webhook(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -9147,6 +10851,286 @@ func (ec *executionContext) _TrustSummary(ctx context.Context, sel ast.Selection
 			}
 		case "assessment":
 			out.Values[i] = ec._TrustSummary_assessment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookImplementors = []string{"Webhook"}
+
+func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, obj *webhook.Endpoint) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Webhook")
+		case "id":
+			out.Values[i] = ec._Webhook_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orgId":
+			out.Values[i] = ec._Webhook_orgId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._Webhook_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "events":
+			out.Values[i] = ec._Webhook_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "active":
+			out.Values[i] = ec._Webhook_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "consecutiveFailures":
+			out.Values[i] = ec._Webhook_consecutiveFailures(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Webhook_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "secret":
+			out.Values[i] = ec._Webhook_secret(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deliveries":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Webhook_deliveries(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookDeliveryImplementors = []string{"WebhookDelivery"}
+
+func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *webhook.Delivery) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDelivery")
+		case "id":
+			out.Values[i] = ec._WebhookDelivery_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "eventId":
+			out.Values[i] = ec._WebhookDelivery_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "eventType":
+			out.Values[i] = ec._WebhookDelivery_eventType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempt":
+			out.Values[i] = ec._WebhookDelivery_attempt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "success":
+			out.Values[i] = ec._WebhookDelivery_success(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "statusCode":
+			out.Values[i] = ec._WebhookDelivery_statusCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "latencyMs":
+			out.Values[i] = ec._WebhookDelivery_latencyMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._WebhookDelivery_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "responseBody":
+			out.Values[i] = ec._WebhookDelivery_responseBody(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._WebhookDelivery_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookDeliveryConnectionImplementors = []string{"WebhookDeliveryConnection"}
+
+func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookDeliveryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDeliveryConnection")
+		case "nodes":
+			out.Values[i] = ec._WebhookDeliveryConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._WebhookDeliveryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookTestResultImplementors = []string{"WebhookTestResult"}
+
+func (ec *executionContext) _WebhookTestResult(ctx context.Context, sel ast.SelectionSet, obj *webhook.TestResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookTestResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookTestResult")
+		case "statusCode":
+			out.Values[i] = ec._WebhookTestResult_statusCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "success":
+			out.Values[i] = ec._WebhookTestResult_success(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -9945,6 +11929,11 @@ func (ec *executionContext) unmarshalNRegisterAgentInput2githubᚗcomᚋagenttru
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNRegisterWebhookInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐRegisterWebhookInput(ctx context.Context, v any) (model.RegisterWebhookInput, error) {
+	res, err := ec.unmarshalInputRegisterWebhookInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNReportAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReportAgentInput(ctx context.Context, v any) (model.ReportAgentInput, error) {
 	res, err := ec.unmarshalInputReportAgentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -10206,6 +12195,83 @@ func (ec *executionContext) marshalNTrustSummary2ᚖgithubᚗcomᚋagenttrustᚋ
 func (ec *executionContext) unmarshalNUpdateAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐUpdateAgentInput(ctx context.Context, v any) (model.UpdateAgentInput, error) {
 	res, err := ec.unmarshalInputUpdateAgentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateWebhookInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐUpdateWebhookInput(ctx context.Context, v any) (model.UpdateWebhookInput, error) {
+	res, err := ec.unmarshalInputUpdateWebhookInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhook2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpointᚄ(ctx context.Context, sel ast.SelectionSet, v []*webhook.Endpoint) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhook2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpoint(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhook2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpoint(ctx context.Context, sel ast.SelectionSet, v *webhook.Endpoint) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Webhook(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDelivery2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐDeliveryᚄ(ctx context.Context, sel ast.SelectionSet, v []*webhook.Delivery) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookDelivery2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐDelivery(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookDelivery2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐDelivery(ctx context.Context, sel ast.SelectionSet, v *webhook.Delivery) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookDelivery(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryConnection2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐWebhookDeliveryConnection(ctx context.Context, sel ast.SelectionSet, v *model.WebhookDeliveryConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookDeliveryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookTestResult2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐTestResult(ctx context.Context, sel ast.SelectionSet, v *webhook.TestResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookTestResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {

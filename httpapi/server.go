@@ -153,6 +153,9 @@ func NewEdge(cfg Config, d Deps) *Edge {
 		}
 		authed.ServeHTTP(w, r)
 	})
+	rest := authenticateREST(d, limiter, failures, webhookRoutes(d))
+	mux.Handle("/webhooks", rest)
+	mux.Handle("/webhooks/", rest)
 	pg := playground.Handler("/graphql")
 	mux.Handle("GET /{$}", pg)
 	mux.Handle("GET "+playground.AssetPrefix, pg)

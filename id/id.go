@@ -16,6 +16,7 @@ const (
 	Dispute     = "disp_"
 	Event       = "evt_"
 	Key         = "key_"
+	Delivery    = "dlv_"
 )
 
 var enc = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)

@@ -9,6 +9,7 @@ import (
 	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
+	"github.com/agenttrust/service/webhook"
 )
 
 // Services are the domain services the resolvers call.
@@ -16,6 +17,7 @@ type Services struct {
 	Agents       agent.Service
 	Transactions transaction.Service
 	Trust        trust.Service
+	Webhooks     webhook.Service
 	// Live serves subscriptions; nil refuses them.
 	Live *live.Hub
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
+	"github.com/agenttrust/service/webhook"
 )
 
 // A page of agents, newest first.
@@ -97,6 +98,14 @@ type RegisterAgentInput struct {
 	DailyLimit *money.Amount `json:"dailyLimit,omitempty"`
 }
 
+// A new endpoint. It must answer a signed `webhook.verification` with 2xx before it is stored.
+type RegisterWebhookInput struct {
+	// https URL, at most 2048 characters, publicly reachable.
+	URL string `json:"url"`
+	// Known event types, or `["*"]` for all.
+	Events []string `json:"events"`
+}
+
 // Input of `reportAgent`.
 type ReportAgentInput struct {
 	// The agent reported: any organization's.
@@ -146,4 +155,22 @@ type UpdateAgentInput struct {
 	SpendingLimit *money.Amount `json:"spendingLimit,omitempty"`
 	// New daily limit; an explicit null removes the daily limit.
 	DailyLimit graphql.Omittable[*money.Amount] `json:"dailyLimit,omitempty"`
+}
+
+// Changes to an endpoint; absent fields stay as they are.
+type UpdateWebhookInput struct {
+	// A new URL, verified like a registration's.
+	URL *string `json:"url,omitempty"`
+	// A new event filter.
+	Events []string `json:"events,omitempty"`
+	// true re-activates (and delivers what was missed while inactive, within `WEBHOOK_RETENTION`); false pauses.
+	Active *bool `json:"active,omitempty"`
+}
+
+// A page of delivery attempts, newest first.
+type WebhookDeliveryConnection struct {
+	// The attempts of this page.
+	Nodes []*webhook.Delivery `json:"nodes"`
+	// Where the next page starts.
+	PageInfo *PageInfo `json:"pageInfo"`
 }

@@ -1,0 +1,431 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/keyring"
+	"github.com/agenttrust/service/webhook"
+)
+
+type webhookRow struct {
+	bun.BaseModel        `bun:"table:webhooks"`
+	ID                   string     `bun:"id,pk"`
+	OrgID                string     `bun:"org_id"`
+	URL                  string     `bun:"url"`
+	Events               []string   `bun:"events,array"`
+	Active               bool       `bun:"active"`
+	ConsecutiveFailures  int        `bun:"consecutive_failures"`
+	SecretSealed         string     `bun:"secret_sealed"`
+	PreviousSecretSealed *string    `bun:"previous_secret_sealed"`
+	PreviousSecretUntil  *time.Time `bun:"previous_secret_until"`
+	DisabledAt           *time.Time `bun:"disabled_at"`
+	CreatedAt            time.Time  `bun:"created_at"`
+	UpdatedAt            time.Time  `bun:"updated_at"`
+}
+
+func (r *webhookRow) endpoint() *webhook.Endpoint {
+	return &webhook.Endpoint{ID: r.ID, OrgID: r.OrgID, URL: r.URL, Events: r.Events, Active: r.Active,
+		ConsecutiveFailures: r.ConsecutiveFailures, CreatedAt: r.CreatedAt.UTC()}
+}
+
+// WebhookConfig tunes delivery; zero fields take the documented defaults.
+type WebhookConfig struct {
+	Schedule     webhook.Schedule // WEBHOOK_RETRY_SCHEDULE
+	DisableAfter int              // WEBHOOK_DISABLE_AFTER
+	Retention    time.Duration    // WEBHOOK_RETENTION
+	// Backlog caps how many missed events a re-activated endpoint is sent.
+	Backlog int
+}
+
+func (c *WebhookConfig) defaults() {
+	if len(c.Schedule) == 0 {
+		c.Schedule, _ = webhook.ParseSchedule(webhook.DefaultSchedule)
+	}
+	if c.DisableAfter <= 0 {
+		c.DisableAfter = webhook.DefaultDisableAfter
+	}
+	if c.Retention <= 0 {
+		c.Retention = webhook.DefaultRetention
+	}
+	if c.Backlog <= 0 {
+		c.Backlog = 10000
+	}
+}
+
+// WebhookService implements webhook.Service on Postgres, plus what the
+// delivery workers and the dispatcher need.
+type WebhookService struct {
+	db     *DB
+	keys   *keyring.Ring
+	sender webhook.Sender
+	jobs   *jobInserter
+	cfg    WebhookConfig
+}
+
+var _ webhook.Service = (*WebhookService)(nil)
+
+// NewWebhookService returns the webhook service; keys seal the secrets and
+// sender verifies and tests endpoints.
+func NewWebhookService(d *DB, keys *keyring.Ring, sender webhook.Sender, cfg WebhookConfig) (*WebhookService, error) {
+	cfg.defaults()
+	j, err := newJobInserter(d)
+	if err != nil {
+		return nil, err
+	}
+	return &WebhookService{db: d, keys: keys, sender: sender, jobs: j, cfg: cfg}, nil
+}
+
+// Config returns the delivery settings in force.
+func (s *WebhookService) Config() WebhookConfig { return s.cfg }
+
+func webhookNotFound(whID string) error {
+	return failure.Errorf(failure.NotFound, "webhook %s not found", whID)
+}
+
+func (s *WebhookService) seal(whID, secret string) string {
+	return s.keys.Seal([]byte(secret), []byte(whID))
+}
+
+// find loads one of orgID's endpoints; lock takes its row lock in tx.
+func (s *WebhookService) find(ctx context.Context, q bun.IDB, orgID, whID string, lock bool) (*webhookRow, error) {
+	var row webhookRow
+	sel := q.NewSelect().Model(&row).Where("id = ?", whID).Where("org_id = ?", orgID)
+	if lock {
+		sel = sel.For("UPDATE")
+	}
+	if err := sel.Scan(ctx); errors.Is(err, sql.ErrNoRows) {
+		return nil, webhookNotFound(whID)
+	} else if err != nil {
+		return nil, fmt.Errorf("find webhook: %w", err)
+	}
+	return &row, nil
+}
+
+// verify sends a signed webhook.verification to url and refuses it unless it answers 2xx.
+func (s *WebhookService) verify(ctx context.Context, whID, url, secret string) error {
+	data, _ := json.Marshal(map[string]string{"webhook_id": whID, "url": url})
+	a := s.sender.Send(ctx, url, []string{secret}, webhook.Outgoing{ID: id.New(id.Event), Type: webhook.TypeVerification, At: s.db.Now(), Data: data})
+	switch {
+	case a.Success():
+		return nil
+	case a.StatusCode == 0:
+		return failure.Invalid("input.url", "the endpoint could not be reached for the signed webhook.verification request: %s", a.Err)
+	default:
+		return failure.Invalid("input.url", "the endpoint answered HTTP %d to the signed webhook.verification request; it must answer 2xx", a.StatusCode)
+	}
+}
+
+// Register stores an endpoint once it answered a signed webhook.verification
+// with 2xx; the answer carries the secret, the only time it is shown besides rotation.
+func (s *WebhookService) Register(ctx context.Context, in webhook.RegisterInput) (*webhook.Endpoint, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.checkRoom(ctx, s.db.bun, p.OrgID); err != nil {
+		return nil, err
+	}
+	whID, secret := id.New(id.Webhook), webhook.NewSecret()
+	if err := s.verify(ctx, whID, in.URL, secret); err != nil {
+		return nil, err
+	}
+	now := s.db.Now()
+	row := webhookRow{ID: whID, OrgID: p.OrgID, URL: in.URL, Events: in.Events, Active: true,
+		SecretSealed: s.seal(whID, secret), CreatedAt: now, UpdatedAt: now}
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		// The organization's row lock serializes registrations, so the cap holds.
+		if _, err := tx.NewRaw("SELECT 1 FROM orgs WHERE id = ? FOR UPDATE", p.OrgID).Exec(ctx); err != nil {
+			return fmt.Errorf("lock organization: %w", err)
+		}
+		if err := s.checkRoom(ctx, tx, p.OrgID); err != nil {
+			return err
+		}
+		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+			return fmt.Errorf("insert webhook: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	ep := row.endpoint()
+	ep.Secret = &secret
+	return ep, nil
+}
+
+func (s *WebhookService) checkRoom(ctx context.Context, q bun.IDB, orgID string) error {
+	n, err := q.NewSelect().Model((*webhookRow)(nil)).Where("org_id = ?", orgID).Count(ctx)
+	if err != nil {
+		return fmt.Errorf("count webhooks: %w", err)
+	}
+	if n >= webhook.MaxEndpoints {
+		return failure.Invalid("input.url", "an organization may register at most %d webhook endpoints; delete one first", webhook.MaxEndpoints)
+	}
+	return nil
+}
+
+// List returns the organization's endpoints, oldest first.
+func (s *WebhookService) List(ctx context.Context) ([]webhook.Endpoint, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []webhookRow
+	if err := s.db.bun.NewSelect().Model(&rows).Where("org_id = ?", p.OrgID).Order("created_at", "id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list webhooks: %w", err)
+	}
+	out := make([]webhook.Endpoint, len(rows))
+	for i := range rows {
+		out[i] = *rows[i].endpoint()
+	}
+	return out, nil
+}
+
+// Get returns one of the organization's endpoints.
+func (s *WebhookService) Get(ctx context.Context, whID string) (*webhook.Endpoint, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	row, err := s.find(ctx, s.db.bun, p.OrgID, whID, false)
+	if err != nil {
+		return nil, err
+	}
+	return row.endpoint(), nil
+}
+
+// Update changes an endpoint. A new URL must answer a signed
+// webhook.verification first. Re-activating resets consecutive_failures and
+// queues the events the endpoint missed while inactive (within the retention).
+func (s *WebhookService) Update(ctx context.Context, whID string, in webhook.UpdateInput) (*webhook.Endpoint, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	cur, err := s.find(ctx, s.db.bun, p.OrgID, whID, false)
+	if err != nil {
+		return nil, err
+	}
+	if in.URL != nil && *in.URL != cur.URL {
+		secret, err := s.keys.Open(cur.SecretSealed, []byte(whID))
+		if err != nil {
+			return nil, fmt.Errorf("open webhook secret: %w", err)
+		}
+		if err := s.verify(ctx, whID, *in.URL, string(secret)); err != nil {
+			return nil, err
+		}
+	}
+	var out *webhook.Endpoint
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		row, err := s.find(ctx, tx, p.OrgID, whID, true)
+		if err != nil {
+			return err
+		}
+		now := s.db.Now()
+		if in.URL != nil {
+			row.URL = *in.URL
+		}
+		if in.Events != nil {
+			row.Events = in.Events
+		}
+		reactivated := in.Active != nil && *in.Active && !row.Active
+		if in.Active != nil && !*in.Active && row.Active {
+			row.DisabledAt = &now
+		}
+		if in.Active != nil {
+			row.Active = *in.Active
+		}
+		if reactivated {
+			row.ConsecutiveFailures = 0
+		}
+		row.UpdatedAt = now
+		if _, err := tx.NewUpdate().Model(row).Column("url", "events", "active", "consecutive_failures", "disabled_at", "updated_at").WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("update webhook: %w", err)
+		}
+		if reactivated {
+			if err := s.queueBacklog(ctx, tx, row); err != nil {
+				return err
+			}
+		}
+		out = row.endpoint()
+		return nil
+	})
+	return out, err
+}
+
+// queueBacklog queues, in tx, the events a re-activated endpoint missed:
+// every event after the last one it received (or since it was disabled, if
+// that is earlier), and older ones it was still failing on; none older than
+// the retention or than the endpoint, and none it already received.
+func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webhookRow) error {
+	floor := s.db.Now().Add(-s.cfg.Retention)
+	if row.CreatedAt.After(floor) {
+		floor = row.CreatedAt
+	}
+	from := s.db.Now()
+	if row.DisabledAt != nil {
+		from = *row.DisabledAt
+	}
+	var lastOK sql.NullTime
+	err := tx.NewRaw(`SELECT max(e.created_at) FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+		WHERE d.webhook_id = ? AND d.success`, row.ID).Scan(ctx, &lastOK)
+	if err != nil {
+		return fmt.Errorf("find last delivered event: %w", err)
+	}
+	switch {
+	case !lastOK.Valid:
+		from = floor // never delivered anything: everything since it exists
+	case lastOK.Time.Before(from):
+		from = lastOK.Time
+	}
+	var evs []struct {
+		ID   string `bun:"id"`
+		Type string `bun:"type"`
+	}
+	err = tx.NewRaw(`SELECT e.id, e.type FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
+		WHERE eo.org_id = ? AND e.created_at >= ?
+		  AND (e.created_at >= ? OR e.id IN (SELECT event_id FROM webhook_deliveries WHERE webhook_id = ?))
+		  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = ? AND d.event_id = e.id AND d.success)
+		ORDER BY e.xid, e.seq LIMIT ?`,
+		row.OrgID, floor, from, row.ID, row.ID, s.cfg.Backlog).Scan(ctx, &evs)
+	if err != nil {
+		return fmt.Errorf("find missed events: %w", err)
+	}
+	var jobs []river.InsertManyParams
+	for _, e := range evs {
+		if webhook.Matches(row.Events, e.Type) {
+			jobs = append(jobs, s.job(row.ID, e.ID))
+		}
+	}
+	return s.jobs.insert(ctx, tx, jobs)
+}
+
+func (s *WebhookService) job(whID, eventID string) river.InsertManyParams {
+	return river.InsertManyParams{Args: webhook.DeliveryJob{WebhookID: whID, EventID: eventID},
+		InsertOpts: &river.InsertOpts{MaxAttempts: s.cfg.Schedule.Attempts()}}
+}
+
+// Delete removes an endpoint and its attempt records; its queued jobs find
+// it gone and stop.
+func (s *WebhookService) Delete(ctx context.Context, whID string) error {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := s.db.bun.NewDelete().Model((*webhookRow)(nil)).Where("id = ?", whID).Where("org_id = ?", p.OrgID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("delete webhook: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return webhookNotFound(whID)
+	}
+	return nil
+}
+
+// Test sends a signed webhook.test now and reports the answer; it records
+// nothing and leaves consecutive_failures alone.
+func (s *WebhookService) Test(ctx context.Context, whID string) (*webhook.TestResult, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	row, err := s.find(ctx, s.db.bun, p.OrgID, whID, false)
+	if err != nil {
+		return nil, err
+	}
+	secrets, err := s.secrets(row)
+	if err != nil {
+		return nil, err
+	}
+	data, _ := json.Marshal(map[string]string{"webhook_id": whID})
+	a := s.sender.Send(ctx, row.URL, secrets, webhook.Outgoing{ID: id.New(id.Event), Type: webhook.TypeTest, At: s.db.Now(), Data: data})
+	return &webhook.TestResult{StatusCode: a.StatusCode, Success: a.Success()}, nil
+}
+
+// secrets opens the endpoint's signing secrets: the current one, then the
+// previous one while the rotation overlap lasts.
+func (s *WebhookService) secrets(row *webhookRow) ([]string, error) {
+	cur, err := s.keys.Open(row.SecretSealed, []byte(row.ID))
+	if err != nil {
+		return nil, fmt.Errorf("open webhook secret: %w", err)
+	}
+	out := []string{string(cur)}
+	if row.PreviousSecretSealed != nil && row.PreviousSecretUntil != nil && s.db.Now().Before(*row.PreviousSecretUntil) {
+		prev, err := s.keys.Open(*row.PreviousSecretSealed, []byte(row.ID))
+		if err != nil {
+			return nil, fmt.Errorf("open previous webhook secret: %w", err)
+		}
+		out = append(out, string(prev))
+	}
+	return out, nil
+}
+
+// RotateSecret gives the endpoint a new secret; for webhook.RotationOverlap
+// deliveries are signed under the old one as well.
+func (s *WebhookService) RotateSecret(ctx context.Context, whID string) (*webhook.Endpoint, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	secret := webhook.NewSecret()
+	var out *webhook.Endpoint
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		row, err := s.find(ctx, tx, p.OrgID, whID, true)
+		if err != nil {
+			return err
+		}
+		now := s.db.Now()
+		until := now.Add(webhook.RotationOverlap)
+		prev := row.SecretSealed
+		row.PreviousSecretSealed, row.PreviousSecretUntil = &prev, &until
+		row.SecretSealed, row.UpdatedAt = s.seal(whID, secret), now
+		if _, err := tx.NewUpdate().Model(row).Column("secret_sealed", "previous_secret_sealed", "previous_secret_until", "updated_at").WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("rotate webhook secret: %w", err)
+		}
+		out = row.endpoint()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Secret = &secret
+	return out, nil
+}
+
+// Redeliver queues one event again for one endpoint, whatever its filter.
+// Errors: failure.NotFound for an endpoint or event the organization cannot see.
+func (s *WebhookService) Redeliver(ctx context.Context, whID, eventID string) error {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := s.find(ctx, s.db.bun, p.OrgID, whID, false); err != nil {
+		return err
+	}
+	if !id.Has(eventID, id.Event) {
+		return failure.Errorf(failure.NotFound, "event %s not found", eventID)
+	}
+	if _, err := s.db.EventPosition(ctx, p.OrgID, eventID); err != nil {
+		return err
+	}
+	return s.db.inTx(ctx, func(tx bun.Tx) error {
+		return s.jobs.insert(ctx, tx, []river.InsertManyParams{s.job(whID, eventID)})
+	})
+}

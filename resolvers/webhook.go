@@ -1,0 +1,73 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/paging"
+	"github.com/agenttrust/service/webhook"
+)
+
+// Webhook returns the Webhook field resolver.
+func (r *Resolver) Webhook() graph.WebhookResolver { return &webhookResolver{r} }
+
+type webhookResolver struct{ *Resolver }
+
+func (r *webhookResolver) Deliveries(ctx context.Context, w *webhook.Endpoint, limit *int, after *string) (*model.WebhookDeliveryConnection, error) {
+	page, err := r.svc.Webhooks.Deliveries(ctx, w.ID, paging.Limit(limit), deref(after, ""))
+	if err != nil {
+		return nil, err
+	}
+	nodes := make([]*webhook.Delivery, len(page.Deliveries))
+	for i := range page.Deliveries {
+		nodes[i] = &page.Deliveries[i]
+	}
+	return &model.WebhookDeliveryConnection{Nodes: nodes, PageInfo: pageInfo(page.NextCursor, page.NextCursor != "")}, nil
+}
+
+func (r *queryResolver) Webhooks(ctx context.Context) ([]*webhook.Endpoint, error) {
+	eps, err := r.svc.Webhooks.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*webhook.Endpoint, len(eps))
+	for i := range eps {
+		out[i] = &eps[i]
+	}
+	return out, nil
+}
+
+func (r *queryResolver) Webhook(ctx context.Context, id string) (*webhook.Endpoint, error) {
+	return r.svc.Webhooks.Get(ctx, id)
+}
+
+func (r *mutationResolver) RegisterWebhook(ctx context.Context, in model.RegisterWebhookInput) (*webhook.Endpoint, error) {
+	return r.svc.Webhooks.Register(ctx, webhook.RegisterInput{URL: in.URL, Events: in.Events})
+}
+
+func (r *mutationResolver) UpdateWebhook(ctx context.Context, id string, in model.UpdateWebhookInput) (*webhook.Endpoint, error) {
+	return r.svc.Webhooks.Update(ctx, id, webhook.UpdateInput{URL: in.URL, Events: in.Events, Active: in.Active})
+}
+
+func (r *mutationResolver) DeleteWebhook(ctx context.Context, id string) (bool, error) {
+	if err := r.svc.Webhooks.Delete(ctx, id); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func (r *mutationResolver) TestWebhook(ctx context.Context, id string) (*webhook.TestResult, error) {
+	return r.svc.Webhooks.Test(ctx, id)
+}
+
+func (r *mutationResolver) RotateWebhookSecret(ctx context.Context, id string) (*webhook.Endpoint, error) {
+	return r.svc.Webhooks.RotateSecret(ctx, id)
+}
+
+func (r *mutationResolver) RedeliverEvent(ctx context.Context, webhookID, eventID string) (bool, error) {
+	if err := r.svc.Webhooks.Redeliver(ctx, webhookID, eventID); err != nil {
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,101 @@
+package delivery_test
+
+import (
+	"bytes"
+	"crypto/tls"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/webhook/delivery"
+	"github.com/agenttrust/service/webhook/webhooktest"
+)
+
+// BenchmarkDeliveryThroughput delivers a backlog of events to 1 and to 50
+// endpoints on one local HTTPS receiver, then posts the same bodies to the
+// same receiver with a plain net/http client at the same concurrency, and
+// reports both rates and their ratio. Run: make bench-webhooks.
+func BenchmarkDeliveryThroughput(b *testing.B) {
+	for _, endpoints := range []int{1, 50} {
+		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
+			const deliveries = 1000
+			events := deliveries / endpoints
+			cfg := delivery.Config{Workers: 50, PerEndpoint: 50}
+			for range b.N {
+				e := webhooktest.NewEnv(b, webhooktest.Options{})
+				rcv := webhooktest.New(b)
+				for i := range endpoints {
+					e.Register(fmt.Sprintf("%s/%d", rcv.URL(), i), event.AgentRegistered)
+				}
+				for i := range events {
+					e.RegisterAgent(fmt.Sprintf("bench-%d", i))
+				}
+				start := time.Now()
+				_, stop := e.Start(cfg)
+				got := rcv.Wait(b, deliveries, 2*time.Minute, event.AgentRegistered)
+				took := time.Since(start)
+				stop()
+
+				plain := plainPost(b, rcv, got, min(cfg.Workers, cfg.PerEndpoint*endpoints))
+				b.ReportMetric(float64(deliveries)/took.Seconds(), "deliveries/s")
+				b.ReportMetric(float64(deliveries)/plain.Seconds(), "plain-posts/s")
+				b.ReportMetric(plain.Seconds()/took.Seconds(), "ratio")
+			}
+		})
+	}
+}
+
+// plainPost posts the bodies of reqs to rcv with a plain net/http client,
+// concurrency at a time, and returns how long it took.
+func plainPost(b *testing.B, rcv *webhooktest.Receiver, reqs []webhooktest.Request, concurrency int) time.Duration {
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: rcv.Roots()}, MaxIdleConnsPerHost: concurrency, ForceAttemptHTTP2: true}}
+	work := make(chan []byte)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range concurrency {
+		wg.Go(func() {
+			for body := range work {
+				resp, err := c.Post(rcv.URL(), "application/json", bytes.NewReader(body))
+				if err != nil {
+					b.Error(err)
+					continue
+				}
+				resp.Body.Close()
+			}
+		})
+	}
+	for _, q := range reqs {
+		work <- q.Body
+	}
+	close(work)
+	wg.Wait()
+	return time.Since(start)
+}
+
+// BenchmarkCommitToFirstAttempt measures, for events committed one at a
+// time while delivery runs, the time from the commit to the endpoint
+// receiving the first attempt, and reports the 50th and 99th percentiles.
+func BenchmarkCommitToFirstAttempt(b *testing.B) {
+	for range b.N {
+		e := webhooktest.NewEnv(b, webhooktest.Options{})
+		rcv := webhooktest.New(b)
+		e.Register(rcv.URL(), event.AgentRegistered)
+		e.Start(delivery.Config{})
+		const n = 200
+		lat := make([]time.Duration, 0, n)
+		for i := range n {
+			e.RegisterAgent(fmt.Sprintf("lat-%d", i))
+			committed := time.Now()
+			got := rcv.Wait(b, i+1, time.Minute, event.AgentRegistered)
+			lat = append(lat, got[i].At.Sub(committed))
+			time.Sleep(5 * time.Millisecond)
+		}
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[n/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(lat[n*99/100].Microseconds())/1000, "p99-ms")
+	}
+}

@@ -1,0 +1,244 @@
+// Package outbound is the one HTTP client for requests to webhook endpoints.
+// It speaks https only, checks every address it dials (after DNS resolution,
+// so a name that rebinds to a private address is refused at connect time),
+// follows no redirects and bounds connect time, total time and bytes read.
+package outbound
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrForbiddenAddress means the endpoint resolved to an address the policy refuses.
+var ErrForbiddenAddress = errors.New("address not allowed")
+
+// Config tunes the client; zero fields take the defaults.
+type Config struct {
+	// AllowPrivateNetworks lets requests reach loopback and private
+	// addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS; development and tests only).
+	AllowPrivateNetworks bool
+	// RootCAs are extra trusted roots (WEBHOOK_CA_FILE), added to the system's.
+	RootCAs *x509.CertPool
+	// ConnectTimeout bounds dialing and the TLS handshake (default 5s).
+	ConnectTimeout time.Duration
+	// Timeout bounds a whole request, body included (default 15s).
+	Timeout time.Duration
+	// MaxResponseBytes is how much of an answer is read (default 64 KiB).
+	MaxResponseBytes int64
+}
+
+// LoadCAFile reads PEM certificates from path into a pool with the system roots.
+func LoadCAFile(path string) (*x509.CertPool, error) {
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("WEBHOOK_CA_FILE: %w", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("WEBHOOK_CA_FILE: %s holds no PEM certificate", path)
+	}
+	return pool, nil
+}
+
+// Client posts to endpoints under the policy.
+type Client struct {
+	cfg  Config
+	http *http.Client
+}
+
+// New returns a client for cfg.
+func New(cfg Config) *Client {
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 5 * time.Second
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 15 * time.Second
+	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = 64 << 10
+	}
+	dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}
+	if !cfg.AllowPrivateNetworks {
+		dialer.Control = func(_, address string, _ syscall.RawConn) error {
+			return CheckAddress(address)
+		}
+	}
+	tr := &http.Transport{
+		Proxy:                 nil, // a proxy would dial for us and bypass the address check
+		DialContext:           dialer.DialContext,
+		TLSClientConfig:       &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12},
+		TLSHandshakeTimeout:   cfg.ConnectTimeout,
+		ResponseHeaderTimeout: cfg.Timeout,
+		MaxIdleConnsPerHost:   128, // an endpoint may have that many deliveries in flight across workers
+		IdleConnTimeout:       90 * time.Second,
+		ForceAttemptHTTP2:     true,
+	}
+	return &Client{cfg: cfg, http: &http.Client{
+		Transport: tr,
+		Timeout:   cfg.Timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse // a 3xx is the answer, and a failure
+		},
+	}}
+}
+
+// Response is what an endpoint answered.
+type Response struct {
+	StatusCode int
+	Header     http.Header
+	Body       []byte // at most MaxResponseBytes
+	Latency    time.Duration
+}
+
+// Post sends body with header to url. An error means no HTTP answer came
+// (refused address, DNS, connect, TLS, timeout); its message is safe to show
+// to the endpoint's owner.
+func (c *Client) Post(ctx context.Context, url string, header http.Header, body []byte) (*Response, error) {
+	start := time.Now()
+	if !strings.HasPrefix(url, "https://") {
+		return nil, errors.New("only https:// endpoints are allowed")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(string(body)))
+	if err != nil {
+		return nil, fmt.Errorf("bad endpoint URL: %w", err)
+	}
+	req.Header = header
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, describe(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxResponseBytes))
+	out := &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: b, Latency: time.Since(start)}
+	if err != nil {
+		// The status arrived; a body cut short does not change it.
+		return out, nil
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10)) // lets a small remainder keep the connection reusable
+	return out, nil
+}
+
+// describe turns a transport error into a short message without Go's
+// request dump (which would repeat the URL).
+func describe(err error) error {
+	var ue interface{ Unwrap() error }
+	if errors.As(err, &ue) {
+		if inner := ue.Unwrap(); inner != nil && strings.HasPrefix(err.Error(), "Post ") {
+			err = inner
+		}
+	}
+	switch {
+	case errors.Is(err, ErrForbiddenAddress):
+		return fmt.Errorf("endpoint refused: %w", err)
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		return errors.New("timed out waiting for the endpoint")
+	}
+	return err
+}
+
+func isTimeout(err error) bool {
+	var t interface{ Timeout() bool }
+	return errors.As(err, &t) && t.Timeout()
+}
+
+// CheckAddress refuses a dialed "host:port" whose host is not a public address.
+func CheckAddress(address string) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return fmt.Errorf("%w: %q", ErrForbiddenAddress, address)
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return fmt.Errorf("%w: %q is not an IP address", ErrForbiddenAddress, host)
+	}
+	if why := Forbidden(ip); why != "" {
+		return fmt.Errorf("%w: %s is %s", ErrForbiddenAddress, ip, why)
+	}
+	return nil
+}
+
+// blocked are the ranges no delivery may reach, with why.
+var blocked = []struct {
+	prefix netip.Prefix
+	why    string
+}{
+	{netip.MustParsePrefix("0.0.0.0/8"), "an unspecified (this-network) address"},
+	{netip.MustParsePrefix("10.0.0.0/8"), "a private (RFC 1918) address"},
+	{netip.MustParsePrefix("100.64.0.0/10"), "a carrier-grade NAT address"},
+	{netip.MustParsePrefix("127.0.0.0/8"), "a loopback address"},
+	{netip.MustParsePrefix("169.254.0.0/16"), "a link-local or cloud metadata address"},
+	{netip.MustParsePrefix("172.16.0.0/12"), "a private (RFC 1918) address"},
+	{netip.MustParsePrefix("192.0.0.0/24"), "an IETF protocol assignment address"},
+	{netip.MustParsePrefix("192.0.2.0/24"), "a documentation address"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "a 6to4 relay address"},
+	{netip.MustParsePrefix("192.168.0.0/16"), "a private (RFC 1918) address"},
+	{netip.MustParsePrefix("198.18.0.0/15"), "a benchmarking address"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "a documentation address"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "a documentation address"},
+	{netip.MustParsePrefix("224.0.0.0/4"), "a multicast address"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "a reserved address"},
+	{netip.MustParsePrefix("::/128"), "an unspecified address"},
+	{netip.MustParsePrefix("::1/128"), "a loopback address"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "a local-use NAT64 address"},
+	{netip.MustParsePrefix("100::/64"), "a discard-only address"},
+	{netip.MustParsePrefix("2001:db8::/32"), "a documentation address"},
+	{netip.MustParsePrefix("3fff::/20"), "a documentation address"},
+	{netip.MustParsePrefix("fc00::/7"), "a unique-local address"},
+	{netip.MustParsePrefix("fe80::/10"), "a link-local address"},
+	{netip.MustParsePrefix("fec0::/10"), "a site-local address"},
+	{netip.MustParsePrefix("ff00::/8"), "a multicast address"},
+	{netip.MustParsePrefix("fd00:ec2::254/128"), "a cloud metadata address"},
+}
+
+// nat64 is the well-known NAT64 prefix: its last 32 bits are an IPv4
+// address, which is what the check must judge.
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
+// Forbidden says why ip may not be dialed, or "" when it may. IPv4-mapped
+// (::ffff:a.b.c.d), IPv4-compatible and NAT64 forms are judged by the IPv4
+// address they carry.
+func Forbidden(ip netip.Addr) string {
+	ip = ip.WithZone("")
+	if ip.Is4In6() {
+		ip = ip.Unmap()
+	}
+	if ip.Is6() {
+		b := ip.As16()
+		if nat64.Contains(ip) || isCompat(b) {
+			return Forbidden(netip.AddrFrom4([4]byte(b[12:])))
+		}
+	}
+	for _, r := range blocked {
+		if r.prefix.Contains(ip) {
+			return r.why
+		}
+	}
+	if ip.Is4() && ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
+		return "a broadcast address"
+	}
+	return ""
+}
+
+// isCompat reports a deprecated IPv4-compatible address (::a.b.c.d).
+func isCompat(b [16]byte) bool {
+	for _, x := range b[:12] {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,174 @@
+// Package webhook holds the rules of webhook endpoints and their deliveries:
+// validation, event matching, Standard Webhooks signing, the retry schedule.
+// It imports only the standard library and the service's own domain packages.
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/failure"
+)
+
+// Event types sent to one endpoint only, never written to the log.
+const (
+	TypeTest         = event.WebhookTest
+	TypeVerification = event.WebhookVerification
+)
+
+// MaxEndpoints is how many endpoints one organization may register.
+const MaxEndpoints = 50
+
+// MaxURLLength is the longest endpoint URL accepted.
+const MaxURLLength = 2048
+
+// Wildcard in an endpoint's events asks for every event type.
+const Wildcard = event.All
+
+// Endpoint is a registered webhook endpoint. Secret is set only in the
+// answers to registration and rotation.
+type Endpoint struct {
+	ID                  string
+	OrgID               string
+	URL                 string
+	Events              []string
+	Active              bool
+	ConsecutiveFailures int
+	CreatedAt           time.Time
+	Secret              *string
+}
+
+// Delivery is one recorded attempt to deliver one event to one endpoint.
+type Delivery struct {
+	ID           string
+	EventID      string
+	EventType    string
+	Attempt      int
+	Success      bool
+	StatusCode   *int
+	LatencyMs    int
+	Error        *string
+	ResponseBody *string
+	CreatedAt    time.Time
+}
+
+// DeliveryPage is one page of an endpoint's attempts, newest first.
+type DeliveryPage struct {
+	Deliveries []Delivery
+	NextCursor string // "" on the last page
+}
+
+// TestResult is the endpoint's answer to a webhook.test request.
+type TestResult struct {
+	StatusCode int
+	Success    bool
+}
+
+// RegisterInput is what registration takes.
+type RegisterInput struct {
+	URL    string
+	Events []string
+}
+
+// UpdateInput changes the fields that are set.
+type UpdateInput struct {
+	URL    *string
+	Events []string // nil: unchanged
+	Active *bool
+}
+
+// Service manages an organization's endpoints; every method acts for the
+// principal on ctx. Errors: failure.NotFound for another organization's
+// endpoint or event, failure.ValidationFailed for bad input (including an
+// endpoint that refuses verification), failure.Unauthenticated without a principal.
+type Service interface {
+	Register(ctx context.Context, in RegisterInput) (*Endpoint, error)
+	List(ctx context.Context) ([]Endpoint, error)
+	Get(ctx context.Context, id string) (*Endpoint, error)
+	Update(ctx context.Context, id string, in UpdateInput) (*Endpoint, error)
+	Delete(ctx context.Context, id string) error
+	Test(ctx context.Context, id string) (*TestResult, error)
+	RotateSecret(ctx context.Context, id string) (*Endpoint, error)
+	Deliveries(ctx context.Context, id string, limit int, after string) (*DeliveryPage, error)
+	Redeliver(ctx context.Context, id, eventID string) error
+}
+
+// ValidateURL checks an endpoint URL's form (reachability is checked by the
+// outbound client when it dials). field names the input path.
+func ValidateURL(f *failure.Fields, field, raw string) {
+	switch {
+	case raw == "":
+		f.Add(field, "is required")
+		return
+	case len(raw) > MaxURLLength:
+		f.Add(field, "must be at most %d characters", MaxURLLength)
+		return
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		f.Add(field, "is not a valid URL")
+	case u.Scheme != "https":
+		f.Add(field, "must be an https:// URL")
+	case u.Host == "" || u.Hostname() == "":
+		f.Add(field, "must name a host")
+	case u.User != nil:
+		f.Add(field, "must not contain credentials")
+	case u.Fragment != "":
+		f.Add(field, "must not contain a fragment")
+	}
+}
+
+// ValidateEvents checks an endpoint's event filter with the one rule for
+// filters (event.ValidateTypes): known types, or exactly ["*"].
+func ValidateEvents(f *failure.Fields, field string, events []string) {
+	if fe := failure.As(event.ValidateTypes(field, events)); fe != nil {
+		*f = append(*f, fe.FieldErrors...)
+	}
+}
+
+// Validate checks a registration.
+func (in RegisterInput) Validate() error {
+	var f failure.Fields
+	ValidateURL(&f, "input.url", in.URL)
+	ValidateEvents(&f, "input.events", in.Events)
+	return f.Err()
+}
+
+// Validate checks an update.
+func (in UpdateInput) Validate() error {
+	var f failure.Fields
+	if in.URL != nil {
+		ValidateURL(&f, "input.url", *in.URL)
+	}
+	if in.Events != nil {
+		ValidateEvents(&f, "input.events", in.Events)
+	}
+	return f.Err()
+}
+
+// Matches reports whether an endpoint subscribed to events wants typ.
+func Matches(events []string, typ string) bool {
+	return slices.Contains(events, Wildcard) || slices.Contains(events, typ)
+}
+
+// Message is the body of a delivery: the event's id, type, time and data.
+type Message struct {
+	ID        string          `json:"id"`
+	Type      string          `json:"type"`
+	Timestamp string          `json:"timestamp"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// Body encodes the delivery body of an event.
+func Body(id, typ string, at time.Time, data json.RawMessage) []byte {
+	if len(data) == 0 {
+		data = json.RawMessage("{}")
+	}
+	b, _ := json.Marshal(Message{ID: id, Type: typ, Timestamp: event.FormatTime(at), Data: data}) // cannot fail: data is valid JSON from the log
+	return b
+}

@@ -1,0 +1,114 @@
+package webhook_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/webhook"
+)
+
+func TestSignatureVerifiesWithTheReferenceLibrary(t *testing.T) {
+	t.Parallel()
+	a, b := webhook.NewSecret(), webhook.NewSecret()
+	if !strings.HasPrefix(a, "whsec_") || len(a) != len("whsec_")+44 || a == b {
+		t.Fatalf("secrets %q %q", a, b)
+	}
+	body := webhook.Body("evt_1", "agent.registered", time.Date(2026, 11, 21, 19, 51, 27, 123e6, time.UTC), []byte(`{"agent_id":"agent_1"}`))
+	if string(body) != `{"id":"evt_1","type":"agent.registered","timestamp":"2026-11-21T19:51:27.123Z","data":{"agent_id":"agent_1"}}` {
+		t.Fatalf("body %s", body)
+	}
+	h := http.Header{}
+	if err := webhook.SetHeaders(h, []string{a, b}, "evt_1", time.Now(), body); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{a, b} {
+		wh, _ := standardwebhooks.NewWebhook(s)
+		if err := wh.Verify(body, h); err != nil {
+			t.Fatalf("verify under one of two secrets: %v", err)
+		}
+	}
+	wh, _ := standardwebhooks.NewWebhook(webhook.NewSecret())
+	if wh.Verify(body, h) == nil {
+		t.Fatal("verified under an unrelated secret")
+	}
+	wa, _ := standardwebhooks.NewWebhook(a)
+	if wa.Verify(append(body[:len(body)-1:len(body)-1], ' ', '}'), h) == nil {
+		t.Fatal("verified a changed body")
+	}
+	if _, err := webhook.Signature([]string{"nope"}, "evt_1", time.Now(), body); err == nil {
+		t.Fatal("signed with a malformed secret")
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		in    webhook.RegisterInput
+		field string // "" when valid
+	}{
+		{"ok", webhook.RegisterInput{URL: "https://example.com/hook", Events: []string{"*"}}, ""},
+		{"types", webhook.RegisterInput{URL: "https://example.com/hook", Events: []string{"agent.registered", "webhook.disabled"}}, ""},
+		{"http", webhook.RegisterInput{URL: "http://example.com/hook", Events: []string{"*"}}, "input.url"},
+		{"empty url", webhook.RegisterInput{Events: []string{"*"}}, "input.url"},
+		{"no host", webhook.RegisterInput{URL: "https:///x", Events: []string{"*"}}, "input.url"},
+		{"credentials", webhook.RegisterInput{URL: "https://u:p@example.com/", Events: []string{"*"}}, "input.url"},
+		{"too long", webhook.RegisterInput{URL: "https://example.com/" + strings.Repeat("a", 2030), Events: []string{"*"}}, "input.url"},
+		{"no events", webhook.RegisterInput{URL: "https://example.com/", Events: nil}, "input.events"},
+		{"unknown", webhook.RegisterInput{URL: "https://example.com/", Events: []string{"agent.registered", "nope"}}, "input.events[1]"},
+		{"test type", webhook.RegisterInput{URL: "https://example.com/", Events: []string{webhook.TypeTest}}, "input.events[0]"},
+		{"wildcard and more", webhook.RegisterInput{URL: "https://example.com/", Events: []string{"*", "agent.registered"}}, "input.events[0]"},
+	} {
+		err := tc.in.Validate()
+		fe := failure.As(err)
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.field != "" && (fe == nil || fe.Code != failure.ValidationFailed || fe.FieldErrors[0].Field != tc.field):
+			t.Errorf("%s: %v, want a field error on %s", tc.name, err, tc.field)
+		}
+	}
+}
+
+func TestScheduleDelay(t *testing.T) {
+	t.Parallel()
+	s, err := webhook.ParseSchedule(webhook.DefaultSchedule)
+	if err != nil || s.Attempts() != 10 || s[0] != 5*time.Second || s[8] != 24*time.Hour {
+		t.Fatalf("default schedule %v %v", s, err)
+	}
+	for _, bad := range []string{"", "5s,,5m", "-1s", "0s", "soon"} {
+		if _, err := webhook.ParseSchedule(bad); err == nil {
+			t.Errorf("ParseSchedule(%q) accepted", bad)
+		}
+	}
+	for range 100 {
+		if d := s.Delay(1, 0); d < 4500*time.Millisecond || d > 5500*time.Millisecond {
+			t.Fatalf("first retry after %s, want 5s ±10%%", d)
+		}
+		if d := s.Delay(2, 0); d < 270*time.Second || d > 330*time.Second {
+			t.Fatalf("second retry after %s, want 5m ±10%%", d)
+		}
+	}
+	if d := s.Delay(1, time.Minute); d != time.Minute {
+		t.Fatalf("Retry-After 1m within bounds: %s", d)
+	}
+	if d := s.Delay(2, time.Second); d != 5*time.Minute {
+		t.Fatalf("Retry-After shorter than the schedule: %s, want the schedule's 5m", d)
+	}
+	if d := s.Delay(1, 100*time.Hour); d != 24*time.Hour {
+		t.Fatalf("Retry-After beyond the longest delay: %s, want 24h", d)
+	}
+}
+
+func TestMatches(t *testing.T) {
+	t.Parallel()
+	if !webhook.Matches([]string{"*"}, "agent.registered") || !webhook.Matches([]string{"a", "agent.registered"}, "agent.registered") ||
+		webhook.Matches([]string{"transaction.completed"}, "agent.registered") {
+		t.Fatal("Matches")
+	}
+}

@@ -1,0 +1,156 @@
+// Package webhooktest is a local HTTPS webhook receiver for tests: it records
+// every request, answers as the test tells it, and checks signatures with the
+// Standard Webhooks reference library.
+package webhooktest
+
+import (
+	"crypto/x509"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+)
+
+// Request is one request the receiver got.
+type Request struct {
+	Header http.Header
+	Body   []byte
+	At     time.Time
+	// Message is the decoded body.
+	Message struct {
+		ID        string          `json:"id"`
+		Type      string          `json:"type"`
+		Timestamp string          `json:"timestamp"`
+		Data      json.RawMessage `json:"data"`
+	}
+}
+
+// Answer is how the receiver answers one request.
+type Answer struct {
+	Status int
+	Header map[string]string
+	Body   string
+	Delay  time.Duration // wait before answering
+}
+
+// Receiver is an httptest TLS server that records webhook requests.
+type Receiver struct {
+	Server  *httptest.Server
+	mu      sync.Mutex
+	reqs    []Request
+	answer  func(Request) Answer
+	arrived chan struct{}
+}
+
+// New starts a receiver that answers 204 until told otherwise; it stops when t ends.
+func New(t testing.TB) *Receiver {
+	r := &Receiver{answer: func(Request) Answer { return Answer{Status: http.StatusNoContent} }, arrived: make(chan struct{}, 1)}
+	r.Server = httptest.NewTLSServer(http.HandlerFunc(r.serve))
+	t.Cleanup(r.Server.Close)
+	return r
+}
+
+func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	got := Request{Header: req.Header.Clone(), Body: body, At: time.Now()}
+	_ = json.Unmarshal(body, &got.Message)
+	r.mu.Lock()
+	r.reqs = append(r.reqs, got)
+	answer := r.answer
+	r.mu.Unlock()
+	select {
+	case r.arrived <- struct{}{}:
+	default:
+	}
+	a := answer(got)
+	if a.Delay > 0 {
+		select {
+		case <-time.After(a.Delay):
+		case <-req.Context().Done():
+			return
+		}
+	}
+	for k, v := range a.Header {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(a.Status)
+	_, _ = io.WriteString(w, a.Body)
+}
+
+// URL is the receiver's https URL (on 127.0.0.1).
+func (r *Receiver) URL() string { return r.Server.URL + "/hook" }
+
+// Roots trusts the receiver's certificate.
+func (r *Receiver) Roots() *x509.CertPool {
+	pool := x509.NewCertPool()
+	pool.AddCert(r.Server.Certificate())
+	return pool
+}
+
+// Answer sets how requests are answered from now on.
+func (r *Receiver) Answer(fn func(Request) Answer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.answer = fn
+}
+
+// Requests returns what arrived so far, of the given types (all when none given).
+func (r *Receiver) Requests(types ...string) []Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Request
+	for _, q := range r.reqs {
+		if len(types) == 0 || contains(types, q.Message.Type) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// Wait returns once n requests of the given types arrived, failing t after timeout.
+func (r *Receiver) Wait(t testing.TB, n int, timeout time.Duration, types ...string) []Request {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		if got := r.Requests(types...); len(got) >= n {
+			return got
+		}
+		select {
+		case <-r.arrived:
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("receiver: want %d requests of types %v within %s, got %d", n, types, timeout, len(r.Requests(types...)))
+		}
+	}
+}
+
+// Verify fails t unless q carries a valid Standard Webhooks signature under secret.
+func Verify(t testing.TB, q Request, secret string) {
+	t.Helper()
+	if err := Check(q, secret); err != nil {
+		t.Fatalf("signature of %s %s under %.12s…: %v", q.Message.Type, q.Message.ID, secret, err)
+	}
+}
+
+// Check verifies q's signature under secret with the reference library.
+func Check(q Request, secret string) error {
+	wh, err := standardwebhooks.NewWebhook(secret)
+	if err != nil {
+		return err
+	}
+	return wh.Verify(q.Body, q.Header)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
