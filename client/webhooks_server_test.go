@@ -1,8 +1,3 @@
-//go:build webhooks_edge
-
-// This test needs the webhooks REST edge and webhook/webhooktest of issue 10:
-// once they are merged, delete the build constraint above.
-
 package client_test
 
 import (
