@@ -24,6 +24,12 @@ bench: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 1 ./resolvers/
 	bash bench/run-pgbench.sh
 
+fuzz: ## run every fuzz target for FUZZTIME each (default 10s), e.g. make fuzz FUZZTIME=1m
+	FUZZTIME=$(or $(FUZZTIME),10s) GO=$(GO) bash tools/fuzz/run.sh
+
+hostile: ## the hostile request table alone: abusive GraphQL, HTTP and websocket requests, database unchanged
+	$(GO) test -race -count=1 -run TestHostileRequests ./internal/hostile/
+
 playground: ## refresh the embedded GraphiQL assets from npm (versions pinned in playground/package-lock.json)
 	bash playground/build.sh
 
@@ -50,4 +56,4 @@ livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients aga
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: livecheck livebench help run test generate lint bench bench-read audit playground screenshot webhookcheck bench-webhooks
+.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-read audit playground screenshot webhookcheck bench-webhooks

@@ -49,6 +49,7 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
 		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations})
 	srv.Use(rootFieldCharge{limiter: e.limiter})
+	srv.Use(singleSubscriptionRoot{})
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
 	srv.AroundOperations(e.chargeWebsocketOperation)

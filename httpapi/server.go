@@ -251,10 +251,41 @@ func readBody(n int64, next http.Handler) http.Handler {
 		case isJSON(r) && !json.Valid(body):
 			writeGraphQLErrorStatus(w, http.StatusBadRequest, failure.Invalid("body", "is not valid JSON"))
 			return
+		case isJSON(r):
+			if err := checkEnvelope(body); err != nil {
+				writeGraphQLErrorStatus(w, http.StatusBadRequest, err)
+				return
+			}
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// checkEnvelope refuses a POST body that is valid JSON but not a GraphQL
+// request: not an object, or query/operationName not strings, or
+// variables/extensions not objects (null stands for absent). gqlgen would
+// answer those as INTERNAL; they are the caller's mistake. It returns a
+// ValidationFailed error naming the member, or nil.
+func checkEnvelope(body []byte) *failure.Error {
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(body, &env); err != nil || env == nil {
+		return failure.Invalid("body", "must be a JSON object such as {\"query\": \"...\", \"variables\": {...}}")
+	}
+	for name, want := range map[string]byte{"query": '"', "operationName": '"', "variables": '{', "extensions": '{'} {
+		v, ok := env[name]
+		if !ok || string(v) == "null" {
+			continue
+		}
+		if v[0] != want {
+			kind := "a string"
+			if want == '{' {
+				kind = "an object"
+			}
+			return failure.Invalid("body."+name, "must be %s", kind)
+		}
+	}
+	return nil
 }
 
 func isJSON(r *http.Request) bool {

@@ -1,0 +1,265 @@
+package hostile_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agenttrust/service/httpapi"
+	"github.com/agenttrust/service/internal/testkit"
+	"github.com/agenttrust/service/wire"
+)
+
+// world is the service under attack: a running process on its own
+// database, the attacker's organization (the kit's) and a victim
+// organization with agents, transactions, a dispute and events of its own.
+type world struct {
+	k  *testkit.Kit
+	ts *httptest.Server
+
+	victimKey, revokedKey      string
+	a1, a2, v1, v2             testkit.Agent
+	victimTx, inboundTx, ownTx string
+	victimDispute, victimEvent string
+	tables                     []string
+}
+
+func setup(t *testing.T) *world {
+	t.Helper()
+	k := testkit.New(t)
+	cfg := httpapi.Config{RateLimitRPS: 100000, RateLimitBurst: 100000}
+	srv := wire.NewServer(cfg, k.DB, testkit.Logger(t), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = srv.Run(ctx); close(done) }()
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { ts.Close(); cancel(); <-done })
+	k.Handler = srv
+
+	w := &world{k: k, ts: ts}
+	victim := k.NewOrgWithKey("victim")
+	w.victimKey = victim.Key
+	keyID, key, err := k.Orgs.CreateKey(context.Background(), k.OrgID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Orgs.RevokeKey(context.Background(), keyID); err != nil {
+		t.Fatal(err)
+	}
+	w.revokedKey = key
+
+	w.a1 = k.Register(map[string]any{"name": "attacker-1", "spendingLimit": "1000"})
+	w.a2 = k.Register(map[string]any{"name": "attacker-2"})
+	w.v1 = k.RegisterAs(victim.Key, map[string]any{"name": "victim-1", "spendingLimit": "1000"})
+	w.v2 = k.RegisterAs(victim.Key, map[string]any{"name": "victim-2"})
+	w.victimTx = k.MustExecute(victim.Key, testkit.Pay(w.v1, w.v2, "10.00")).ID
+	w.inboundTx = k.MustExecute(victim.Key, testkit.Pay(w.v1, w.a1, "5.00")).ID
+	w.ownTx = k.MustExecute(k.Key, testkit.Pay(w.a1, w.a2, "1.00")).ID
+	var d testkit.Dispute
+	k.Report(victim.Key, w.v2.ID, "never delivered", w.victimTx).Into(t, "reportAgent", &d)
+	w.victimDispute = d.ID
+	evs := k.Events(victim.ID)
+	if len(evs) == 0 {
+		t.Fatal("victim has no events")
+	}
+	w.victimEvent = evs[0].ID
+
+	w.tables = w.listTables(t)
+	return w
+}
+
+func (w *world) listTables(t *testing.T) []string {
+	rows, err := w.k.SQL().QueryContext(context.Background(),
+		`SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) FROM information_schema.tables
+		 WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil || len(out) < 5 {
+		t.Fatalf("list tables: %v %v", out, err)
+	}
+	return out
+}
+
+// snapshot is every table's row count and an md5 of its rows' text, sorted.
+func (w *world) snapshot(t *testing.T) map[string]string {
+	t.Helper()
+	parts := make([]string, len(w.tables))
+	for i, tb := range w.tables {
+		parts[i] = fmt.Sprintf(`SELECT %s::text, count(*)::text || ':' || md5(coalesce(string_agg(t::text, E'\n' ORDER BY t::text), '')) FROM %s t`,
+			quoteLit(tb), tb)
+	}
+	rows, err := w.k.SQL().QueryContext(context.Background(), strings.Join(parts, " UNION ALL "))
+	if err != nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var name, sum string
+		if err := rows.Scan(&name, &sum); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = sum
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func quoteLit(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// diff names the tables whose count or contents changed.
+func diff(before, after map[string]string) []string {
+	var out []string
+	for k, v := range before {
+		if after[k] != v {
+			out = append(out, k+" "+v+" -> "+after[k])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestHostileRequests sends every hostile request of the table and checks
+// each answer's code, then that no table changed.
+func TestHostileRequests(t *testing.T) {
+	t.Parallel()
+	w := setup(t)
+	httpCases := w.httpCases()
+	wsCases := w.wsCases()
+	if n := len(httpCases) + len(wsCases); n < 150 {
+		t.Fatalf("the table has %d hostile requests, want at least 150", n)
+	}
+	before := w.snapshot(t)
+	for _, c := range httpCases {
+		t.Run(c.name, func(t *testing.T) { w.runHTTP(t, c) })
+	}
+	for _, c := range wsCases {
+		t.Run("ws/"+c.name, func(t *testing.T) { w.runWS(t, c) })
+	}
+	// A refused request could still leave work behind that lands a moment
+	// later (a queued event, a deferred write): look twice.
+	time.Sleep(300 * time.Millisecond)
+	if d := diff(before, w.snapshot(t)); len(d) > 0 {
+		t.Fatalf("hostile requests changed the database:\n%s", strings.Join(d, "\n"))
+	}
+	// The snapshot sees a change as small as one renamed agent.
+	if r := w.k.Do(w.k.Key, testkit.UpdateMutation, map[string]any{"id": w.a2.ID, "input": map[string]any{"name": "attacker-2b"}}); len(r.Errors) > 0 {
+		t.Fatalf("legitimate update failed: %s", r.Body)
+	}
+	if len(diff(before, w.snapshot(t))) == 0 {
+		t.Fatal("the snapshot does not see a legitimate update: it cannot prove anything")
+	}
+	t.Logf("%d HTTP and %d websocket hostile requests refused; %d tables unchanged", len(httpCases), len(wsCases), len(before))
+}
+
+// httpCase is one hostile HTTP request and the answer it must get.
+type httpCase struct {
+	name   string
+	method string // default POST
+	target string // default /graphql
+	auth   string // Authorization header; default the attacker's key; "-" sends none
+	ctype  string // default application/json
+	body   []byte // default the JSON of query and vars
+	query  string
+	vars   map[string]any
+	code   string // the first error's extensions.code (GraphQL) or error.code (REST)
+	status int    // 0: 200 for GraphQL errors other than the ones with a fixed status
+}
+
+func (w *world) runHTTP(t *testing.T, c httpCase) {
+	method, target, ctype := c.method, c.target, c.ctype
+	if method == "" {
+		method = http.MethodPost
+	}
+	if target == "" {
+		target = "/graphql"
+	}
+	if ctype == "" {
+		ctype = "application/json"
+	}
+	body := c.body
+	if body == nil && c.query != "" {
+		var err error
+		if body, err = json.Marshal(map[string]any{"query": c.query, "variables": c.vars}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req, err := http.NewRequest(method, w.ts.URL+target, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", ctype)
+	req.Header.Set("Accept", "application/graphql-response+json, application/json")
+	switch c.auth {
+	case "":
+		req.Header.Set("Authorization", "Bearer "+w.k.Key)
+	case "-":
+	default:
+		req.Header.Set("Authorization", c.auth)
+	}
+	res, err := w.ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if c.status != 0 && res.StatusCode != c.status {
+		t.Errorf("HTTP %d, want %d: %.300s", res.StatusCode, c.status, raw)
+	}
+	if res.StatusCode >= 500 {
+		t.Errorf("HTTP %d: a hostile request must not look like a server fault: %.300s", res.StatusCode, raw)
+	}
+	var ans struct {
+		Data   map[string]json.RawMessage `json:"data"`
+		Errors []struct {
+			Message    string         `json:"message"`
+			Extensions map[string]any `json:"extensions"`
+		} `json:"errors"`
+		Error *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &ans); err != nil {
+		t.Fatalf("HTTP %d answer is not JSON (%v): %.300s", res.StatusCode, err, raw)
+	}
+	var code, msg string
+	switch {
+	case len(ans.Errors) > 0:
+		code, _ = ans.Errors[0].Extensions["code"].(string)
+		msg = ans.Errors[0].Message
+	case ans.Error != nil:
+		code, msg = ans.Error.Code, ans.Error.Message
+	}
+	if code != c.code || msg == "" {
+		t.Errorf("code %q (message %q), want %q; HTTP %d: %.400s", code, msg, c.code, res.StatusCode, raw)
+	}
+	for k, v := range ans.Data {
+		if string(v) != "null" {
+			t.Errorf("refused request returned data %s: %.200s", k, v)
+		}
+	}
+	if strings.Contains(strings.ToLower(string(raw)), "sqlstate") || strings.Contains(string(raw), "goroutine ") {
+		t.Errorf("answer leaks internals: %.300s", raw)
+	}
+}

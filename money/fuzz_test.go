@@ -1,0 +1,93 @@
+package money
+
+import (
+	"encoding/json"
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+)
+
+// FuzzAmountExact checks that an accepted amount has exactly the value its
+// spelling denotes (compared with math/big, which never rounds), that the JSON
+// number and JSON string forms decode to the same value, and that a rejected
+// one is rejected the same way by both JSON forms.
+func FuzzAmountExact(f *testing.F) {
+	for _, s := range []string{"0.1", "0.2", "0.3", "100.50", "1e2", "-1.5", "1E-30", "1e31", MaxAmount,
+		"999999999999999.9999999", "0.000000000000000000000000000001", "12345678901234.5678901234567890", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseAmount(s)
+		var num, str Amount
+		errNum := num.UnmarshalJSON([]byte(s))
+		quoted, _ := json.Marshal(s)
+		errStr := str.UnmarshalJSON(quoted)
+		if len(quoted) > MaxInputLen+2 {
+			if errStr == nil {
+				t.Fatalf("over-long JSON string %q accepted", s)
+			}
+			errStr = err // the bound is on the quoted length; nothing more to compare
+			str = a
+		}
+		if strings.HasPrefix(s, `"`) || s == "null" {
+			errNum, num = err, a // a JSON string or null, not a JSON number: covered by the string form
+		}
+		if err != nil {
+			if errNum == nil || errStr == nil {
+				t.Fatalf("ParseAmount(%q) failed (%v) but JSON accepted it: number %v, string %v", s, err, errNum, errStr)
+			}
+			var pe *ParseError
+			if !errors.As(errStr, &pe) {
+				t.Fatalf("JSON string %q: error %T is not *ParseError", s, errStr)
+			}
+			return
+		}
+		if errNum != nil || errStr != nil || num.Cmp(a) != 0 || str.Cmp(a) != 0 {
+			t.Fatalf("%q: ParseAmount %s, JSON number %s (%v), JSON string %s (%v)", s, a, num, errNum, str, errStr)
+		}
+		want, ok := new(big.Rat).SetString(s)
+		if !ok {
+			t.Fatalf("ParseAmount accepted %q, which is not a decimal number", s)
+		}
+		got, ok := new(big.Rat).SetString(a.String())
+		if !ok || got.Cmp(want) != 0 {
+			t.Fatalf("ParseAmount(%q) = %s: not exact (want %s)", s, a, want.FloatString(40))
+		}
+		if a.d.Abs().Cmp(maxAmount) > 0 || a.Places() > MaxPlaces {
+			t.Fatalf("ParseAmount(%q) = %s is out of the documented bounds", s, a)
+		}
+	})
+}
+
+// FuzzParseCurrency checks that only three upper-case letters of an active
+// code are accepted, that an accepted code has valid minor units, and that
+// every rejection is a *CurrencyError.
+func FuzzParseCurrency(f *testing.F) {
+	for _, s := range []string{"USD", "usd", "JPY", "KWD", "BGN", "XXX", "US", "USDD", "", "U$D", "ÜSD", "EUR\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCurrency(s)
+		if err != nil {
+			var ce *CurrencyError
+			if !errors.As(err, &ce) || ce.Reason == "" || (!errors.Is(err, ErrCurrencyFormat) && !errors.Is(err, ErrCurrencyInactive)) {
+				t.Fatalf("ParseCurrency(%q): malformed error %#v", s, err)
+			}
+			if Currency(s).IsActive() {
+				t.Fatalf("ParseCurrency(%q) refused an active code", s)
+			}
+			return
+		}
+		if string(c) != s || len(s) != 3 || strings.ToUpper(s) != s || !c.IsActive() {
+			t.Fatalf("ParseCurrency(%q) = %q accepted a non-code", s, c)
+		}
+		if u := c.MinorUnits(); u < 0 || u > 4 {
+			t.Fatalf("%s has %d minor units", c, u)
+		}
+		var d Currency
+		if err := d.UnmarshalText([]byte(s)); err != nil || d != c {
+			t.Fatalf("UnmarshalText(%q) = %q, %v", s, d, err)
+		}
+	})
+}
