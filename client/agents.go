@@ -147,21 +147,8 @@ func (s *AgentsService) Get(ctx context.Context, id string) (*Agent, error) {
 // List returns one page of the organization's agents, newest first. A limit
 // outside 1..200 or a bad cursor is a *ValidationError.
 func (s *AgentsService) List(ctx context.Context, p ListAgentsParams) (*AgentPage, error) {
-	vars := map[string]any{}
-	if p.Status != "" {
-		vars["status"] = p.Status
-	}
-	if p.Limit != 0 {
-		vars["limit"] = p.Limit
-	}
-	if p.After != "" {
-		vars["after"] = p.After
-	}
-	var conn struct {
-		Nodes      []Agent  `json:"nodes"`
-		PageInfo   PageInfo `json:"pageInfo"`
-		TotalCount int      `json:"totalCount"`
-	}
+	vars := pageVars(p.Limit, p.After, "status", string(p.Status))
+	var conn connection[Agent]
 	err := s.c.graphql(ctx, "agents.list", safe,
 		`query($status: AgentStatus, $limit: Int, $after: String) { agents(status: $status, limit: $limit, after: $after) { nodes { `+agentFields+` } pageInfo { endCursor hasNextPage } totalCount } }`,
 		vars, "agents", &conn)

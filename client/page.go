@@ -41,6 +41,31 @@ func every[T any](ctx context.Context, after string, fetch fetchPage[T]) iter.Se
 	}
 }
 
+// connection is a page of a list as the API answers it.
+type connection[T any] struct {
+	Nodes      []T      `json:"nodes"`
+	PageInfo   PageInfo `json:"pageInfo"`
+	TotalCount int      `json:"totalCount"`
+}
+
+// pageVars builds a list query's variables: limit and after, then filters as
+// name, value pairs; zero values are left out, so the server's defaults apply.
+func pageVars(limit int, after string, filters ...string) map[string]any {
+	vars := map[string]any{}
+	for i := 0; i+1 < len(filters); i += 2 {
+		if filters[i+1] != "" {
+			vars[filters[i]] = filters[i+1]
+		}
+	}
+	if limit != 0 {
+		vars["limit"] = limit
+	}
+	if after != "" {
+		vars["after"] = after
+	}
+	return vars
+}
+
 // formatTime writes t as the service's Time scalar: RFC 3339, UTC, milliseconds.
 func formatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")

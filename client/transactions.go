@@ -126,24 +126,8 @@ func (s *TransactionsService) Get(ctx context.Context, id string) (*Transaction,
 
 // List returns one page of the transactions visible to you, newest first.
 func (s *TransactionsService) List(ctx context.Context, p ListTransactionsParams) (*TransactionPage, error) {
-	vars := map[string]any{}
-	if p.AgentID != "" {
-		vars["agentId"] = p.AgentID
-	}
-	if p.Status != "" {
-		vars["status"] = p.Status
-	}
-	if p.Limit != 0 {
-		vars["limit"] = p.Limit
-	}
-	if p.After != "" {
-		vars["after"] = p.After
-	}
-	var conn struct {
-		Nodes      []Transaction `json:"nodes"`
-		PageInfo   PageInfo      `json:"pageInfo"`
-		TotalCount int           `json:"totalCount"`
-	}
+	vars := pageVars(p.Limit, p.After, "agentId", p.AgentID, "status", string(p.Status))
+	var conn connection[Transaction]
 	err := s.c.graphql(ctx, "transactions.list", safe,
 		`query($agentId: ID, $status: TransactionStatus, $limit: Int, $after: String) { transactions(agentId: $agentId, status: $status, limit: $limit, after: $after) { nodes { `+transactionFields+` } pageInfo { endCursor hasNextPage } totalCount } }`,
 		vars, "transactions", &conn)

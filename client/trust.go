@@ -227,24 +227,8 @@ func (s *TrustService) GetDispute(ctx context.Context, id string) (*Dispute, err
 // ListDisputes returns one page of the disputes filed by or against your
 // organization, newest first.
 func (s *TrustService) ListDisputes(ctx context.Context, p ListDisputesParams) (*DisputePage, error) {
-	vars := map[string]any{}
-	if p.AgentID != "" {
-		vars["agentId"] = p.AgentID
-	}
-	if p.Status != "" {
-		vars["status"] = p.Status
-	}
-	if p.Limit != 0 {
-		vars["limit"] = p.Limit
-	}
-	if p.After != "" {
-		vars["after"] = p.After
-	}
-	var conn struct {
-		Nodes      []Dispute `json:"nodes"`
-		PageInfo   PageInfo  `json:"pageInfo"`
-		TotalCount int       `json:"totalCount"`
-	}
+	vars := pageVars(p.Limit, p.After, "agentId", p.AgentID, "status", string(p.Status))
+	var conn connection[Dispute]
 	err := s.c.graphql(ctx, "trust.listDisputes", safe,
 		`query($agentId: ID, $status: DisputeStatus, $limit: Int, $after: String) { disputes(agentId: $agentId, status: $status, limit: $limit, after: $after) { nodes { `+disputeFields+` } pageInfo { endCursor hasNextPage } totalCount } }`,
 		vars, "disputes", &conn)
