@@ -157,7 +157,7 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 					"migrations first. SIGINT/SIGTERM drain in-flight requests (up to 30 s).\n\n" +
 					"Examples:\n" +
 					"  agenttrust serve --listen 127.0.0.1:9090\n" +
-					"  DATABASE_URL=postgres://u:p@db:5432/att BOOTSTRAP_API_KEY=dev-key agenttrust serve",
+					"  DATABASE_URL=postgres://u:p@db:5432/att BOOTSTRAP_API_KEY=dev-key-0123456789 agenttrust serve",
 				Flags:  serveFlags(),
 				Action: serve,
 			},

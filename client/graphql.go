@@ -43,14 +43,12 @@ func gqlErr(status int, header http.Header, e gqlError) error {
 func decodeGraphQL(out *gqlAnswer) decodeFunc {
 	return func(a *answer) error {
 		*out = gqlAnswer{}
-		if err := json.Unmarshal(a.body, out); err != nil {
-			if a.status >= 300 {
-				return typedError(a.status, a.header, errorDetail{message: http.StatusText(a.status)})
-			}
-			return fmt.Errorf("decode GraphQL answer (HTTP %d): %w", a.status, err)
-		}
-		if len(out.Errors) > 0 {
+		err := json.Unmarshal(a.body, out)
+		if err == nil && len(out.Errors) > 0 {
 			return gqlErr(a.status, a.header, out.Errors[0])
+		}
+		if err != nil && a.status < 300 {
+			return fmt.Errorf("decode GraphQL answer (HTTP %d): %w", a.status, err)
 		}
 		if a.status >= 300 {
 			return typedError(a.status, a.header, errorDetail{message: http.StatusText(a.status)})
