@@ -70,4 +70,3 @@ func pageVars(limit int, after string, filters ...string) map[string]any {
 func formatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
-

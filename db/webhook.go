@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/keyring"
@@ -310,7 +311,7 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webho
 	}
 	var jobs []river.InsertManyParams
 	for _, e := range evs {
-		if webhook.Matches(row.Events, e.Type) {
+		if event.Matches(row.Events, e.Type) {
 			jobs = append(jobs, s.job(row.ID, e.ID))
 		}
 	}

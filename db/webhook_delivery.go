@@ -254,7 +254,7 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []ev
 	for _, e := range evs {
 		for _, o := range e.OrgIDs {
 			for _, r := range byOrg[o] {
-				if webhook.Matches(r.Events, e.Type) && !e.CreatedAt.Before(r.CreatedAt) {
+				if event.Matches(r.Events, e.Type) && !e.CreatedAt.Before(r.CreatedAt) {
 					jobs = append(jobs, s.job(r.ID, e.ID))
 				}
 			}

@@ -1,7 +1,8 @@
 // Package eventlog tails the durable event log: one reader per process, woken
 // by notifications and a slow safety poll, that hands every new event to its
-// consumer exactly once and in log order. Subscriptions and webhook dispatch
-// both read the log through it.
+// consumer exactly once and in log order. The live-event hub reads the log
+// through it; webhook dispatch reads the same gap-free reader (db.ReadEvents)
+// under its own durable cursor instead (webhook/delivery).
 package eventlog
 
 import (

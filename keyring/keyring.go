@@ -176,13 +176,6 @@ func (r *Ring) Verify(purpose string, data, sig []byte) bool {
 	return ok
 }
 
-// Rotated reports whether a value sealed or signed under key id should be
-// re-sealed: it was made under a key other than the first.
-func (r *Ring) Rotated(sealed string) bool {
-	id, _, _ := strings.Cut(sealed, ".")
-	return id != r.keys[0].id
-}
-
 func sign(k key, purpose string, data []byte) []byte {
 	m := hmac.New(sha256.New, k.mac)
 	m.Write([]byte(purpose))

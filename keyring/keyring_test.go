@@ -29,9 +29,6 @@ func TestSealOpenRotation(t *testing.T) {
 	if err != nil || string(pt) != "whsec_secret" {
 		t.Fatalf("open under rotated ring = %q, %v", pt, err)
 	}
-	if !rotated.Rotated(sealed) || rotated.Rotated(rotated.Seal(pt, nil)) {
-		t.Fatal("Rotated must flag values sealed under an older key only")
-	}
 	if _, err := rotated.Open(sealed, []byte("wh_2")); !errors.Is(err, keyring.ErrCorrupt) {
 		t.Fatalf("wrong aad: %v, want ErrCorrupt", err)
 	}

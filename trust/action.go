@@ -1,6 +1,9 @@
 package trust
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Kind names an action that changes an agent's trust counters.
 type Kind string
@@ -65,17 +68,8 @@ var (
 // side's state) never count.
 func RefusalCounts(code string) bool { return isFailure(code) || isLimit(code) }
 
-func isFailure(code string) bool { return contains(FailureCodes, code) }
-func isLimit(code string) bool   { return contains(LimitCodes, code) }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func isFailure(code string) bool { return slices.Contains(FailureCodes, code) }
+func isLimit(code string) bool   { return slices.Contains(LimitCodes, code) }
 
 // Apply returns the counters after the action: this is the one definition of
 // what each action does to trust, used by the write path and by `trust

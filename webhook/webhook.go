@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
-	"slices"
 	"time"
 
 	"github.com/agenttrust/service/event"
@@ -149,11 +148,6 @@ func (in UpdateInput) Validate() error {
 		ValidateEvents(&f, "input.events", in.Events)
 	}
 	return f.Err()
-}
-
-// Matches reports whether an endpoint subscribed to events wants typ.
-func Matches(events []string, typ string) bool {
-	return slices.Contains(events, Wildcard) || slices.Contains(events, typ)
 }
 
 // Message is the body of a delivery: the event's id, type, time and data.

@@ -104,11 +104,3 @@ func TestScheduleDelay(t *testing.T) {
 		t.Fatalf("Retry-After beyond the longest delay: %s, want 24h", d)
 	}
 }
-
-func TestMatches(t *testing.T) {
-	t.Parallel()
-	if !webhook.Matches([]string{"*"}, "agent.registered") || !webhook.Matches([]string{"a", "agent.registered"}, "agent.registered") ||
-		webhook.Matches([]string{"transaction.completed"}, "agent.registered") {
-		t.Fatal("Matches")
-	}
-}
