@@ -34,29 +34,15 @@ func authenticateREST(d Deps, limiter, failures *rateLimiter, next http.Handler)
 // the request takes a token of the key's rate; without, it needs one left.
 func authenticateWith(d Deps, limiter, failures *rateLimiter, refuse refuser, charge bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
-		defer cancel()
-		addr := clientAddr(r)
-		if wait, ok := failures.wait(addr); !ok {
-			fe := rateLimited(wait)
-			refuse(w, fe.Code.HTTPStatus(), fe)
+		p, fe := principal(r.Context(), d, failures, clientAddr(r), r.Header.Get("Authorization"))
+		switch {
+		case fe != nil && fe.Code == failure.Internal:
+			refuse(w, http.StatusServiceUnavailable, fe)
 			return
-		}
-		key, err := auth.ParseBearer(r.Header.Get("Authorization"))
-		var p auth.Principal
-		if err == nil {
-			p, err = d.Auth.Authenticate(ctx, key)
-		}
-		if err != nil {
-			if failure.CodeOf(err) != failure.Unauthenticated {
-				// The key could not be checked: the store is down or slow.
-				d.Logger.ErrorContext(ctx, "authenticate", "err", err)
-				refuse(w, http.StatusServiceUnavailable, unavailableError())
-				return
+		case fe != nil:
+			if fe.Code == failure.Unauthenticated {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="agenttrust"`)
 			}
-			failures.allowN(addr, 1)
-			w.Header().Set("WWW-Authenticate", `Bearer realm="agenttrust"`)
-			fe := failure.As(err)
 			refuse(w, fe.Code.HTTPStatus(), fe)
 			return
 		}
@@ -72,6 +58,33 @@ func authenticateWith(d Deps, limiter, failures *rateLimiter, refuse refuser, ch
 		setOrg(r.Context(), p.OrgID)
 		next.ServeHTTP(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
 	})
+}
+
+// principal checks an Authorization header sent from addr, for every way in
+// (HTTP, REST and websocket connection_init): an address over its budget of
+// failed attempts is RATE_LIMITED before any lookup, a bad key is
+// UNAUTHENTICATED and counts against that budget, and a key that cannot be
+// checked (the store is down or slow) is INTERNAL.
+func principal(ctx context.Context, d Deps, failures *rateLimiter, addr, header string) (auth.Principal, *failure.Error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if wait, ok := failures.wait(addr); !ok {
+		return auth.Principal{}, rateLimited(wait)
+	}
+	key, err := auth.ParseBearer(header)
+	var p auth.Principal
+	if err == nil {
+		p, err = d.Auth.Authenticate(ctx, key)
+	}
+	if err != nil {
+		if failure.CodeOf(err) != failure.Unauthenticated {
+			d.Logger.ErrorContext(ctx, "authenticate", "err", err)
+			return auth.Principal{}, unavailableError()
+		}
+		failures.allowN(addr, 1)
+		return auth.Principal{}, failure.As(err)
+	}
+	return p, nil
 }
 
 // clientAddr is the peer's IP address. Forwarding headers are not trusted:

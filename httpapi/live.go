@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
 	"strings"
 	"sync"
@@ -291,21 +290,23 @@ func (e *Edge) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer e.conns.remove(lc)
-	if h := r.Header.Get("Authorization"); h != "" {
-		ctx = context.WithValue(ctx, upgradeAuthKey{}, h)
-	}
+	ctx = context.WithValue(ctx, upgradeKey{}, upgrade{addr: clientAddr(r), header: r.Header.Get("Authorization")})
 	ctx = live.WithEnder(live.WithTransport(context.WithValue(ctx, liveConnKey{}, lc), "websocket"), lc)
 	e.gql.ServeHTTP(w, r.WithContext(ctx))
 }
 
-type upgradeAuthKey struct{}
+// upgrade is what initFunc needs of the upgrade request.
+type upgrade struct{ addr, header string }
+
+type upgradeKey struct{}
 
 // initFunc authenticates a websocket at connection_init: the upgrade
 // request's Authorization header, else the payload's (either spelling). A
 // refusal closes the connection (4401, or 4429 when the key is over its rate
 // of connection attempts) before any operation runs.
 func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-	header, _ := ctx.Value(upgradeAuthKey{}).(string)
+	up, _ := ctx.Value(upgradeKey{}).(upgrade)
+	header := up.header
 	if header == "" {
 		header = payload.Authorization()
 	}
@@ -313,22 +314,17 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 		msg := fe.Message
 		return transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, code), msg), nil, fe
 	}
-	actx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	key, err := auth.ParseBearer(header)
-	var p auth.Principal
-	if err == nil {
-		p, err = e.deps.Auth.Authenticate(actx, key)
-	}
-	if err != nil {
-		if failure.CodeOf(err) != failure.Unauthenticated {
-			e.deps.Logger.ErrorContext(ctx, "authenticate websocket", "err", err)
-			return refuse(closeInternal, failure.Errorf(failure.Internal, "service unavailable, retry shortly"))
-		}
-		return refuse(closeUnauthorized, failure.As(err))
+	p, fe := principal(ctx, e.deps, e.failures, up.addr, header)
+	switch {
+	case fe != nil && fe.Code == failure.Internal:
+		return refuse(closeInternal, fe)
+	case fe != nil && fe.Code == failure.RateLimited:
+		return refuse(closeRateLimited, fe)
+	case fe != nil:
+		return refuse(closeUnauthorized, fe)
 	}
 	if wait, ok := e.limiter.allowN(p.KeyID, 1); !ok {
-		return refuse(closeRateLimited, failure.Errorf(failure.RateLimited, "rate limit exceeded: retry in %d s", int(math.Ceil(wait.Seconds()))))
+		return refuse(closeRateLimited, rateLimited(wait))
 	}
 	if lc := liveConnFrom(ctx); lc != nil {
 		lc.mu.Lock()

@@ -8,12 +8,13 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"time"
+
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus"
@@ -110,9 +111,11 @@ type Edge struct {
 	cfg     Config
 	deps    Deps
 	limiter *rateLimiter
-	gql     http.Handler
-	conns   *liveConns
-	handler http.Handler
+	// failures limits failed authentication attempts per client address.
+	failures *rateLimiter
+	gql      http.Handler
+	conns    *liveConns
+	handler  http.Handler
 }
 
 // New returns the service's whole HTTP handler.
@@ -132,16 +135,13 @@ func NewEdge(cfg Config, d Deps) *Edge {
 		d.LiveMetrics = live.NewMetrics(d.Registry)
 	}
 	m := newMetrics(d.Registry, d.DBStats)
-	e := &Edge{cfg: cfg, deps: d, limiter: newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst)}
+	e := &Edge{cfg: cfg, deps: d, limiter: newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst),
+		failures: newRateLimiter(cfg.AuthFailuresPerMinute/60, cfg.AuthFailureBurst)}
 	e.conns = &liveConns{keys: d.Keys, every: cfg.KeyRecheck, log: d.Logger, metrics: d.LiveMetrics,
 		conns: map[*liveConn]struct{}{}}
 	e.gql = newGraphQL(e, m)
-	limiter := e.limiter
-	failures := newRateLimiter(cfg.AuthFailuresPerMinute/60, cfg.AuthFailureBurst)
-	gql := e.gql
-
 	mux := http.NewServeMux()
-	authed := authenticate(d, limiter, failures, readBody(cfg.MaxBodyBytes, e.serveSSE(gql)))
+	authed := authenticate(d, e.limiter, e.failures, readBody(cfg.MaxBodyBytes, e.serveSSE(e.gql)))
 	mux.HandleFunc("/graphql", func(w http.ResponseWriter, r *http.Request) {
 		if websocket.IsWebSocketUpgrade(r) {
 			streamDeadlines(w, true)
@@ -153,7 +153,7 @@ func NewEdge(cfg Config, d Deps) *Edge {
 		}
 		authed.ServeHTTP(w, r)
 	})
-	rest := authenticateREST(d, limiter, failures, webhookRoutes(d))
+	rest := authenticateREST(d, e.limiter, e.failures, webhookRoutes(d))
 	mux.Handle("/webhooks", rest)
 	mux.Handle("/webhooks/", rest)
 	pg := playground.Handler("/graphql")

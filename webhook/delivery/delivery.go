@@ -256,7 +256,8 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	case inactive:
 		return river.JobCancel(errors.New(a.Err))
 	}
-	if a.RetryAfter > 0 {
+	if a.RetryAfter > 0 && job.Attempt < job.MaxAttempts {
+		// River asks NextRetry (which takes the entry) only when an attempt remains.
 		r.retryAfter.Store(job.ID, a.RetryAfter)
 	}
 	return errors.New(a.Err)
