@@ -52,7 +52,7 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 	srv.Use(singleSubscriptionRoot{})
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
-	srv.AroundOperations(e.chargeWebsocketOperation)
+	srv.AroundOperations(e.countWebsocketOperation)
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		resp := next(ctx)
 		if resp == nil || !graphql.HasOperationContext(ctx) {

@@ -405,15 +405,12 @@ func (s *sseWriter) Flush() {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *sseWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-// chargeWebsocketOperation charges each operation run over a websocket to
-// its key's rate limit, as every HTTP request is charged at the edge.
-func (e *Edge) chargeWebsocketOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	lc := liveConnFrom(ctx)
-	if lc == nil || lc.transport != "websocket" {
-		return next(ctx)
+// countWebsocketOperation counts each operation a websocket starts, which
+// shutdown and slow-consumer closes wait on. Its rate-limit charge, one token
+// per root field, is rootFieldCharge's, as on every transport.
+func (e *Edge) countWebsocketOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if lc := liveConnFrom(ctx); lc != nil && lc.transport == "websocket" {
+		lc.opStarted()
 	}
-	lc.opStarted()
-	// The operation's rate-limit charge, one token per root field, is
-	// rootFieldCharge's, as on every transport.
 	return next(ctx)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/webhook"
 )
 
@@ -133,11 +134,11 @@ func (e *restEdge) test(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *restEdge) deliveries(w http.ResponseWriter, r *http.Request) {
-	limit := 50
+	limit := paging.Default
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			writeRESTError(w, http.StatusUnprocessableEntity, failure.Invalid("limit", "must be a whole number between 1 and 200"))
+			writeRESTError(w, http.StatusUnprocessableEntity, failure.Invalid("limit", "must be a whole number between 1 and %d", paging.Max))
 			return
 		}
 		limit = n

@@ -1,7 +1,7 @@
 // Package paging is the one page-size rule of every paged list: the schema's
-// `limit: Int = 50` defaults, the cost the complexity limit charges for a
-// list, the resolvers' default for an explicit null and the stores' check
-// all read these constants.
+// `limit: Int = 50` defaults, the resolvers' default for an explicit null,
+// the stores' check and the REST edge all read these constants. (The cost
+// limit charges a page its requested limit: httpapi/cost.go.)
 package paging
 
 import "github.com/agenttrust/service/failure"
@@ -30,9 +30,3 @@ func Limit(limit *int) int {
 	return *limit
 }
 
-// Cost is the number of items a list answers at most for limit, for the
-// complexity limit: Limit clamped to 1..Max (an out-of-range limit is
-// refused later, so it is charged what it could at most have cost).
-func Cost(limit *int) int {
-	return min(max(Limit(limit), 1), Max)
-}

@@ -22,18 +22,15 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func TestLimitAndCost(t *testing.T) {
+func TestLimit(t *testing.T) {
 	t.Parallel()
 	n := func(i int) *int { return &i }
 	for _, tc := range []struct {
-		limit         *int
-		limitOf, cost int
-	}{{nil, 50, 50}, {n(7), 7, 7}, {n(0), 0, 1}, {n(-3), -3, 1}, {n(1000), 1000, 200}} {
+		limit   *int
+		limitOf int
+	}{{nil, 50}, {n(7), 7}, {n(0), 0}, {n(-3), -3}, {n(1000), 1000}} {
 		if got := paging.Limit(tc.limit); got != tc.limitOf {
 			t.Errorf("Limit(%v) = %d, want %d", tc.limit, got, tc.limitOf)
-		}
-		if got := paging.Cost(tc.limit); got != tc.cost {
-			t.Errorf("Cost(%v) = %d, want %d", tc.limit, got, tc.cost)
 		}
 	}
 }
