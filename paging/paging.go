@@ -29,4 +29,3 @@ func Limit(limit *int) int {
 	}
 	return *limit
 }
-
