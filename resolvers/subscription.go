@@ -24,11 +24,7 @@ func (r *subscriptionResolver) Events(ctx context.Context, types []string, after
 	if r.svc.Live == nil {
 		return nil, failure.Errorf(failure.Internal, "live events are not served by this handler")
 	}
-	req := live.Request{OrgID: p.OrgID, Types: types}
-	if after != nil {
-		req.After = *after
-	}
-	s, err := r.svc.Live.Subscribe(ctx, req)
+	s, err := r.svc.Live.Subscribe(ctx, live.Request{OrgID: p.OrgID, Types: types, After: deref(after, "")})
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package wire
 import (
 	"os"
 	"runtime/debug"
+	"strconv"
 )
 
 // GCPercent is the garbage collector's target the service runs with unless
@@ -20,5 +21,5 @@ func TuneGC() string {
 		return v
 	}
 	debug.SetGCPercent(GCPercent)
-	return "400"
+	return strconv.Itoa(GCPercent)
 }
