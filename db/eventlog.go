@@ -69,11 +69,11 @@ func (d *DB) EventHead(ctx context.Context) (event.Position, error) {
 	if err != nil {
 		return event.Position{}, fmt.Errorf("read event head: %w", err)
 	}
-	x, err := strconv.ParseUint(xid, 10, 64)
+	pos, err := position(xid, seq)
 	if err != nil {
-		return event.Position{}, fmt.Errorf("read event head: xid %q: %w", xid, err)
+		return event.Position{}, fmt.Errorf("read event head: %w", err)
 	}
-	return event.Position{XID: x, Seq: seq}, nil
+	return pos, nil
 }
 
 // EventPosition returns the position of event id if it is addressed to
@@ -90,9 +90,18 @@ func (d *DB) EventPosition(ctx context.Context, orgID, eventID string) (event.Po
 	if err != nil {
 		return event.Position{}, fmt.Errorf("find event: %w", err)
 	}
+	pos, err := position(xid, seq)
+	if err != nil {
+		return event.Position{}, fmt.Errorf("find event: %w", err)
+	}
+	return pos, nil
+}
+
+// position builds a Position from an xid8 read as text and a seq.
+func position(xid string, seq int64) (event.Position, error) {
 	x, err := strconv.ParseUint(xid, 10, 64)
 	if err != nil {
-		return event.Position{}, fmt.Errorf("find event: xid %q: %w", xid, err)
+		return event.Position{}, fmt.Errorf("xid %q: %w", xid, err)
 	}
 	return event.Position{XID: x, Seq: seq}, nil
 }
@@ -111,11 +120,11 @@ type logRow struct {
 func logEvents(rows []logRow) ([]event.Event, error) {
 	out := make([]event.Event, len(rows))
 	for i, r := range rows {
-		x, err := strconv.ParseUint(r.XID, 10, 64)
+		pos, err := position(r.XID, r.Seq)
 		if err != nil {
-			return nil, fmt.Errorf("read events: xid %q: %w", r.XID, err)
+			return nil, fmt.Errorf("read events: %w", err)
 		}
-		out[i] = event.Event{Seq: r.Seq, Position: event.Position{XID: x, Seq: r.Seq}, ID: r.ID, Type: r.Type,
+		out[i] = event.Event{Seq: r.Seq, Position: pos, ID: r.ID, Type: r.Type,
 			OrgIDs: r.OrgIDs, Data: r.Data, CreatedAt: r.CreatedAt.UTC()}
 	}
 	return out, nil

@@ -91,7 +91,8 @@ func (s *TrustService) History(ctx context.Context, agentID string, since *time.
 	}
 	var rows []historyRow
 	q := s.db.bun.NewSelect().Model(&rows).ColumnExpr("?TableAlias.*").
-		ColumnExpr("EXISTS (SELECT 1 FROM agents WHERE id = ?TableAlias.agent_id AND org_id = ?) AS own", p.OrgID).
+		// Not correlated, so Postgres runs it once (an InitPlan), not per snapshot.
+		ColumnExpr("coalesce((SELECT org_id = ? FROM agents WHERE id = ?), false) AS own", p.OrgID, agentID).
 		Where("agent_id = ?", agentID)
 	if since != nil {
 		q = q.Where("at >= ?", *since)

@@ -191,11 +191,11 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int
 		if err != nil {
 			return fmt.Errorf("lock dispatch cursor: %w", err)
 		}
-		x, err := strconv.ParseUint(xid, 10, 64)
+		pos, err := position(xid, seq)
 		if err != nil {
-			return fmt.Errorf("dispatch cursor: xid %q: %w", xid, err)
+			return fmt.Errorf("dispatch cursor: %w", err)
 		}
-		evs, err := readEvents(ctx, tx, event.Position{XID: x, Seq: seq}, batch)
+		evs, err := readEvents(ctx, tx, pos, batch)
 		if err != nil {
 			return err
 		}
