@@ -1,11 +1,13 @@
 package httpapi
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -35,6 +37,8 @@ const (
 type liveConn struct {
 	transport string
 	cancel    context.CancelFunc
+	upgraded  chan struct{}  // websocket: closed once the connection is hijacked
+	uw        *upgradeWriter // websocket: released once the connection is hijacked
 
 	mu     sync.Mutex
 	keyID  string // once authenticated
@@ -61,6 +65,7 @@ func liveConnFrom(ctx context.Context) *liveConn {
 	return lc
 }
 
+// attach binds the upgraded websocket, which releases the HTTP handler.
 func (lc *liveConn) attach(ws *wsConn) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
@@ -69,6 +74,67 @@ func (lc *liveConn) attach(ws *wsConn) {
 	if lc.closed {
 		_ = ws.Close()
 	}
+	if lc.uw != nil {
+		lc.uw.w = nil
+	}
+	if lc.upgraded != nil {
+		close(lc.upgraded)
+	}
+}
+
+// upgradeHeader keeps of h what the websocket handshake reads.
+func upgradeHeader(h http.Header) http.Header {
+	out := make(http.Header, 6)
+	for _, k := range []string{"Connection", "Upgrade", "Sec-Websocket-Key", "Sec-Websocket-Version",
+		"Sec-Websocket-Protocol", "Sec-Websocket-Extensions"} {
+		if v, ok := h[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// upgradeWriter is the response writer gqlgen gets for a websocket. Once
+// the connection is hijacked it lets go of net/http's writer, so the
+// connection's goroutine, which runs as long as the websocket, does not keep
+// the HTTP connection's buffers and state reachable.
+type upgradeWriter struct{ w http.ResponseWriter }
+
+func (u *upgradeWriter) Header() http.Header {
+	if u.w == nil {
+		return http.Header{}
+	}
+	return u.w.Header()
+}
+
+func (u *upgradeWriter) Write(b []byte) (int, error) {
+	if u.w == nil {
+		return 0, http.ErrHijacked
+	}
+	return u.w.Write(b)
+}
+
+func (u *upgradeWriter) WriteHeader(code int) {
+	if u.w != nil {
+		u.w.WriteHeader(code)
+	}
+}
+
+// Hijack hands the connection to the websocket.
+func (u *upgradeWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if u.w == nil {
+		return nil, nil, http.ErrHijacked
+	}
+	return http.NewResponseController(u.w).Hijack()
+}
+
+// Unwrap lets http.ResponseController reach the writer.
+func (u *upgradeWriter) Unwrap() http.ResponseWriter { return u.w }
+
+func (lc *liveConn) isUpgraded() bool {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	return lc.ws != nil
 }
 
 // close ends the connection: a websocket gets a close frame with code and
@@ -276,23 +342,66 @@ func (l *liveConns) shutdown(ctx context.Context) error {
 
 // serveWebsocket runs one websocket connection through gqlgen. The key may
 // come with the upgrade request or in connection_init (initFunc).
+//
+// The connection runs on a goroutine of its own, and the HTTP handler
+// returns as soon as the connection is upgraded: net/http then releases what
+// it holds per connection while a handler runs (its buffered writer, the
+// connection and request state, the handler chain's deep stack), which an
+// idle websocket would otherwise keep for its whole life. The request log
+// records the upgrade.
 func (e *Edge) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 	if !originAllowed(e.cfg.WSAllowedOrigins, r) {
 		writeGraphQLErrorStatus(w, http.StatusForbidden, failure.Errorf(failure.Forbidden,
 			"origin %s may not open websockets here (see WS_ALLOWED_ORIGINS)", r.Header.Get("Origin")))
 		return
 	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	lc := &liveConn{transport: "websocket", cancel: cancel}
+	// net/http cancels the request's context when the handler returns; the
+	// connection outlives it, ended by its own cancel.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	if ri, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+		// The request line is logged when the handler returns; the
+		// connection's lines carry the same id and, once authenticated,
+		// its organization.
+		ctx = context.WithValue(ctx, requestInfoKey{}, &requestInfo{id: ri.id})
+	}
+	lc := &liveConn{transport: "websocket", cancel: cancel, upgraded: make(chan struct{})}
 	if !e.conns.add(lc) {
+		cancel()
 		writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
 		return
 	}
-	defer e.conns.remove(lc)
 	ctx = context.WithValue(ctx, upgradeKey{}, upgrade{addr: clientAddr(r), header: r.Header.Get("Authorization")})
 	ctx = live.WithEnder(live.WithTransport(context.WithValue(ctx, liveConnKey{}, lc), "websocket"), lc)
-	e.gql.ServeHTTP(w, r.WithContext(ctx))
+	// Nothing the connection keeps may reach net/http's per-connection
+	// state: not the response writer once hijacked, not the body (which
+	// limitBody tied to the writer).
+	r = r.WithContext(ctx)
+	r.Body = http.NoBody
+	r.Header = upgradeHeader(r.Header) // gqlgen keeps it for the connection's life
+	uw := &upgradeWriter{w: w}
+	lc.uw = uw
+	done := make(chan any, 1)
+	go func() {
+		var p any
+		defer func() {
+			if p != nil && lc.isUpgraded() {
+				// The handler is gone: log what requestLog would have.
+				e.deps.Logger.ErrorContext(ctx, "panic", "panic", p)
+			}
+			cancel()
+			e.conns.remove(lc)
+			done <- p
+		}()
+		defer func() { p = recover() }()
+		e.gql.ServeHTTP(uw, r)
+	}()
+	select {
+	case <-lc.upgraded: // w belongs to the hijacked connection now
+	case p := <-done: // refused before the upgrade: gqlgen answered on w
+		if p != nil {
+			panic(p)
+		}
+	}
 }
 
 // upgrade is what initFunc needs of the upgrade request.

@@ -23,13 +23,20 @@ type gorillaWS struct {
 var _ transport.WebsocketImplementation = gorillaWS{}
 
 // writeBuffers lends write buffers only while a message is written, so an
-// idle connection holds none (the read side reuses the HTTP server's buffer).
+// idle connection holds none.
 var writeBuffers sync.Pool
+
+// wsReadBuffer is each connection's read buffer: a client sends little (an
+// init, a few operations, pongs), and larger messages are read through it.
+// Given a size, gorilla does not keep the HTTP server's 4 KiB reader, which
+// the server then frees with the rest of the connection's HTTP state.
+const wsReadBuffer = 256
 
 // Accept upgrades the request; the origin was checked before.
 func (g gorillaWS) Accept(w http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
 	up := websocket.Upgrader{
 		HandshakeTimeout: 10 * time.Second,
+		ReadBufferSize:   wsReadBuffer,
 		WriteBufferPool:  &writeBuffers,
 		Subprotocols:     o.Subprotocols,
 		CheckOrigin:      func(*http.Request) bool { return true },

@@ -1,7 +1,8 @@
 // Package live fans the durable event log out to live subscribers: one
 // reader per process (an eventlog.Tailer woken by LISTEN and a safety poll)
 // hands each batch of new events to every local subscriber of the
-// organizations it concerns, through a bounded per-subscriber queue. A
+// organizations it concerns, through a bounded per-subscriber backlog, with
+// no goroutine per idle subscriber. A
 // subscriber that asks to resume `after` an event is replayed from the log up
 // to the hub's position, then continues live, with no gap and no duplicate.
 package live
@@ -29,7 +30,7 @@ type Source interface {
 
 // Options tune a Hub; zero fields take the defaults.
 type Options struct {
-	Buffer int           // events queued per subscriber before it counts as slow (default 256)
+	Buffer int           // events handed to a subscriber and not yet taken before it counts as slow (default 256)
 	Poll   time.Duration // safety poll of the log (default 2s)
 	Batch  int           // events per log read (default 500)
 	Logger *slog.Logger
@@ -49,7 +50,7 @@ type Hub struct {
 	pos     event.Position // every event up to pos has been fanned out
 	subs    map[string]map[*Subscription]struct{}
 	closing bool
-	running sync.WaitGroup // subscription goroutines
+	running sync.WaitGroup // subscriptions whose channel is not yet closed
 }
 
 // NewHub returns a hub over src; call Run to start it.
@@ -106,8 +107,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	return err
 }
 
-// deliver fans one batch out. It never blocks: a subscriber whose queue is
-// full is ended as slow, and the others go on.
+// deliver fans one batch out. It never blocks: a subscriber with Buffer
+// events undelivered is ended as slow, and the others go on.
 func (h *Hub) deliver(evs []event.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -118,13 +119,8 @@ func (h *Hub) deliver(evs []event.Event) {
 		ev := &evs[i]
 		for _, org := range ev.OrgIDs {
 			for s := range h.subs[org] {
-				if !s.wants(ev.Type) {
-					continue
-				}
-				select {
-				case s.queue <- ev:
-				default:
-					h.endLocked(s, ErrSlowConsumer)
+				if s.wants(ev.Type) {
+					h.offerLocked(s, ev)
 				}
 			}
 		}
@@ -132,23 +128,20 @@ func (h *Hub) deliver(evs []event.Event) {
 	h.pos = evs[len(evs)-1].Position
 }
 
-// endLocked removes s and closes its queue: s still sends what is queued,
-// then ends with reason.
+// endLocked stops s taking events: it still sends what it was handed, then
+// C closes and Err says reason.
 func (h *Hub) endLocked(s *Subscription, reason error) {
-	if _, ok := h.subs[s.orgID][s]; !ok {
+	h.unregisterLocked(s)
+	if s.ended {
 		return
 	}
-	delete(h.subs[s.orgID], s)
-	if len(h.subs[s.orgID]) == 0 {
-		delete(h.subs, s.orgID)
+	s.ended, s.reason = true, reason
+	if !s.pumping { // else the pump finishes s once pending is sent
+		h.finishLocked(s)
 	}
-	s.reason = reason
-	close(s.queue)
 }
 
-func (h *Hub) remove(s *Subscription) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+func (h *Hub) unregisterLocked(s *Subscription) {
 	if _, ok := h.subs[s.orgID][s]; ok {
 		delete(h.subs[s.orgID], s)
 		if len(h.subs[s.orgID]) == 0 {
@@ -158,7 +151,7 @@ func (h *Hub) remove(s *Subscription) {
 }
 
 // Shutdown stops new subscriptions and ends every open one after the events
-// already read: each sends what is queued, then its channel closes with
+// already read: each sends what it was handed, then its channel closes with
 // ErrShutdown. Wait reports when they have all finished.
 func (h *Hub) Shutdown() {
 	h.mu.Lock()
@@ -199,7 +192,7 @@ func (h *Hub) Subscribers() int {
 
 // Why a subscription ended, besides its context.
 var (
-	// ErrSlowConsumer: the subscriber's queue overflowed; it should
+	// ErrSlowConsumer: the subscriber fell Buffer events behind; it should
 	// resubscribe with after set to the last event it received.
 	ErrSlowConsumer = errors.New("slow consumer")
 	// ErrShutdown: the server is shutting down; reconnect to another replica.

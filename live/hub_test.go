@@ -203,3 +203,42 @@ func TestRequestValidate(t *testing.T) {
 		}
 	}
 }
+
+// Resuming after an event this hub has not fanned out yet (another replica
+// was ahead) replays nothing and drops the live events up to it: none is
+// sent twice. Without after, a subscriber gets what the hub fans out next.
+func TestHubResumeAheadOfHub(t *testing.T) {
+	t.Parallel()
+	src := &memLog{ready: make(chan struct{})}
+	hub := live.NewHub(src, live.Options{Poll: time.Hour})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go hub.Run(ctx) //nolint:errcheck
+	<-src.ready
+	for range 3 {
+		src.append(event.AgentRegistered, "org_a") // evt_000001..3, not yet fanned out
+	}
+	ahead, err := hub.Subscribe(ctx, live.Request{OrgID: "org_a", After: "evt_000002"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.append(event.AgentRegistered, "org_a")
+	src.notify()
+	for _, want := range []string{"evt_000003", "evt_000004"} {
+		select {
+		case ev := <-ahead.C:
+			if ev.ID != want {
+				t.Fatalf("got %s, want %s", ev.ID, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no %s", want)
+		}
+	}
+	cancel()
+	for range ahead.C {
+		t.Fatal("an event after the end")
+	}
+	if ahead.Err() != context.Canceled {
+		t.Fatalf("ended with %v", ahead.Err())
+	}
+}

@@ -72,9 +72,8 @@ func (m *Metrics) subscribed(ctx context.Context, d float64) {
 	}
 }
 
-func (m *Metrics) delivered(ctx context.Context, ev *event.Event) {
+func (m *Metrics) delivered(t string, ev *event.Event) {
 	if m != nil {
-		t := transportOf(ctx)
 		m.delivers.WithLabelValues(t).Inc()
 		m.latency.WithLabelValues(t).Observe(time.Since(ev.CreatedAt).Seconds())
 	}

@@ -29,15 +29,30 @@ func (r Request) Validate() error {
 
 // Subscription is one subscriber's stream. C yields events in log order and
 // closes when the subscription ends; Err then says why.
+//
+// An idle subscription costs no goroutine: the hub hands each event straight
+// to C, whose one slot the consumer (gqlgen's operation goroutine) empties.
+// Only while a backlog exists (a replay of the log, or events arriving
+// faster than the consumer takes them) does a pump goroutine feed C from
+// pending, in order; it exits once pending is empty.
 type Subscription struct {
 	C <-chan *event.Event
 
-	orgID  string
-	types  []string // nil: all
-	queue  chan *event.Event
-	out    chan *event.Event
-	reason error // set by the hub before it closes queue
-	last   string
+	ctx       context.Context // the subscriber's: cancelling it ends the subscription
+	transport string          // metrics label
+	orgID     string
+	types     []string // nil: all
+	after     event.Position // events up to it were seen (After beyond the hub's position)
+	ch        chan *event.Event
+	stop      func() bool // unregisters the context.AfterFunc that ends s
+
+	// Guarded by the hub's mu.
+	pending []*event.Event // backlog, allocated only while there is one
+	pumping bool           // a pump owns sends on ch and its closing
+	ended   bool           // no more events are accepted; reason is set
+	closed  bool           // ch is closed and the subscription accounted for
+	reason  error
+	last    string // id of the last event handed to ch
 }
 
 func (s *Subscription) wants(typ string) bool {
@@ -72,16 +87,17 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	s := &Subscription{orgID: req.OrgID, queue: make(chan *event.Event, h.opts.Buffer),
-		out: make(chan *event.Event), last: req.After}
+	// One slot: the hub hands an event over when the consumer has taken the
+	// previous one, and a backlog waits in pending (bounded by Buffer).
+	ch := make(chan *event.Event, 1)
+	s := &Subscription{C: ch, ch: ch, ctx: ctx, transport: transportOf(ctx), orgID: req.OrgID, last: req.After}
 	if !slices.Contains(req.Types, event.All) && len(req.Types) > 0 {
 		s.types = slices.Clone(req.Types)
 	}
-	s.C = s.out
 
 	// Registering and reading the hub's position under one lock splits the
 	// log in two: everything up to head is replayed from the database,
-	// everything after it arrives through the queue.
+	// everything after it arrives from the hub.
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
@@ -93,57 +109,108 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	}
 	h.subs[req.OrgID][s] = struct{}{}
 	h.running.Add(1)
+	h.opts.Metrics.subscribed(ctx, 1)
+	// The replay runs in a pump; live events wait in pending behind it. An
+	// After beyond head (seen on a replica ahead of this one) replays
+	// nothing, and the events up to it are dropped as seen.
+	replay := req.After != "" && after.Less(head)
+	s.pumping = replay
+	if req.After != "" && !replay {
+		s.after = after
+	}
+	// Ending with ctx costs no goroutine until ctx ends.
+	s.stop = context.AfterFunc(ctx, func() { h.cancelled(s) })
 	h.mu.Unlock()
 
-	if req.After == "" {
-		after = head
+	if replay {
+		go h.pump(s, after, head)
 	}
-	h.opts.Metrics.subscribed(ctx, 1)
-	go h.stream(ctx, s, after, head)
 	return s, nil
 }
 
-// stream replays the log from after up to head, then forwards the queue.
-// Every event sent is strictly after the previous one, so an event the
-// replay returned and the queue also carries is sent once.
-func (h *Hub) stream(ctx context.Context, s *Subscription, after, head event.Position) {
-	defer func() {
-		if s.reason == ErrSlowConsumer {
-			h.opts.Metrics.slow()
-			h.log.InfoContext(ctx, "live events: slow consumer closed", "org_id", s.orgID, "resume_after", s.last)
-			if e, ok := ctx.Value(enderKey{}).(Ender); ok {
-				e.EndLive(s.reason, s.last) // before the stream completes normally
-			}
+// offerLocked hands ev to s, straight into C if it is free and nothing is
+// waiting, else to pending behind a pump; a subscriber with Buffer events
+// undelivered is ended as slow. It never blocks.
+func (h *Hub) offerLocked(s *Subscription, ev *event.Event) {
+	if !s.after.Less(ev.Position) {
+		return // seen before the subscription resumed
+	}
+	if !s.pumping {
+		select {
+		case s.ch <- ev:
+			s.last = ev.ID
+			h.opts.Metrics.delivered(s.transport, ev)
+			return
+		default:
 		}
-		close(s.out)
-		h.opts.Metrics.subscribed(ctx, -1)
-		h.running.Done()
-	}()
+	}
+	if len(s.ch)+len(s.pending) >= h.opts.Buffer {
+		h.endLocked(s, ErrSlowConsumer)
+		return
+	}
+	s.pending = append(s.pending, ev)
+	if !s.pumping {
+		s.pumping = true
+		go h.pump(s, event.Position{}, event.Position{})
+	}
+}
+
+// pump feeds C: first the log from after up to head (a replay; nothing when
+// head is not after it), then pending, until pending is empty. Every event
+// sent is strictly after the previous one, so an event the replay returned
+// and pending also holds is sent once.
+func (h *Hub) pump(s *Subscription, after, head event.Position) {
 	last := after
 	send := func(ev *event.Event) bool {
 		if !last.Less(ev.Position) || !s.wants(ev.Type) {
 			return true
 		}
 		select {
-		case s.out <- ev:
-		case <-ctx.Done():
+		case s.ch <- ev:
+		case <-s.ctx.Done():
 			return false
 		}
 		last, s.last = ev.Position, ev.ID
-		h.opts.Metrics.delivered(ctx, ev)
+		h.opts.Metrics.delivered(s.transport, ev)
 		return true
 	}
+	ok := h.replay(s, after, head, send)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for ok && len(s.pending) > 0 {
+		ev := s.pending[0]
+		s.pending[0] = nil
+		s.pending = s.pending[1:]
+		h.mu.Unlock()
+		ok = send(ev)
+		h.mu.Lock()
+	}
+	// Pending is empty (or the subscriber gone): ch goes back to the hub.
+	s.pumping = false
+	s.pending = nil // an idle subscriber holds no backlog
+	if err := s.ctx.Err(); err != nil && !s.ended {
+		h.unregisterLocked(s)
+		s.ended, s.reason = true, err
+	}
+	if s.ended {
+		h.finishLocked(s)
+	}
+}
+
+// replay sends the organization's events from after up to head; false when
+// the subscriber's context ended.
+func (h *Hub) replay(s *Subscription, after, head event.Position, send func(*event.Event) bool) bool {
+	last := after
 	for last.Less(head) {
-		evs, err := h.src.ReadOrgEvents(ctx, s.orgID, last, h.opts.Batch)
+		evs, err := h.src.ReadOrgEvents(s.ctx, s.orgID, last, h.opts.Batch)
 		if err != nil {
-			if ctx.Err() != nil {
-				h.remove(s)
-				s.reason = ctx.Err()
-				return
+			if s.ctx.Err() != nil {
+				return false
 			}
 			h.log.Warn("live events: replay", "org_id", s.orgID, "err", err)
 			select {
-			case <-ctx.Done():
+			case <-s.ctx.Done():
+				return false
 			case <-time.After(200 * time.Millisecond):
 			}
 			continue
@@ -155,9 +222,7 @@ func (h *Hub) stream(ctx context.Context, s *Subscription, after, head event.Pos
 				break
 			}
 			if !send(&evs[i]) {
-				h.remove(s)
-				s.reason = ctx.Err()
-				return
+				return false
 			}
 			last = evs[i].Position // skipped types still advance the replay
 		}
@@ -165,23 +230,42 @@ func (h *Hub) stream(ctx context.Context, s *Subscription, after, head event.Pos
 			break
 		}
 	}
-	for {
-		select {
-		case ev, ok := <-s.queue:
-			if !ok {
-				return // the hub set s.reason before closing
-			}
-			if !send(ev) {
-				h.remove(s)
-				s.reason = ctx.Err()
-				return
-			}
-		case <-ctx.Done():
-			h.remove(s)
-			s.reason = ctx.Err()
-			return
+	return true
+}
+
+// cancelled ends s when its subscriber's context ends.
+func (h *Hub) cancelled(s *Subscription) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.unregisterLocked(s)
+	if !s.ended {
+		s.ended, s.reason = true, s.ctx.Err()
+	}
+	s.pending = nil
+	if !s.pumping { // else the pump sees ctx end and finishes s
+		h.finishLocked(s)
+	}
+}
+
+// finishLocked closes C after everything handed to it, once no pump owns it.
+// A slow consumer's connection is told first, so that it closes with a
+// reason instead of completing as if the stream were over.
+func (h *Hub) finishLocked(s *Subscription) {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	s.stop()
+	if s.reason == ErrSlowConsumer {
+		h.opts.Metrics.slow()
+		h.log.InfoContext(s.ctx, "live events: slow consumer closed", "org_id", s.orgID, "resume_after", s.last)
+		if e, ok := s.ctx.Value(enderKey{}).(Ender); ok {
+			e.EndLive(s.reason, s.last)
 		}
 	}
+	close(s.ch)
+	h.opts.Metrics.subscribed(s.ctx, -1)
+	h.running.Done()
 }
 
 // Ender ends the connection a subscription is served on; the transport puts

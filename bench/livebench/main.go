@@ -40,9 +40,11 @@ func main() {
 	orgs := flag.Int("orgs", 100, "organizations they are spread over")
 	events := flag.Int("events", 1000, "events in the burst, spread over the organizations")
 	writers := flag.Int("writers", 8, "concurrent writers of the burst")
+	memRate := flag.Int("memprofilerate", 0, "the server's runtime.MemProfileRate (1 records every allocation, slowing it; 0 keeps Go's default)")
+	profiles := flag.String("profiles", filepath.Join(os.TempDir(), "livebench"), "directory for the server's heap profile and goroutine dump with the subscriptions idle")
 	admin := flag.String("admin", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "Postgres server URL")
 	flag.Parse()
-	if err := run(*admin, *subs, *orgs, *events, *writers); err != nil {
+	if err := run(*admin, *subs, *orgs, *events, *writers, *memRate, *profiles); err != nil {
 		fmt.Fprintln(os.Stderr, "livebench:", err)
 		os.Exit(1)
 	}
@@ -50,7 +52,7 @@ func main() {
 
 type org struct{ id, key string }
 
-func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
+func run(adminURL string, nSubs, nOrgs, nEvents, nWriters, memRate int, profiles string) error {
 	ctx := context.Background()
 	adminDB := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(adminURL)))
 	defer adminDB.Close()
@@ -78,9 +80,11 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 		os_ = append(os_, org{oid, key})
 	}
 
-	// The server runs as its own process, so its memory is its own.
+	// The server runs as its own process, so its memory is its own. The
+	// pprof tag adds a loopback debug listener (pprof.go): profiles, and a
+	// forced GC before each memory reading.
 	bin := filepath.Join(os.TempDir(), "agenttrust-livebench")
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.Command("go", "build", "-tags", "pprof", "-o", bin, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build the service: %w", err)
@@ -90,8 +94,12 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 	if err != nil {
 		return err
 	}
+	debugAddr, err := freeAddr()
+	if err != nil {
+		return err
+	}
 	srv := exec.Command(bin)
-	srv.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "LISTEN_ADDR="+addr, "LOG_LEVEL=error",
+	srv.Env = append(os.Environ(), "PPROF_MEMPROFILERATE="+strconv.Itoa(memRate), "DATABASE_URL="+dbURL, "LISTEN_ADDR="+addr, "PPROF_ADDR="+debugAddr, "LOG_LEVEL=error",
 		"ENCRYPTION_KEY="+keyring.Generate(), "RATE_LIMIT_RPS=1000000", "RATE_LIMIT_BURST=1000000")
 	srv.Stderr = os.Stderr
 	if err := srv.Start(); err != nil {
@@ -102,12 +110,24 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 	if err := waitReady(base); err != nil {
 		return err
 	}
-	// Warm the server up (one subscription and one mutation) before the baseline.
+	// Warm the server up (one subscription and one mutation) before the
+	// baseline, so one-time costs (parsed documents, pools) are not counted
+	// per subscription.
+	warm, err := subscribe(addr, os_[0].key)
+	if err != nil {
+		return fmt.Errorf("subscribe: %w", err)
+	}
 	if _, err := mutate(base, os_[0].key, 0); err != nil {
 		return err
 	}
-	time.Sleep(time.Second)
-	rssBefore, err := rss(srv.Process.Pid)
+	if _, _, err := warm.ReadMessage(); err != nil {
+		return fmt.Errorf("warm-up subscription: %w", err)
+	}
+	warm.Close()
+	if err := waitMetric(base, "att_live_subscriptions", 0, false); err != nil {
+		return err
+	}
+	rssBefore, err := settledRSS(srv.Process.Pid, debugAddr)
 	if err != nil {
 		return err
 	}
@@ -120,6 +140,9 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 	var received sync.Mutex
 	lat := make([]float64, 0, nSubs*nEvents/nOrgs)
 	var got atomic.Int64
+	var closing atomic.Bool // set once the benchmark closes the connections
+	var dropped atomic.Int64
+	var dropErr atomic.Value
 	start := time.Now()
 	conns := make([]*websocket.Conn, nSubs)
 	sem := make(chan struct{}, 64)
@@ -141,6 +164,10 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 				for {
 					_, raw, err := c.ReadMessage()
 					if err != nil {
+						if !closing.Load() {
+							dropped.Add(1)
+							dropErr.Store(err.Error())
+						}
 						return
 					}
 					now := time.Now()
@@ -166,12 +193,19 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 		return fmt.Errorf("subscribe: %w", err)
 	}
 	setup := time.Since(start)
-	if err := waitMetric(base, "att_live_subscriptions", float64(nSubs)); err != nil {
+	if err := waitMetric(base, "att_live_subscriptions", float64(nSubs), true); err != nil {
 		return err
 	}
-	time.Sleep(3 * time.Second) // idle: let allocation settle
-	rssIdle, err := rss(srv.Process.Pid)
+	time.Sleep(3 * time.Second) // idle: let the handshakes' garbage and goroutines settle
+	rssUnforced, err := rss(srv.Process.Pid)
 	if err != nil {
+		return err
+	}
+	rssIdle, err := settledRSS(srv.Process.Pid, debugAddr)
+	if err != nil {
+		return err
+	}
+	if err := saveProfiles(debugAddr, profiles); err != nil {
 		return err
 	}
 	m0, err := metrics(base)
@@ -220,6 +254,7 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 		return err
 	}
 	rssBusy, _ := rss(srv.Process.Pid)
+	closing.Store(true)
 	for _, c := range conns {
 		if c != nil {
 			c.Close()
@@ -234,15 +269,23 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters int) error {
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("livebench: %d websocket subscriptions over %d organizations, server in its own process, loopback\n", nSubs, nOrgs)
 	fmt.Printf("  subscribed in %s\n", setup.Round(time.Millisecond))
-	fmt.Printf("  server RSS: %.1f MiB before, %.1f MiB with the subscriptions idle: %.1f KiB per idle subscription (connection included)\n",
+	fmt.Printf("  server RSS (after a GC that returns freed memory): %.1f MiB before, %.1f MiB with the subscriptions idle: %.1f KiB per idle subscription (connection included)\n",
 		mib(rssBefore), mib(rssIdle), float64(rssIdle-rssBefore)/1024/float64(nSubs))
-	fmt.Printf("  of which, per subscription: %.1f goroutines, %.1f KiB of goroutine stacks, %.1f KiB of heap in use\n",
+	fmt.Printf("  of which, per subscription: %.2f goroutines, %.1f KiB of goroutine stacks, %.1f KiB of heap in use\n",
 		per("go_goroutines"), per("go_memstats_stack_inuse_bytes")/1024, per("go_memstats_heap_inuse_bytes")/1024)
+	fmt.Printf("  (before that GC: %.1f KiB per subscription; heap profile and goroutine dump in %s)\n",
+		float64(rssUnforced-rssBefore)/1024/float64(nSubs), profiles)
 	fmt.Printf("  burst: %d events (mutations by %d writers, %s to write), %d deliveries expected, %d received in %s\n",
 		nEvents, nWriters, written.Round(time.Millisecond), want, got.Load(), all.Round(time.Millisecond))
 	fmt.Printf("  commit to receipt: p50 %s, p99 %s, max %s\n", pct(lat, 50), pct(lat, 99), pct(lat, 100))
 	fmt.Printf("  log reads %.0f over %.0f wake-ups during the burst: %.2f statements per wake-up (for all %d subscribers)\n",
 		reads, wakes, reads/math.Max(wakes, 1), nSubs)
+	fmt.Printf("  server: %.0f events handed to subscribers, %.0f slow-consumer closes; connections the server ended: %d\n",
+		m1["att_live_events_delivered_total"]-m0["att_live_events_delivered_total"],
+		m1["att_live_slow_consumer_closes_total"]-m0["att_live_slow_consumer_closes_total"], dropped.Load())
+	if e, ok := dropErr.Load().(string); ok {
+		fmt.Printf("  (the last of them: %s)\n", e)
+	}
 	fmt.Printf("  server RSS after the burst: %.1f MiB; load average: %s", mib(rssBusy), load)
 	if got.Load() < want {
 		return fmt.Errorf("only %d of %d deliveries arrived", got.Load(), want)
@@ -343,15 +386,53 @@ func metrics(base string) (map[string]float64, error) {
 	return out, sc.Err()
 }
 
-func waitMetric(base, name string, want float64) error {
+// waitMetric waits for a metric to reach want (atLeast) or fall to it.
+func waitMetric(base, name string, want float64, atLeast bool) error {
 	for range 600 {
 		m, err := metrics(base)
-		if err == nil && m[name] >= want {
+		if err == nil && (atLeast && m[name] >= want || !atLeast && m[name] <= want) {
 			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	return fmt.Errorf("%s never reached %v", name, want)
+}
+
+// settledRSS collects the server's garbage, returns the freed memory to the
+// OS and reads its resident set: memory that live state holds, not garbage
+// the collector has yet to reach (the service runs with GOGC=400).
+func settledRSS(pid int, debugAddr string) (int64, error) {
+	for range 5 { // each GC also halves the stacks that use under a quarter of theirs
+		resp, err := http.Get("http://" + debugAddr + "/debug/freeosmemory")
+		if err != nil {
+			return 0, fmt.Errorf("force a GC: %w", err)
+		}
+		resp.Body.Close()
+	}
+	time.Sleep(500 * time.Millisecond)
+	return rss(pid)
+}
+
+// saveProfiles writes the server's heap profile and goroutine dump.
+func saveProfiles(debugAddr, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for file, path := range map[string]string{"heap.pprof": "heap?gc=1", "goroutines.txt": "goroutine?debug=1"} {
+		resp, err := http.Get("http://" + debugAddr + "/debug/pprof/" + path)
+		if err != nil {
+			return err
+		}
+		raw, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), raw, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rss reads a process's resident set size in bytes.
