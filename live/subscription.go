@@ -41,7 +41,7 @@ type Subscription struct {
 	ctx       context.Context // the subscriber's: cancelling it ends the subscription
 	transport string          // metrics label
 	orgID     string
-	types     []string // nil: all
+	types     []string       // nil: all
 	after     event.Position // events up to it were seen (After beyond the hub's position)
 	ch        chan *event.Event
 	stop      func() bool // unregisters the context.AfterFunc that ends s
