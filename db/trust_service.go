@@ -39,22 +39,32 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 	}
 	defer rows.Close()
 	now := s.db.Now()
+	asked := make(map[string]string, len(agentIDs)) // the ids' own strings, so that a row's id allocates nothing
+	for _, id := range agentIDs {
+		asked[id] = id
+	}
 	out := make(map[string]*trust.Profile, len(agentIDs))
+	var (
+		c       trust.Counters
+		first   *time.Time
+		updated time.Time
+	)
+	dest := []any{nil, nil, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals,
+		&c.DisputingOrgs, &c.OpenDisputes, &c.CounterpartyOrgs, &first, &updated}
 	for rows.Next() {
-		var (
-			agentID, status string
-			c               trust.Counters
-			first           *time.Time
-			updated         time.Time
-		)
-		if err := rows.Scan(&agentID, &status, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals,
-			&c.DisputingOrgs, &c.OpenDisputes, &c.CounterpartyOrgs, &first, &updated); err != nil {
+		c, first = trust.Counters{}, nil
+		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("read trust profiles: %w", err)
+		}
+		raw := rows.RawValues()
+		agentID, ok := asked[string(raw[0])]
+		if !ok { // unreachable: the statement reads only the ids asked for
+			agentID = string(raw[0])
 		}
 		if first != nil {
 			c.FirstExternalAt = *first
 		}
-		c.Suspended = status == string(agent.Suspended)
+		c.Suspended = string(raw[1]) == string(agent.Suspended)
 		out[agentID] = trust.NewProfile(agentID, c, now, updated.UTC())
 	}
 	if err := rows.Err(); err != nil {
