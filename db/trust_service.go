@@ -44,6 +44,9 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 		asked[id] = id
 	}
 	out := make(map[string]*trust.Profile, len(agentIDs))
+	// One allocation for every profile: at most one row per asked id (agent_id
+	// is the key), so the slab never grows and the pointers stay valid.
+	profiles := make([]trust.Profile, 0, len(agentIDs))
 	var (
 		c       trust.Counters
 		first   *time.Time
@@ -65,7 +68,8 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 			c.FirstExternalAt = *first
 		}
 		c.Suspended = string(raw[1]) == string(agent.Suspended)
-		out[agentID] = trust.NewProfile(agentID, c, now, updated.UTC())
+		profiles = append(profiles, trust.NewProfile(agentID, c, now, updated.UTC()))
+		out[agentID] = &profiles[len(profiles)-1]
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read trust profiles: %w", err)

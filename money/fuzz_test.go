@@ -112,6 +112,9 @@ func FuzzParseSmallMatchesBig(f *testing.F) {
 		if fmt.Sprint(errSmall) != fmt.Sprint(errBig) {
 			t.Fatalf("%q: int64 path error %v, math/big path error %v", s, errSmall, errBig)
 		}
+		if got := string(small.Append([]byte("x"))); got != "x"+small.String() {
+			t.Fatalf("%q: Append wrote %q, String %q", s, got, small.String())
+		}
 		if small.d.Exponent() != viaBig.d.Exponent() || small.d.Coefficient().Cmp(viaBig.d.Coefficient()) != 0 || small.String() != viaBig.String() {
 			t.Fatalf("%q: int64 path %s (%se%d), math/big path %s (%se%d)", s, small, small.d.Coefficient(), small.d.Exponent(),
 				viaBig, viaBig.d.Coefficient(), viaBig.d.Exponent())

@@ -323,12 +323,12 @@ func writeAgent(buf *bytes.Buffer, fields []field, a *agent.Agent, prof *trust.P
 			}
 			buf.WriteByte(']')
 		case "spendingLimit":
-			buf.WriteString(a.SpendingLimit.String()) // as scalar.MarshalDecimal
+			buf.Write(a.SpendingLimit.Append(buf.AvailableBuffer())) // String's form, as scalar.MarshalDecimal
 		case "dailyLimit":
 			if a.DailyLimit == nil {
 				buf.WriteString("null")
 			} else {
-				buf.WriteString(a.DailyLimit.String())
+				buf.Write(a.DailyLimit.Append(buf.AvailableBuffer()))
 			}
 		case "currency":
 			writeString(buf, string(a.Currency))

@@ -25,9 +25,9 @@ type Profile struct {
 }
 
 // NewProfile scores an agent's counters at now.
-func NewProfile(agentID string, c Counters, now, updatedAt time.Time) *Profile {
+func NewProfile(agentID string, c Counters, now, updatedAt time.Time) Profile {
 	r := Compute(c, now)
-	return &Profile{AgentID: agentID, Score: r.Score, Assessment: r.Assessment, Factors: r.Factors, UpdatedAt: updatedAt, result: r}
+	return Profile{AgentID: agentID, Score: r.Score, Assessment: r.Assessment, Factors: r.Factors, UpdatedAt: updatedAt, result: r}
 }
 
 // Contributions explains the score (see [Result.Contributions]); it is
