@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The execute scenario's agents, as in bench/pgbench/seed.sql: senders in one
+// organization, four receivers per sender in another.
+const (
+	execSenders   = 64
+	execReceivers = 4 * execSenders
+	hotSenders    = 4 // the contended case: every sender is one of these
+)
+
+// executeCase is one execute configuration.
+type executeCase struct {
+	workers   int
+	contended bool
+}
+
+func (c executeCase) String() string {
+	if c.contended {
+		return fmt.Sprintf("execute: %d senders, %d hot agents", c.workers, hotSenders)
+	}
+	return fmt.Sprintf("execute: %d senders, disjoint", c.workers)
+}
+
+// executeScenario: executeTransaction from 8 and 64 concurrent senders, each
+// with its own agents (disjoint) or all among 4 agents (contended), against
+// pgbench running the same SQL (bench/pgbench/execute.sql) on the same
+// agents in a database of its own.
+func executeScenario(ctx context.Context, e *env, c config) []group {
+	cases := []executeCase{{8, false}, {64, false}, {8, true}, {64, true}}
+	groups := make([]group, len(cases))
+	for i, k := range cases {
+		groups[i].scenario = k.String()
+	}
+	failAll := func(err error) []group {
+		for i := range groups {
+			groups[i].err = err
+		}
+		return groups
+	}
+	dbURL, drop, err := e.newDB(ctx, "execute")
+	if err != nil {
+		return failAll(err)
+	}
+	defer drop()
+	svc, err := e.startService(ctx, dbURL)
+	if err != nil {
+		return failAll(err)
+	}
+	defer svc.close()
+	orgs, err := newOrgs(ctx, dbURL, 2)
+	if err != nil {
+		return failAll(err)
+	}
+	senders, err := registerAgents(ctx, svc.base, orgs[0].key, "sender", execSenders, "1000000")
+	if err != nil {
+		return failAll(err)
+	}
+	receivers, err := registerAgents(ctx, svc.base, orgs[1].key, "receiver", execReceivers, "1000000")
+	if err != nil {
+		return failAll(err)
+	}
+	if err := steadyTrust(ctx, dbURL, slices.Concat(senders, receivers)); err != nil {
+		return failAll(err)
+	}
+	body := func(from, to string, rng *rand.Rand) call {
+		return call{key: orgs[0].key, body: gql(executeQuery, map[string]any{"in": map[string]any{
+			"fromAgent": from, "toAgent": to, "action": "purchase", "amount": strconv.Itoa(rng.IntN(100) + 1), "currency": "USD"}})}
+	}
+	completed := func(status int, raw []byte) error {
+		if err := graphqlOK(status, raw); err != nil {
+			return err
+		}
+		var r struct {
+			Data struct {
+				ExecuteTransaction struct{ Status string } `json:"executeTransaction"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil || r.Data.ExecuteTransaction.Status != "completed" {
+			return fmt.Errorf("want completed (%v): %.300s", err, raw)
+		}
+		return nil
+	}
+	plans := make([]plan, len(cases))
+	for i, k := range cases {
+		plans[i] = plan{url: svc.base + "/graphql", workers: k.workers, duration: c.duration, ok: completed,
+			next: func(w int, rng *rand.Rand) call {
+				if k.contended {
+					return body(senders[rng.IntN(hotSenders)], receivers[rng.IntN(execReceivers)], rng)
+				}
+				return body(senders[w], receivers[4*w+rng.IntN(4)], rng)
+			}}
+	}
+	// Bring every sender's counters past its first transactions (the first
+	// with a new organization moves the score) before measuring.
+	warm(ctx, config{warmup: max(c.warmup, 2*time.Second)}, plans[1])
+
+	for i := range cases {
+		warm(ctx, c, plans[i])
+		groups[i].service, _ = measure(ctx, svc, plans[i], "service: executeTransaction")
+	}
+	// pgbench's 64 connections and the service's pools together would pass
+	// Postgres' default max_connections (100): the service stops first.
+	svc.close()
+	pg, err := newPgbench(ctx, e)
+	if err != nil {
+		return failAll(err)
+	}
+	defer pg.close()
+	for i, k := range cases {
+		b, err := pg.run(ctx, k, c)
+		if err != nil {
+			groups[i].err = err
+			continue
+		}
+		groups[i].baseline = &b
+	}
+	return groups
+}
+
+// pgbench runs bench/pgbench/execute.sql in a database seeded by
+// bench/pgbench/seed.sql, as bench/run-pgbench.sh does.
+type pgbench struct {
+	bin, dir, dbURL string
+	drop            func()
+}
+
+func newPgbench(ctx context.Context, e *env) (*pgbench, error) {
+	bin, err := exec.LookPath("pgbench")
+	if err != nil {
+		bin = "/usr/lib/postgresql/15/bin/pgbench"
+		if _, err := os.Stat(bin); err != nil {
+			return nil, fmt.Errorf("pgbench not found: install postgresql-client (apt-get install postgresql-client)")
+		}
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	seed, err := os.ReadFile(filepath.Join(root, "bench/pgbench/seed.sql"))
+	if err != nil {
+		return nil, err
+	}
+	dbURL, drop, err := e.newDB(ctx, "pgbench")
+	if err != nil {
+		return nil, err
+	}
+	p := &pgbench{bin: bin, dir: filepath.Join(root, "bench/pgbench"), dbURL: dbURL, drop: drop}
+	conn := openSQL(dbURL)
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, strings.ReplaceAll(string(seed), ":agents", strconv.Itoa(execReceivers))); err != nil {
+		drop()
+		return nil, fmt.Errorf("seed pgbench: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
+		drop()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *pgbench) close() { p.drop() }
+
+var (
+	tpsRe    = regexp.MustCompile(`(?m)^tps = ([\d.]+)`)
+	failedRe = regexp.MustCompile(`(?m)^number of failed transactions: (\d+)`)
+)
+
+// run runs pgbench for one case, with a warm-up, and reads every
+// transaction's latency from its per-transaction log.
+func (p *pgbench) run(ctx context.Context, k executeCase, c config) (row, error) {
+	vars := []string{"-D", "notify=1", "-D", "per_client=1", "-D", "senders=" + strconv.Itoa(execSenders), "-D", "receivers=" + strconv.Itoa(execReceivers)}
+	if k.contended {
+		vars[3] = "per_client=0"
+		vars[5] = "senders=" + strconv.Itoa(hotSenders)
+	}
+	dir, err := os.MkdirTemp("", "pgbench-log")
+	if err != nil {
+		return row{}, err
+	}
+	defer os.RemoveAll(dir)
+	bench := func(d time.Duration, log bool) ([]byte, error) {
+		args := []string{"-n", "-T", strconv.Itoa(max(1, int(d.Round(time.Second).Seconds()))), "-c", strconv.Itoa(k.workers),
+			"-j", "2", "--max-tries=10", "-f", filepath.Join(p.dir, "execute.sql")}
+		args = append(args, vars...)
+		if log {
+			args = append(args, "-l", "--log-prefix="+filepath.Join(dir, "tx"))
+		}
+		out, err := exec.CommandContext(ctx, p.bin, append(args, p.dbURL)...).CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("pgbench: %v: %s", err, out)
+		}
+		return out, nil
+	}
+	if _, err := bench(c.warmup, false); err != nil {
+		return row{}, err
+	}
+	out, err := bench(c.duration, true)
+	if err != nil {
+		return row{}, err
+	}
+	r := row{target: "pgbench: same SQL (execute.sql)", conc: strconv.Itoa(k.workers), unit: "tx"}
+	if m := tpsRe.FindSubmatch(out); m != nil {
+		r.ops, _ = strconv.ParseFloat(string(m[1]), 64)
+	}
+	if m := failedRe.FindSubmatch(out); m != nil {
+		r.errors, _ = strconv.ParseInt(string(m[1]), 10, 64)
+	}
+	lat, failed, err := pgbenchLatencies(dir)
+	if err != nil {
+		return row{}, err
+	}
+	r.errors = max(r.errors, failed)
+	r.total = int64(len(lat)) + failed
+	r.p50, r.p90, r.p99, r.p999 = percentile(lat, 50), percentile(lat, 90), percentile(lat, 99), percentile(lat, 99.9)
+	return r, nil
+}
+
+// pgbenchLatencies reads pgbench's per-transaction logs (client, number,
+// latency in µs or "failed", script, epoch, µs, ...).
+func pgbenchLatencies(dir string) ([]time.Duration, int64, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "tx*"))
+	if err != nil || len(files) == 0 {
+		return nil, 0, fmt.Errorf("no pgbench log in %s (%v)", dir, err)
+	}
+	var lat []time.Duration
+	var failed int64
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return nil, 0, err
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			fields := strings.Fields(sc.Text())
+			if len(fields) < 3 {
+				continue
+			}
+			us, err := strconv.ParseInt(fields[2], 10, 64)
+			if err != nil {
+				failed++
+				continue
+			}
+			lat = append(lat, time.Duration(us)*time.Microsecond)
+		}
+		fh.Close()
+	}
+	slices.Sort(lat)
+	return lat, failed, nil
+}
