@@ -21,8 +21,8 @@ type subscribers struct {
 	conns []*websocket.Conn
 	got   []atomic.Int64        // events received, per subscriber
 	seen  []map[uint64]struct{} // hashes of the event ids each received; read after close
-	dups  atomic.Int64   // events a subscriber received more than once
-	bad   atomic.Int64   // messages other than next (error, complete) or unreadable
+	dups  atomic.Int64          // events a subscriber received more than once
+	bad   atomic.Int64          // messages other than next (error, complete) or unreadable
 	mu    sync.Mutex
 	lat   []time.Duration
 	wg    sync.WaitGroup

@@ -10,14 +10,14 @@ import (
 
 // row is one measured target: the service or a baseline.
 type row struct {
-	target             string
-	conc               string
-	ops                float64 // per second
-	unit               string  // what ops counts: req, tx, msg, delivery
+	target              string
+	conc                string
+	ops                 float64 // per second
+	unit                string  // what ops counts: req, tx, msg, delivery
 	p50, p90, p99, p999 time.Duration
-	errors, total      int64
-	peakRSS            int64         // bytes; 0 when not measured
-	cpuPerOp           time.Duration // server CPU per op; 0 when not measured
+	errors, total       int64
+	peakRSS             int64         // bytes; 0 when not measured
+	cpuPerOp            time.Duration // server CPU per op; 0 when not measured
 }
 
 // group is one scenario: the service's row, its baseline's (if any), and
