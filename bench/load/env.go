@@ -37,6 +37,7 @@ type env struct {
 	encKey   string // ENCRYPTION_KEY shared by every server process
 	mu       sync.Mutex
 	dbs      []string // created databases, dropped by close
+	monitor  *sql.DB  // one held connection for backends, so that sampling never needs a new one
 }
 
 // newEnv builds the service, creates and migrates the template database.
@@ -94,6 +95,9 @@ func (e *env) close() {
 	if e.tmp != "" {
 		os.RemoveAll(e.tmp)
 	}
+	if e.monitor != nil {
+		e.monitor.Close()
+	}
 }
 
 // newDB copies the template into a fresh database and returns its URL and a
@@ -149,10 +153,22 @@ func (e *env) backends(ctx context.Context, dbURL string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	conn := openSQL(e.admin)
-	defer conn.Close()
+	e.mu.Lock()
+	if e.monitor == nil {
+		e.monitor = openSQL(e.admin)
+		e.monitor.SetMaxOpenConns(1)
+		e.monitor.SetMaxIdleConns(1)
+	}
+	conn := e.monitor
+	e.mu.Unlock()
 	var n int
-	err = conn.QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = $1`, strings.TrimPrefix(u.Path, "/")).Scan(&n)
+	// A shared server may be out of connections for a moment: retry.
+	for range 10 {
+		if err = conn.QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = $1`, strings.TrimPrefix(u.Path, "/")).Scan(&n); err == nil {
+			return n, nil
+		}
+		time.Sleep(time.Second)
+	}
 	return n, err
 }
 

@@ -53,7 +53,8 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	if len(sorted) == 0 {
 		return 0
 	}
-	i := int(math.Ceil(p/100*float64(len(sorted)))) - 1
+	// The rank, less a hair so that 99.9% of 1000 is 999, not 1000 by rounding.
+	i := int(math.Ceil(p/100*float64(len(sorted))-1e-9)) - 1
 	return sorted[max(0, min(i, len(sorted)-1))]
 }
 

@@ -22,6 +22,7 @@ type subscribers struct {
 	got   []atomic.Int64        // events received, per subscriber
 	seen  []map[uint64]struct{} // hashes of the event ids each received; read after close
 	dups  atomic.Int64          // events a subscriber received more than once
+	last  atomic.Int64          // UnixNano of the latest receipt
 	bad   atomic.Int64          // messages other than next (error, complete) or unreadable
 	mu    sync.Mutex
 	lat   []time.Duration
@@ -131,6 +132,7 @@ func (s *subscribers) read(i int, c *websocket.Conn) {
 		seen[h] = struct{}{}
 		lat = append(lat, now.Sub(m.Payload.Data.Events.CreatedAt))
 		s.got[i].Add(1)
+		storeMax(&s.last, now.UnixNano())
 	}
 }
 
@@ -165,6 +167,19 @@ func (s *subscribers) waitFor(want func(i int) int, within time.Duration) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// storeMax raises a to v unless it is already higher.
+func storeMax(a *atomic.Int64, v int64) {
+	for {
+		cur := a.Load()
+		if v <= cur || a.CompareAndSwap(cur, v) {
+			return
+		}
+	}
+}
+
+// lastReceipt is when the latest event arrived.
+func (s *subscribers) lastReceipt() time.Time { return time.Unix(0, s.last.Load()) }
 
 // total is how many events all subscribers received.
 func (s *subscribers) total() int64 {

@@ -196,8 +196,8 @@ func fanoutScenario(ctx context.Context, e *env, c config) []group {
 		want += int64(len(wantOf(i)))
 	}
 	subs.waitFor(func(i int) int { return len(wantOf(i)) }, 2*time.Minute)
-	took := time.Since(start) - 2*time.Second // waitFor's quiet time
 	cpu := svc.cpu() - cpu0
+	took := subs.lastReceipt().Sub(start)
 	total := subs.total()
 	lat := subs.close()
 	note, cerr := subs.check(wantOf, lat)
