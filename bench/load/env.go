@@ -305,18 +305,21 @@ func (p *proc) close() {
 }
 
 // rss is the process's resident set size in bytes.
-func (p *proc) rss() (int64, error) {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+func (p *proc) rss() (int64, error) { return statusBytes(p.cmd.Process.Pid, "VmRSS:") }
+
+// statusBytes reads a size field (VmRSS:, VmHWM:) of /proc/<pid>/status, in bytes.
+func statusBytes(pid int, field string) (int64, error) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for _, line := range strings.Split(string(raw), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == field {
 			kb, err := strconv.ParseInt(f[1], 10, 64)
 			return kb * 1024, err
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS for %d", p.cmd.Process.Pid)
+	return 0, fmt.Errorf("no %s for %d", field, pid)
 }
 
 // cpu is the process's user + system CPU time so far, from /proc/<pid>/stat

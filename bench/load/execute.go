@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,9 +95,8 @@ func executeScenario(ctx context.Context, e *env, c config) []group {
 		}
 		return nil
 	}
-	plans := make([]plan, len(cases))
-	for i, k := range cases {
-		plans[i] = plan{url: svc.base + "/graphql", workers: k.workers, duration: c.duration, ok: completed,
+	planFor := func(base string, k executeCase) plan {
+		return plan{url: base + "/graphql", workers: k.workers, duration: c.duration, ok: completed,
 			next: func(w int, rng *rand.Rand) call {
 				if k.contended {
 					return body(senders[rng.IntN(hotSenders)], receivers[rng.IntN(execReceivers)], rng)
@@ -108,21 +106,30 @@ func executeScenario(ctx context.Context, e *env, c config) []group {
 	}
 	// Bring every sender's counters past its first transactions (the first
 	// with a new organization moves the score) before measuring.
-	warm(ctx, config{warmup: max(c.warmup, 2*time.Second)}, plans[1])
-
-	for i := range cases {
-		warm(ctx, c, plans[i])
-		groups[i].service, _ = measure(ctx, svc, plans[i], "service: executeTransaction")
-	}
-	// pgbench's 64 connections and the service's pools together would pass
-	// Postgres' default max_connections (100): the service stops first.
+	warm(ctx, config{warmup: max(c.warmup, 2*time.Second)}, planFor(svc.base, cases[1]))
 	svc.close()
+
 	pg, err := newPgbench(ctx, e)
 	if err != nil {
 		return failAll(err)
 	}
 	defer pg.close()
+	// Each case runs on the service, then on pgbench, back to back so that
+	// both see the same machine; the service stops in between, as pgbench's
+	// 64 connections and the service's pools together would pass Postgres'
+	// default max_connections (100).
 	for i, k := range cases {
+		svc, err := e.startService(ctx, dbURL)
+		if err != nil {
+			groups[i].err = err
+			continue
+		}
+		p := planFor(svc.base, k)
+		warm(ctx, c, p)
+		var out outcome
+		groups[i].service, out = measure(ctx, svc, p, "service: executeTransaction")
+		groups[i].noteErrors("service", out)
+		svc.close()
 		b, err := pg.run(ctx, k, c)
 		if err != nil {
 			groups[i].err = err
@@ -176,11 +183,6 @@ func newPgbench(ctx context.Context, e *env) (*pgbench, error) {
 
 func (p *pgbench) close() { p.drop() }
 
-var (
-	tpsRe    = regexp.MustCompile(`(?m)^tps = ([\d.]+)`)
-	failedRe = regexp.MustCompile(`(?m)^number of failed transactions: (\d+)`)
-)
-
 // run runs pgbench for one case, with a warm-up, and reads every
 // transaction's latency from its per-transaction log.
 func (p *pgbench) run(ctx context.Context, k executeCase, c config) (row, error) {
@@ -210,56 +212,84 @@ func (p *pgbench) run(ctx context.Context, k executeCase, c config) (row, error)
 	if _, err := bench(c.warmup, false); err != nil {
 		return row{}, err
 	}
-	out, err := bench(c.duration, true)
+	// pgbench starts its clock before its clients have connected (64
+	// connections take seconds on a busy machine), so it runs longer and
+	// only the transactions that ended in the last c.duration count.
+	if _, err := bench(c.duration+pgbenchConnectAllowance, true); err != nil {
+		return row{}, err
+	}
+	txs, err := pgbenchLog(dir)
 	if err != nil {
 		return row{}, err
 	}
-	r := row{target: "pgbench: same SQL (execute.sql)", conc: strconv.Itoa(k.workers), unit: "tx"}
-	if m := tpsRe.FindSubmatch(out); m != nil {
-		r.ops, _ = strconv.ParseFloat(string(m[1]), 64)
+	var end time.Time
+	for _, t := range txs {
+		if t.done.After(end) {
+			end = t.done
+		}
 	}
-	if m := failedRe.FindSubmatch(out); m != nil {
-		r.errors, _ = strconv.ParseInt(string(m[1]), 10, 64)
-	}
-	lat, failed, err := pgbenchLatencies(dir)
-	if err != nil {
-		return row{}, err
-	}
-	r.errors = max(r.errors, failed)
-	r.total = int64(len(lat)) + failed
-	r.p50, r.p90, r.p99, r.p999 = percentile(lat, 50), percentile(lat, 90), percentile(lat, 99), percentile(lat, 99.9)
-	return r, nil
-}
-
-// pgbenchLatencies reads pgbench's per-transaction logs (client, number,
-// latency in µs or "failed", script, epoch, µs, ...).
-func pgbenchLatencies(dir string) ([]time.Duration, int64, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "tx*"))
-	if err != nil || len(files) == 0 {
-		return nil, 0, fmt.Errorf("no pgbench log in %s (%v)", dir, err)
-	}
+	from := end.Add(-c.duration)
 	var lat []time.Duration
 	var failed int64
+	for _, t := range txs {
+		switch {
+		case t.done.Before(from):
+		case t.failed:
+			failed++
+		default:
+			lat = append(lat, t.lat)
+		}
+	}
+	if len(lat) == 0 {
+		return row{}, fmt.Errorf("pgbench completed no transaction in its last %s", c.duration)
+	}
+	slices.Sort(lat)
+	return row{target: "pgbench: same SQL (execute.sql)", conc: strconv.Itoa(k.workers), unit: "tx",
+		ops: float64(len(lat)) / c.duration.Seconds(), errors: failed, total: int64(len(lat)) + failed,
+		p50: percentile(lat, 50), p90: percentile(lat, 90), p99: percentile(lat, 99), p999: percentile(lat, 99.9)}, nil
+}
+
+// pgbenchConnectAllowance is how much longer than measured pgbench runs.
+const pgbenchConnectAllowance = 5 * time.Second
+
+// pgbenchTx is one transaction of pgbench's log.
+type pgbenchTx struct {
+	done   time.Time // when it ended
+	lat    time.Duration
+	failed bool
+}
+
+// pgbenchLog reads pgbench's per-transaction logs, one per thread: client,
+// number, latency in µs (or "failed"), script, then the end time as epoch
+// seconds and µs.
+func pgbenchLog(dir string) ([]pgbenchTx, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "tx*"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("no pgbench log in %s (%v)", dir, err)
+	}
+	var txs []pgbenchTx
 	for _, f := range files {
 		fh, err := os.Open(f)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		sc := bufio.NewScanner(fh)
 		for sc.Scan() {
 			fields := strings.Fields(sc.Text())
-			if len(fields) < 3 {
+			if len(fields) < 6 {
 				continue
 			}
+			sec, err1 := strconv.ParseInt(fields[4], 10, 64)
+			usec, err2 := strconv.ParseInt(fields[5], 10, 64)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			t := pgbenchTx{done: time.Unix(sec, usec*1000)}
 			us, err := strconv.ParseInt(fields[2], 10, 64)
-			if err != nil {
-				failed++
-				continue
-			}
-			lat = append(lat, time.Duration(us)*time.Microsecond)
+			t.lat, t.failed = time.Duration(us)*time.Microsecond, err != nil
+			txs = append(txs, t)
 		}
 		fh.Close()
 	}
-	slices.Sort(lat)
-	return lat, failed, nil
+	return txs, nil
 }

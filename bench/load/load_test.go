@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestPercentileIsNearestRank(t *testing.T) {
 	}
 }
 
-func TestPgbenchLatenciesReadsEveryThreadLogAndCountsFailures(t *testing.T) {
+func TestPgbenchLogReadsEveryThreadLogAndFailures(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -40,22 +41,27 @@ func TestPgbenchLatenciesReadsEveryThreadLogAndCountsFailures(t *testing.T) {
 		}
 	}
 	// client transaction latency(µs) script epoch µs [retries]
-	write("tx.123", "0 0 1500 0 1700000000 1 0\n1 0 2500 0 1700000000 2 0\n")
-	write("tx.123.1", "2 0 failed 0 1700000000 3 9\n3 0 500 0 1700000000 4 1\n")
-	lat, failed, err := pgbenchLatencies(dir)
+	write("tx.123", "0 0 1500 0 1700000000 1 0\n1 0 2500 0 1700000001 2 0\n")
+	write("tx.123.1", "2 0 failed 0 1700000002 3 9\n")
+	txs, err := pgbenchLog(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []time.Duration{500 * time.Microsecond, 1500 * time.Microsecond, 2500 * time.Microsecond}
-	if failed != 1 || len(lat) != len(want) {
-		t.Fatalf("got %v and %d failed, want %v and 1", lat, failed, want)
+	slices.SortFunc(txs, func(a, b pgbenchTx) int { return a.done.Compare(b.done) })
+	want := []pgbenchTx{
+		{done: time.Unix(1700000000, 1000), lat: 1500 * time.Microsecond},
+		{done: time.Unix(1700000001, 2000), lat: 2500 * time.Microsecond},
+		{done: time.Unix(1700000002, 3000), failed: true},
+	}
+	if len(txs) != len(want) {
+		t.Fatalf("got %+v, want %+v", txs, want)
 	}
 	for i := range want {
-		if lat[i] != want[i] {
-			t.Fatalf("got %v, want %v (sorted)", lat, want)
+		if !txs[i].done.Equal(want[i].done) || txs[i].lat != want[i].lat || txs[i].failed != want[i].failed {
+			t.Fatalf("got %+v, want %+v", txs, want)
 		}
 	}
-	if _, _, err := pgbenchLatencies(t.TempDir()); err == nil {
+	if _, err := pgbenchLog(t.TempDir()); err == nil {
 		t.Fatal("no log: want an error")
 	}
 }

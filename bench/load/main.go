@@ -150,6 +150,9 @@ func runBench(ctx context.Context, admin string, c config, only string, quick bo
 		if g.service.errors > 0 || (g.baseline != nil && g.baseline.errors > 0) {
 			return fmt.Errorf("%s: requests failed", g.scenario)
 		}
+		if g.service.ops == 0 || (g.baseline != nil && g.baseline.ops == 0) {
+			return fmt.Errorf("%s: nothing was answered", g.scenario)
+		}
 	}
 	return ctx.Err()
 }

@@ -99,6 +99,7 @@ func mixedScenario(ctx context.Context, e *env, c config) []group {
 	}
 	var out outcome
 	g.service, out = measure(ctx, svc, p, "service: 80% page, 15% evaluate, 5% execute")
+	g.noteErrors("service", out)
 	events, err := eventsAfter(ctx, dbURL, seq0, "transaction.completed")
 	if err != nil {
 		subs.close()

@@ -30,11 +30,9 @@ func readScenario(ctx context.Context, e *env, c config) []group {
 	if _, err := registerAgents(ctx, svc.base, orgs[0].key, "agent", 50, "1000.50"); err != nil {
 		return []group{g.fail(err)}
 	}
-	fl, err := e.startFloor(ctx, dbURL, orgs[0].id)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
-	defer fl.close()
+	// One server at a time holds database connections: the floor's pool
+	// and the service's together could pass a shared Postgres' limit.
+	svc.close()
 
 	fifty := func(status int, body []byte) error {
 		if status != http.StatusOK {
@@ -52,14 +50,27 @@ func readScenario(ctx context.Context, e *env, c config) []group {
 		return nil
 	}
 	const workers = 32
-	svcPlan := plan{url: svc.base + "/graphql", workers: workers, duration: c.duration, ok: fifty,
-		next: fixed(gql(trustPageQuery, nil), orgs[0].key)}
+	fl, err := e.startFloor(ctx, dbURL, orgs[0].id)
+	if err != nil {
+		return []group{g.fail(err)}
+	}
 	floorPlan := plan{url: fl.base + "/graphql", workers: workers, duration: c.duration, ok: fifty,
 		next: fixed(gql(plainPageQuery, nil), orgs[0].key)}
-	warm(ctx, c, svcPlan, floorPlan)
-	b, _ := measure(ctx, fl, floorPlan, "floor: pgx + encoding/json, plain page")
-	g.service, _ = measure(ctx, svc, svcPlan, "service: agents(limit: 50) + trust")
+	warm(ctx, c, floorPlan)
+	b, out := measure(ctx, fl, floorPlan, "floor: pgx + encoding/json, plain page")
+	fl.close()
 	g.baseline = &b
+	g.noteErrors("floor", out)
+
+	if svc, err = e.startService(ctx, dbURL); err != nil {
+		return []group{g.fail(err)}
+	}
+	defer svc.close()
+	svcPlan := plan{url: svc.base + "/graphql", workers: workers, duration: c.duration, ok: fifty,
+		next: fixed(gql(trustPageQuery, nil), orgs[0].key)}
+	warm(ctx, c, svcPlan)
+	g.service, out = measure(ctx, svc, svcPlan, "service: agents(limit: 50) + trust")
+	g.noteErrors("service", out)
 	return []group{g}
 }
 
@@ -114,9 +125,11 @@ func evaluateScenario(ctx context.Context, e *env, c config) []group {
 	typePlan := plan{url: svc.base + "/graphql", workers: workers, duration: c.duration,
 		next: fixed(gql(typenameQuery, nil), orgs[0].key)}
 	warm(ctx, c, evalPlan, typePlan)
-	b, _ := measure(ctx, svc, typePlan, "{ __typename }, same server")
-	g.service, _ = measure(ctx, svc, evalPlan, "service: evaluateTrust")
+	b, out := measure(ctx, svc, typePlan, "{ __typename }, same server")
 	g.baseline = &b
+	g.noteErrors("{ __typename }", out)
+	g.service, out = measure(ctx, svc, evalPlan, "service: evaluateTrust")
+	g.noteErrors("evaluateTrust", out)
 	return []group{g}
 }
 
@@ -130,6 +143,13 @@ func warm(ctx context.Context, c config, plans ...plan) {
 	for _, p := range plans {
 		p.duration = c.warmup
 		p.run(ctx)
+	}
+}
+
+// noteErrors adds the first failure of a run with failures to the notes.
+func (g *group) noteErrors(target string, o outcome) {
+	if o.errors > 0 {
+		g.notes = append(g.notes, fmt.Sprintf("%s: %d of %d requests failed, the first with: %s", target, o.errors, o.requests, o.firstErr))
 	}
 }
 

@@ -239,11 +239,13 @@ func plainPosts(ctx context.Context, e *env, rcv *receiver, got []delivery, work
 	if err := json.Unmarshal(out, &s); err != nil {
 		return row{}, fmt.Errorf("plain client: %w: %s", err, out)
 	}
+	// The child's CPU from its rusage; not its ru_maxrss, which counts the
+	// parent's memory shared until exec: the child reads its own VmHWM.
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	r := row{target: "plain Go net/http client, same bodies", conc: strconv.Itoa(workers), unit: "post",
 		ops: float64(s.OK) / s.Elapsed.Seconds(), p50: s.P50, p90: s.P90, p99: s.P99, p999: s.P999,
-		errors: int64(s.Failed), total: int64(s.OK + s.Failed), peakRSS: ru.Maxrss * 1024}
+		errors: int64(s.Failed), total: int64(s.OK + s.Failed), peakRSS: s.PeakRSS}
 	if s.OK > 0 {
 		r.cpuPerOp = cpu / time.Duration(s.OK)
 	}
@@ -255,6 +257,7 @@ type postSummary struct {
 	OK, Failed          int
 	Elapsed             time.Duration
 	P50, P90, P99, P999 time.Duration
+	PeakRSS             int64 // VmHWM, bytes
 }
 
 // plainPost is the post subcommand: post every request of a file with a
@@ -323,5 +326,6 @@ func plainPost(args []string) error {
 	s.Elapsed = time.Since(start)
 	slices.Sort(lat)
 	s.P50, s.P90, s.P99, s.P999 = percentile(lat, 50), percentile(lat, 90), percentile(lat, 99), percentile(lat, 99.9)
+	s.PeakRSS, _ = statusBytes(os.Getpid(), "VmHWM:")
 	return json.NewEncoder(os.Stdout).Encode(s)
 }
