@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -203,11 +204,23 @@ func (p *pgbench) run(ctx context.Context, k executeCase, c config) (row, error)
 		if log {
 			args = append(args, "-l", "--log-prefix="+filepath.Join(dir, "tx"))
 		}
-		out, err := exec.CommandContext(ctx, p.bin, append(args, p.dbURL)...).CombinedOutput()
-		if err != nil {
-			return nil, fmt.Errorf("pgbench: %v: %s", err, out)
+		// A shared Postgres may be out of connections for a while: wait and
+		// start over (the log of a failed attempt is discarded).
+		for attempt := 1; ; attempt++ {
+			out, err := exec.CommandContext(ctx, p.bin, append(args, p.dbURL)...).CombinedOutput()
+			if err == nil {
+				return out, nil
+			}
+			if !bytes.Contains(out, []byte("too many clients")) || attempt == 4 || ctx.Err() != nil {
+				return nil, fmt.Errorf("pgbench: %v: %s", err, out)
+			}
+			fmt.Fprintf(os.Stderr, "load: Postgres has no room for pgbench's %d connections; retrying in 15 s\n", k.workers)
+			old, _ := filepath.Glob(filepath.Join(dir, "tx*"))
+			for _, f := range old {
+				os.Remove(f)
+			}
+			time.Sleep(15 * time.Second)
 		}
-		return out, nil
 	}
 	if _, err := bench(c.warmup, false); err != nil {
 		return row{}, err
