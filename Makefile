@@ -21,9 +21,15 @@ lint: ## gofmt, vet, and check that go generate leaves graph/ unchanged
 	$(GO) vet ./...
 	$(GO) generate ./... && git diff --exit-code -- graph/
 
-bench: ## Go benchmarks through the HTTP handler, then the pgbench baselines
+bench: ## the load scenarios (bench/load) against a real server process, each beside its baseline in the same run, as one table; BENCH_QUICK=1 for a short form
+	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/load'
+
+bench-go: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 1 ./resolvers/
 	bash bench/run-pgbench.sh
+
+soak: ## mixed traffic with subscribers and webhooks for SOAK_DURATION (default 10m); fails unless goroutines, heap, fds and DB connections return to their starting level
+	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/load -soak $(or $(SOAK_DURATION),10m)'
 
 fuzz: ## run every fuzz target for FUZZTIME each (default 10s), e.g. make fuzz FUZZTIME=1m
 	FUZZTIME=$(or $(FUZZTIME),10s) GO=$(GO) bash tools/fuzz/run.sh
@@ -57,4 +63,4 @@ livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients aga
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-read audit playground screenshot webhookcheck bench-webhooks
+.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read audit playground screenshot webhookcheck bench-webhooks
