@@ -66,7 +66,7 @@ func TestKillNineUnderLoad(t *testing.T) {
 	if err != nil {
 		t.Errorf("PROMISE BROKEN: an unacknowledged execute never got an answer after the restart: %v", err)
 	}
-	replayed, broken := l.replay(sctx, c, 3000)
+	replayed, broken := l.replay(sctx, c, p.replay)
 	if len(broken) > 0 {
 		t.Errorf("PROMISE BROKEN: replaying acknowledged keys after the restart:\n  %s", brokenf(broken))
 	}

@@ -138,7 +138,7 @@ func (l *ledger) worker(ctx context.Context, clients []*client.Client, names []s
 		l.mu.Unlock()
 		if failed {
 			i++
-			sleep(ctx, 20*time.Millisecond)
+			sleep(ctx, 250*time.Millisecond)
 		} else if pause > 0 {
 			sleep(ctx, pause)
 		}
@@ -178,20 +178,34 @@ func (l *ledger) resolve(ctx context.Context, c *client.Client, via string) (int
 		}
 	}
 	l.mu.Unlock()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(todo))
+	sem := make(chan struct{}, 8)
 	for _, o := range todo {
-		for {
-			l.execute(ctx, c, via, o)
-			l.mu.Lock()
-			done := o.state != unknown
-			l.mu.Unlock()
-			if done {
-				break
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			for {
+				l.execute(ctx, c, via, o)
+				l.mu.Lock()
+				done := o.state != unknown
+				l.mu.Unlock()
+				if done {
+					return
+				}
+				if ctx.Err() != nil {
+					errs <- fmt.Errorf("op %s still has no answer: %w", o.in.IdempotencyKey, ctx.Err())
+					return
+				}
+				sleep(ctx, 100*time.Millisecond)
 			}
-			if ctx.Err() != nil {
-				return 0, fmt.Errorf("op %s still has no answer: %w", o.in.IdempotencyKey, ctx.Err())
-			}
-			sleep(ctx, 100*time.Millisecond)
-		}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return 0, err
 	}
 	return len(todo), nil
 }

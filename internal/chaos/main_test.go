@@ -38,6 +38,9 @@ type profile struct {
 	// process left running (see rescueOrphans), instead of waiting the
 	// server's real rescue delay (2 × the 1 minute job timeout).
 	fastForwardRescue bool
+	// replay is how many acknowledged executes are sent again with their
+	// keys after a fault, spread over the run.
+	replay int
 	// settle bounds the waits for deliveries and subscriptions to catch up.
 	settle time.Duration
 }
@@ -45,10 +48,10 @@ type profile struct {
 func current() profile {
 	if *longForm {
 		return profile{name: "long", workers: 16, load: 20 * time.Second, outage: 10 * time.Second,
-			rate: 40, phase: 20 * time.Second, budgetWindow: 40 * time.Second, settle: 5 * time.Minute}
+			rate: 40, phase: 20 * time.Second, budgetWindow: 40 * time.Second, replay: 3000, settle: 5 * time.Minute}
 	}
 	return profile{name: "short", workers: 6, load: 2 * time.Second, outage: 2 * time.Second,
-		rate: 15, phase: 4 * time.Second, budgetWindow: 8 * time.Second, fastForwardRescue: true, settle: 90 * time.Second}
+		rate: 15, phase: 4 * time.Second, budgetWindow: 8 * time.Second, replay: 300, fastForwardRescue: true, settle: 90 * time.Second}
 }
 
 // row is one line of the results table.

@@ -56,12 +56,33 @@ func newEnv(t *testing.T, dbURL string) *env {
 		t.Fatalf("migrate: %v", err)
 	}
 	e := &env{t: t, dbURL: dbURL, db: d, encKey: keyring.Generate(), caFile: caFile(t), retrySchedule: "200ms,500ms,1s,2s,5s,10s"}
-	e.sql = sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbURL), pgdriver.WithTimeout(time.Minute)))
+	e.sql = openSQL(dbURL)
 	t.Cleanup(func() { e.sql.Close() })
 	if e.orgID, _, e.key, err = db.NewOrgService(d).CreateOrg(ctx, "chaos"); err != nil {
 		t.Fatalf("create organization: %v", err)
 	}
 	return e
+}
+
+func openSQL(url string) *sql.DB {
+	return sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithTimeout(time.Minute)))
+}
+
+// reconnect replaces the checking side's connections after a Postgres
+// restart (they were cut; the service's own must recover by themselves).
+func (e *env) reconnect() {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d, err := db.Open(ctx, e.dbURL)
+	if err != nil {
+		e.t.Fatalf("reopen %s: %v", e.dbURL, err)
+	}
+	old, oldSQL := e.db, e.sql
+	e.db, e.sql = d, openSQL(e.dbURL)
+	old.Close()
+	oldSQL.Close()
+	e.t.Cleanup(func() { d.Close() })
 }
 
 // client talks to one server process, never retrying by itself: the

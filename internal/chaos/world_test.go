@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -185,4 +186,23 @@ func join(parts ...string) string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+// stopwatch logs how long each step of a scenario took.
+type stopwatch struct {
+	t     *testing.T
+	start time.Time
+	last  time.Time
+}
+
+func newStopwatch(t *testing.T) *stopwatch {
+	now := time.Now()
+	return &stopwatch{t: t, start: now, last: now}
+}
+
+func (s *stopwatch) lap(step string) {
+	s.t.Helper()
+	now := time.Now()
+	s.t.Logf("%-40s %7s (at %s)", step, now.Sub(s.last).Round(10*time.Millisecond), now.Sub(s.start).Round(10*time.Millisecond))
+	s.last = now
 }
