@@ -11,7 +11,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/event"
 )
 
@@ -29,8 +28,7 @@ func TestBadEndpointsDoNotDelayOthers(t *testing.T) {
 	t.Parallel()
 	p := current()
 	ctx := context.Background()
-	_, url := dbtest.NewWithURL(t)
-	e := newEnv(t, url)
+	e := newEnv(t, privateDB(t))
 	srv := e.startServer("server")
 	c := e.client(srv)
 	var good []*sink
@@ -147,7 +145,9 @@ func TestBadEndpointsDoNotDelayOthers(t *testing.T) {
 			t.Errorf("PROMISE BROKEN: %s: %d deliveries failed signature verification", s.name, s.badSigs)
 		}
 	}
-	ratio := func(a, b time.Duration) string { return fmt.Sprintf("%.2f×", float64(a)/float64(max(b, time.Millisecond))) }
+	ratio := func(a, b time.Duration) string {
+		return fmt.Sprintf("%.2f×", float64(a)/float64(max(b, time.Millisecond)))
+	}
 	report(t, "3. hung, slow and huge-body endpoints",
 		fmt.Sprintf("%d executes/s × %s per phase, 3 healthy endpoints", p.rate, p.phase),
 		fmt.Sprintf("healthy endpoints' commit→delivery p50 / p99: alone %s / %s, beside the bad ones %s / %s (%s / %s); %d deliveries each phase; most requests held at once: %s (limit %d)",

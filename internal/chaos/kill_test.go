@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agenttrust/service/client"
-	"github.com/agenttrust/service/db/dbtest"
 )
 
 // TestKillNineUnderLoad: the server is killed with SIGKILL while workers
@@ -24,8 +23,7 @@ func TestKillNineUnderLoad(t *testing.T) {
 	t.Parallel()
 	p := current()
 	ctx := context.Background()
-	_, url := dbtest.NewWithURL(t)
-	e := newEnv(t, url)
+	e := newEnv(t, privateDB(t))
 	srv := e.startServer("server")
 	c := e.client(srv)
 	rcv := newSink(t, "receiver", answer)

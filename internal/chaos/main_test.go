@@ -115,6 +115,7 @@ func TestMain(m *testing.M) {
 	start := time.Now()
 	code := m.Run()
 	printTable(os.Stdout, time.Since(start))
+	closeShared()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

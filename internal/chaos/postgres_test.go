@@ -120,10 +120,14 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	var figures []string
 	for _, mode := range []string{"fast", "immediate"} {
 		time.Sleep(p.load)
-		pg.stop(mode)
+		if err := pg.stop(mode); err != nil {
+			t.Fatal(err)
+		}
 		down := time.Now()
 		time.Sleep(p.outage)
-		pg.start()
+		if err := pg.start(); err != nil {
+			t.Fatal(err)
+		}
 		up := time.Now()
 		notReady, ok := pr.firstAfter(down, http.StatusServiceUnavailable)
 		if !ok {

@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agenttrust/service/client"
-	"github.com/agenttrust/service/db/dbtest"
 )
 
 // startReplicas runs n server processes on the env's database.
@@ -35,8 +34,7 @@ func TestThreeProcessesDeliverOnce(t *testing.T) {
 	t.Parallel()
 	p := current()
 	ctx := context.Background()
-	_, url := dbtest.NewWithURL(t)
-	e := newEnv(t, url)
+	e := newEnv(t, privateDB(t))
 	servers, clients, names := e.startReplicas(3)
 	sinks := []*sink{newSink(t, "endpoint-1", answer), newSink(t, "endpoint-2", answer)}
 	for _, s := range sinks {
