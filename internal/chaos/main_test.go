@@ -112,6 +112,14 @@ func loadAverage() string {
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The scenarios mostly wait (on child processes, outages, windows):
+	// run all five at once unless -parallel says otherwise (its default,
+	// GOMAXPROCS, would run them two by two on a small machine).
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		_ = flag.Set("test.parallel", "5")
+	}
 	start := time.Now()
 	code := m.Run()
 	printTable(os.Stdout, time.Since(start))
