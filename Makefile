@@ -52,7 +52,7 @@ bench-webhooks: ## webhook delivery throughput (1 and 50 endpoints, vs plain net
 	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./webhook/delivery/
 
 chaos: ## fault scenarios against the real binary, long form, printing a results table: kill -9 under load, Postgres restarted, hung/slow/huge-body webhook endpoints, three processes, the daily budget under storms and a crash (needs the PostgreSQL server binaries; `go test ./...` runs the short form)
-	$(GO) test -count=1 -v -timeout 30m ./internal/chaos/ -chaos.long
+	$(GO) test -count=1 -v -timeout 30m -parallel 2 ./internal/chaos/ -chaos.long
 
 livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients against a freshly started service (needs npm)
 	bash tools/livecheck/run.sh

@@ -138,8 +138,8 @@ func TestDailyBudgetUnderStormsAndACrash(t *testing.T) {
 	sort.Strings(rs)
 	report(t, "5. daily budget under storms and a crash",
 		fmt.Sprintf("%d workers over 3 processes on 1 agent (limit 100.00, 90.00 of it taken for %s), kill -9 of 1 process", workers, p.budgetWindow),
-		fmt.Sprintf("storm 1: %d answered ok, %d refused, %d unanswered at the kill; while the history counted: %d transactions for %s of the 10.00 left; budget freed: first execute %s after; storm 2 and resends: %d acknowledged, %d refused in all (%s); largest 24-hour outflow %s ≤ 100.00",
-			ack1, den1, unk1, n1, spent1.StringFixed(2), ms(freed), ack, den, strings.Join(rs, ", "), peak.StringFixed(2)))
+		join(fmt.Sprintf("storm 1: %d answered ok, %d refused, %d unanswered at the kill; while the history counted: %d transactions for %s of the 10.00 left; budget freed: first execute %s after; storm 2 and resends: %d acknowledged, %d refused in all (%s); largest 24-hour outflow %s ≤ 100.00",
+			ack1, den1, unk1, n1, spent1.StringFixed(2), ms(freed), ack, den, strings.Join(rs, ", "), peak.StringFixed(2)), l.note500s(t)))
 }
 
 // peakWindowOutflow returns the agent's largest outflow over any 24-hour

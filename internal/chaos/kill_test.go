@@ -123,6 +123,6 @@ func TestKillNineUnderLoad(t *testing.T) {
 	}
 	report(t, "1. kill -9 under execute load",
 		fmt.Sprintf("%d workers × %s, 1 process, 1 endpoint", p.workers, p.load),
-		fmt.Sprintf("%d acknowledged, %d unanswered at the kill (resent with their keys: %d had committed before it and returned the original, %d ran once now), %d acknowledged replayed: 0 lost, 0 doubled; %d transactions, outflow exact; restart %s; %d events, all delivered %s after the kill (%s, %d jobs orphaned, River rescue %s), all replayed in order",
-			ack, unk, ranBefore, resolved-ranBefore, replayed, len(a.rows), ms(restart), len(log), ms(allDelivered), plural(duplicates(counts), "duplicate"), orphans, rescue))
+		join(fmt.Sprintf("%d acknowledged, %d unanswered at the kill (resent with their keys: %d had committed before it and returned the original, %d ran once now), %d acknowledged replayed: 0 lost, 0 doubled; %d transactions, outflow exact; restart %s; %d events, all delivered %s after the kill (%s, %d jobs orphaned, River rescue %s), all replayed in order",
+			ack, unk, ranBefore, resolved-ranBefore, replayed, len(a.rows), ms(restart), len(log), ms(allDelivered), plural(duplicates(counts), "duplicate"), orphans, rescue), l.note500s(t)))
 }

@@ -56,11 +56,19 @@ func TestThreeProcessesDeliverOnce(t *testing.T) {
 	stop()
 	loadEnd := time.Now()
 	ack, unk, den := l.counts()
-	if unk+den > 0 {
-		t.Errorf("%d executes failed and %d were refused with no fault injected", unk, den)
+	if den > 0 {
+		t.Errorf("%d executes were refused with no fault injected", den)
 	}
 	sctx, cancel := context.WithTimeout(ctx, p.settle)
 	defer cancel()
+	if unk > 0 { // timed out on a starved machine: resend with their keys
+		if _, err := l.resolve(sctx, clients[0], names[0]); err != nil {
+			t.Errorf("PROMISE BROKEN: %v", err)
+		}
+	}
+	if bad := l.unexpectedAnswers(); len(bad) > 0 {
+		t.Errorf("PROMISE BROKEN: answers no fault explains:\n  %s", brokenf(bad))
+	}
 	a, broken := e.checkLedger(sctx, l, nil)
 	if len(broken) > 0 {
 		t.Errorf("PROMISE BROKEN: money with three processes:\n  %s", brokenf(broken))
@@ -93,6 +101,6 @@ func TestThreeProcessesDeliverOnce(t *testing.T) {
 	}
 	report(t, "4. three processes, one database",
 		fmt.Sprintf("%d workers × %s spread over 3 processes, 2 endpoints, 3 subscribers", p.workers, p.load),
-		fmt.Sprintf("%d acknowledged, outflow exact; %d events × 2 endpoints delivered with %d duplicates (last arrived %s after the load); each of the 3 subscribers received all %d once, in log order",
-			ack, len(log), dups, ms(caughtUp), len(log)))
+		join(fmt.Sprintf("%d acknowledged, outflow exact; %d events × 2 endpoints delivered with %d duplicates (last arrived %s after the load); each of the 3 subscribers received all %d once, in log order",
+			ack, len(log), dups, ms(caughtUp), len(log)), l.note500s(t)))
 }
