@@ -37,6 +37,7 @@ type op struct {
 	state  outcome
 	txID   string
 	reason string // the refusal's reason code
+	status int    // the HTTP status of an error answer (0: none, or no answer)
 	sentAt time.Time
 	took   time.Duration
 }
@@ -72,7 +73,7 @@ func (l *ledger) execute(ctx context.Context, c *client.Client, via string, o *o
 	tx, err := c.Transactions.Execute(ctx, o.in)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	o.via, o.sentAt, o.took = via, start, time.Since(start)
+	o.via, o.sentAt, o.took, o.status = via, start, time.Since(start), 0
 	var pd *client.PolicyDeniedError
 	var api *client.APIError
 	switch {
@@ -82,7 +83,7 @@ func (l *ledger) execute(ctx context.Context, c *client.Client, via string, o *o
 		o.state, o.reason = denied, pd.ReasonCode
 	case errors.As(err, &api):
 		l.statuses[api.StatusCode]++
-		o.state = unknown
+		o.state, o.status = unknown, api.StatusCode
 		switch api.StatusCode {
 		case http.StatusServiceUnavailable:
 		case http.StatusInternalServerError:
