@@ -84,12 +84,12 @@ func (l *ledger) execute(ctx context.Context, c *client.Client, via string, o *o
 	case errors.As(err, &api):
 		l.statuses[api.StatusCode]++
 		o.state, o.status = unknown, api.StatusCode
-		switch api.StatusCode {
-		case http.StatusServiceUnavailable:
-		case http.StatusInternalServerError:
+		switch {
+		case api.StatusCode == http.StatusServiceUnavailable:
+		case api.Code == client.CodeInternal: // 500, or a GraphQL error at 200
 			// The service answers a statement timeout (an execute queued
 			// more than 15 s behind its agent's row lock on a starved
-			// machine) 500, not 503: counted apart, resent like a 503.
+			// machine) INTERNAL without 503: counted apart, resent like a 503.
 			l.internal = append(l.internal, fmt.Sprintf("%s via %s: %v", o.in.IdempotencyKey, via, err))
 		default:
 			l.unexpected = append(l.unexpected, fmt.Sprintf("%s via %s: %v", o.in.IdempotencyKey, via, err))
