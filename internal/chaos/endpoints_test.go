@@ -154,8 +154,8 @@ func TestBadEndpointsDoNotDelayOthers(t *testing.T) {
 		peaks = append(peaks, fmt.Sprintf("%s %d", s.name, peak))
 	}
 	for _, s := range good {
-		if s.badSigs > 0 {
-			t.Errorf("PROMISE BROKEN: %s: %d deliveries failed signature verification", s.name, s.badSigs)
+		if s.badSignatures() > 0 {
+			t.Errorf("PROMISE BROKEN: %s: %d deliveries failed signature verification", s.name, s.badSignatures())
 		}
 	}
 	ratio := func(a, b time.Duration) string {

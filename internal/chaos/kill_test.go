@@ -113,8 +113,8 @@ func TestKillNineUnderLoad(t *testing.T) {
 			len(missing), len(log), p.settle, missing[0])
 	}
 	counts := rcv.counts()
-	if rcv.badSigs > 0 {
-		t.Errorf("PROMISE BROKEN: %d deliveries failed signature verification", rcv.badSigs)
+	if rcv.badSignatures() > 0 {
+		t.Errorf("PROMISE BROKEN: %d deliveries failed signature verification", rcv.badSignatures())
 	}
 
 	// A subscription with `after` replays the log after that event, in order.

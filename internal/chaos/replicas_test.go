@@ -90,8 +90,8 @@ func TestThreeProcessesDeliverOnce(t *testing.T) {
 				t.Errorf("PROMISE BROKEN: %s received event %s %d times in normal operation", s.name, id, n)
 			}
 		}
-		if s.badSigs > 0 {
-			t.Errorf("PROMISE BROKEN: %s: %d deliveries failed signature verification", s.name, s.badSigs)
+		if s.badSignatures() > 0 {
+			t.Errorf("PROMISE BROKEN: %s: %d deliveries failed signature verification", s.name, s.badSignatures())
 		}
 	}
 	for _, sub := range subs {

@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -299,5 +298,3 @@ func eventually(timeout time.Duration, cond func() bool) bool {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

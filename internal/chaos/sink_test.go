@@ -143,6 +143,13 @@ func (s *sink) arrivals() []arrival {
 	return append([]arrival(nil), s.got...)
 }
 
+// badSignatures is how many deliveries failed verification.
+func (s *sink) badSignatures() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.badSigs
+}
+
 // counts is how many times each event id arrived.
 func (s *sink) counts() map[string]int {
 	out := map[string]int{}

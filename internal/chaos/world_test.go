@@ -72,7 +72,7 @@ func (s *subscriber) received() []string {
 	return append([]string(nil), s.ids...)
 }
 
-// wait waits until the subscriber received len(want) events, then reports
+// check waits until the subscriber received len(want) events, then reports
 // how its stream differs from want (the log, in log order): a missing,
 // repeated or reordered event.
 func (s *subscriber) check(want []string, timeout time.Duration) string {
