@@ -57,10 +57,13 @@ webhookcheck: ## verify real webhook deliveries with the standardwebhooks npm pa
 bench-webhooks: ## webhook delivery throughput (1 and 50 endpoints, vs plain net/http) and commit-to-first-attempt latency
 	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./webhook/delivery/
 
+chaos: ## fault scenarios against the real binary, long form, printing a results table: kill -9 under load, Postgres restarted, hung/slow/huge-body webhook endpoints, three processes, the daily budget under storms and a crash (needs the PostgreSQL server binaries; `go test ./...` runs the short form)
+	$(GO) test -count=1 -v -timeout 30m -parallel 2 ./internal/chaos/ -chaos.long
+
 livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients against a freshly started service (needs npm)
 	bash tools/livecheck/run.sh
 
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read audit playground screenshot webhookcheck bench-webhooks
+.PHONY: chaos fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read audit playground screenshot webhookcheck bench-webhooks
