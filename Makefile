@@ -25,6 +25,10 @@ bench: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 1 ./resolvers/
 	bash bench/run-pgbench.sh
 
+bench-overhead: ## per-request overhead: evaluateTrust vs { __typename } latency, executeTransaction vs pgbench (same SQL, same database), as ratios
+	$(GO) test -run '^$$' -bench 'Overhead' -benchtime $(or $(BENCHTIME),3s) -count $(or $(COUNT),3) ./resolvers/ | \
+		grep -E '^(goos|goarch|cpu|Benchmark|ok|FAIL|---)' ; uptime
+
 fuzz: ## run every fuzz target for FUZZTIME each (default 10s), e.g. make fuzz FUZZTIME=1m
 	FUZZTIME=$(or $(FUZZTIME),10s) GO=$(GO) bash tools/fuzz/run.sh
 
@@ -57,4 +61,4 @@ livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients aga
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-read audit playground screenshot webhookcheck bench-webhooks
+.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-read bench-overhead audit playground screenshot webhookcheck bench-webhooks

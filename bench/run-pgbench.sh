@@ -82,8 +82,8 @@ SELECT p.prefix || g, p.org, p.prefix || g, '{purchase,refund}', 1000000, 'USD',
 FROM (VALUES ('agent_s', 'org_bench_a'), ('agent_r', 'org_bench_b')) AS p(prefix, org),
      generate_series(1, $AGENTS) AS g;
 -- Established agents: 10^4 clean transactions each, so scores do not move.
-INSERT INTO trust_counters (agent_id, attempts, completed, transactions, score, assessment, updated_at)
-SELECT id, 10000, 10000, 10000, 700, 'Verified', now() FROM agents;
+INSERT INTO trust_counters (agent_id, evidence_at, completed, counterparty_orgs, first_external_at, score, assessment, updated_at)
+SELECT id, now(), 10000, 5, now() - interval '90 days', 848, 'Verified', now() FROM agents;
 SQL
 psqlq -c 'VACUUM ANALYZE'
 
