@@ -82,7 +82,7 @@ func (l operationLimits) MutateOperationContext(_ context.Context, oc *graphql.O
 		total = satAdd(total, n)
 		names = append(names, name)
 	}
-	sort.Strings(names) // a stable message for the same document
+	sort.Strings(names)                          // a stable message for the same document
 	oc.Stats.SetExtension(rootFieldsStat, total) // what rootFieldCharge charges
 	if total > int64(l.maxRootFields) {
 		return documentError("the operation selects %s root fields, more than the limit of %d (aliases count)", count(total), l.maxRootFields)
