@@ -147,7 +147,7 @@ type confirmKey struct{}
 
 // confirmKeyFirst confirms a recalled key before an operation runs, unless
 // every root field it selects confirms the key in its own first statement
-// (foldsKeyCheck) or touches no data (__typename): a mutation or any other
+// (foldsKeyCheck) or touches no data (__typename): any other mutation or
 // read never runs for a key that is not confirmed live.
 type confirmKeyFirst struct{}
 
@@ -156,9 +156,13 @@ var _ interface {
 	graphql.OperationContextMutator
 } = confirmKeyFirst{}
 
-// foldsKeyCheck are the root fields whose first statement checks a recalled
-// key (auth.Fold), so the request needs no lookup of its own.
-var foldsKeyCheck = map[string]bool{"evaluateTrust": true}
+// foldsKeyCheck are the root fields that check a recalled key (auth.Fold)
+// in their own first statement — for a mutation, inside its transaction
+// before anything is written — so the request needs no lookup of its own.
+var foldsKeyCheck = map[ast.Operation]map[string]bool{
+	ast.Query:    {"evaluateTrust": true},      // db.readParties
+	ast.Mutation: {"executeTransaction": true}, // db.lockParties
+}
 
 func (confirmKeyFirst) ExtensionName() string                   { return "ConfirmKeyFirst" }
 func (confirmKeyFirst) Validate(graphql.ExecutableSchema) error { return nil }
@@ -168,14 +172,13 @@ func (confirmKeyFirst) MutateOperationContext(ctx context.Context, oc *graphql.O
 	if !ok || oc.Operation == nil {
 		return nil
 	}
-	if oc.Operation.Operation == ast.Query {
-		folds := true
-		for name := range rootFields(oc.Operation.SelectionSet, oc.Doc.Fragments) {
-			folds = folds && foldsKeyCheck[name]
-		}
-		if folds {
-			return nil
-		}
+	folds := foldsKeyCheck[oc.Operation.Operation]
+	all := folds != nil
+	for name := range rootFields(oc.Operation.SelectionSet, oc.Doc.Fragments) {
+		all = all && folds[name]
+	}
+	if all {
+		return nil
 	}
 	if fe := c.confirm(); fe != nil {
 		return gqlerror.WrapIfUnwrapped(fe)

@@ -46,6 +46,8 @@ func TestRecalledKeyRevokedOnEveryReplica(t *testing.T) {
 	}
 	evaluate := map[string]any{"query": evaluateQuery, "variables": map[string]any{"in": map[string]any{
 		"agentId": sender, "action": "purchase", "amount": "1.00", "currency": "USD"}}}
+	execute := map[string]any{"query": `mutation($in: ExecuteTransactionInput!) { executeTransaction(input: $in) { id } }`,
+		"variables": map[string]any{"in": map[string]any{"fromAgent": sender, "toAgent": receiver, "action": "purchase", "amount": "1.00", "currency": "USD"}}}
 	for name, r := range replicas {
 		r.Post(key, map[string]any{"query": `{ __typename }`}) // the lookup that lets the replica recall the key
 		before := r.DB.Statements()
@@ -57,6 +59,12 @@ func TestRecalledKeyRevokedOnEveryReplica(t *testing.T) {
 		// The key is confirmed by the evaluation's own read: one statement in all.
 		if n := r.DB.Statements() - before; n != 1 {
 			t.Fatalf("replica %s: evaluateTrust with a recalled key ran %d statements, want 1", name, n)
+		}
+		// An execute confirms it inside its transaction, in its first statement.
+		var tx struct{ ID string }
+		r.Post(key, execute).Into(t, "executeTransaction", &tx)
+		if tx.ID == "" {
+			t.Fatalf("replica %s: no transaction", name)
 		}
 	}
 
@@ -71,8 +79,6 @@ func TestRecalledKeyRevokedOnEveryReplica(t *testing.T) {
 		return n
 	}
 	executed := transactions()
-	execute := map[string]any{"query": `mutation($in: ExecuteTransactionInput!) { executeTransaction(input: $in) { id } }`,
-		"variables": map[string]any{"in": map[string]any{"fromAgent": sender, "toAgent": receiver, "action": "purchase", "amount": "1.00", "currency": "USD"}}}
 	for name, r := range replicas {
 		for what, send := range map[string]func() *testkit.Response{
 			"typename":      func() *testkit.Response { return r.Post(key, map[string]any{"query": `{ __typename }`}) },

@@ -4,8 +4,10 @@
 -- no idempotency key, sender without a daily limit (so no outflow read), and
 -- scores that do not change (so applyTrust writes no snapshot and no
 -- trust.score_changed event). Statement for statement what the service sends
--- inside its transaction (captured with log_statement = all, 2026-11-23); the
--- service also runs one API-key lookup before BEGIN, which is not repeated here.
+-- inside its transaction (captured with log_statement = all, 2026-11-23). A
+-- service replica that recalls the caller's API key checks it in the first
+-- statement below and runs nothing else; one that does not (the key's first
+-- request, or its first in a minute) also runs the key lookup before BEGIN.
 --
 -- Variables (pass with -D; bench/run-pgbench.sh sets them all):
 --   per_client  1: client N sends from agent_s(N+1) to one of its own four
@@ -24,7 +26,10 @@
 \endif
 \set amount random(1, 100)
 BEGIN;
-SELECT EXISTS (SELECT "agent_row"."seq", "agent_row"."id", "agent_row"."org_id", "agent_row"."name", "agent_row"."authorized_actions", "agent_row"."spending_limit", "agent_row"."daily_limit", "agent_row"."currency", "agent_row"."environment", "agent_row"."status", "agent_row"."fingerprint", "agent_row"."audit_seq", "agent_row"."audit_head", "agent_row"."audit_head_mac", "agent_row"."created_at", "agent_row"."updated_at" FROM "agents" AS "agent_row" WHERE (id = 'agent_s' || :from) AND (org_id = 'org_bench_a'));
+-- The sender's ownership and the API key, which the service confirms in this
+-- first statement (its key lookup before BEGIN is skipped for a key it recalls).
+SELECT EXISTS (SELECT 1 FROM agents WHERE id = 'agent_s' || :from AND org_id = 'org_bench_a'),
+ EXISTS (SELECT 1 FROM api_keys WHERE id = 'key_ouqxqwriro3xfkd6rqj2nxv5ke' AND revoked_at IS NULL);
 SELECT agent_row.*, tc.evidence_at AS tc_evidence_at, tc.completed AS tc_completed, tc.failures AS tc_failures, tc.limit_refusals AS tc_limit_refusals, tc.reversals AS tc_reversals, tc.disputing_orgs AS tc_disputing_orgs, tc.open_disputes AS tc_open_disputes, tc.counterparty_orgs AS tc_counterparty_orgs, tc.first_external_at AS tc_first_external_at, tc.score AS tc_score, tc.assessment AS tc_assessment, tc.updated_at AS tc_updated_at FROM "agents" AS "agent_row" JOIN trust_counters AS tc ON tc.agent_id = agent_row.id WHERE (agent_row.id IN ('agent_r' || :to, 'agent_s' || :from)) ORDER BY "agent_row"."id" FOR UPDATE OF agent_row, tc;
 INSERT INTO "transactions" ("id", "from_agent", "to_agent", "from_org", "to_org", "action", "amount", "currency", "memo", "status", "reversal_of", "reversed_by", "reason", "created_at") VALUES ('tx_' || replace(gen_random_uuid()::text, '-', ''), 'agent_s' || :from, 'agent_r' || :to, 'org_bench_a', 'org_bench_b', 'purchase', :amount, 'USD', DEFAULT, 'completed', DEFAULT, DEFAULT, DEFAULT, now()) RETURNING "memo", "reversal_of", "reversed_by", "reason";
 -- The service computes sequence, hash and head MAC in Go from the locked row;
