@@ -41,7 +41,8 @@ func authenticateREST(d Deps, limiter, failures *rateLimiter, next http.Handler)
 //
 // A GraphQL request (not charge, not a stream) whose key the store recalls
 // (auth.KeyRecaller) starts without a lookup: its key is confirmed within
-// the request instead (confirmKey), before anything is answered or executed.
+// the request instead (auth.KeyCheck, confirmKeyFirst, confirmWriter), before
+// anything is answered or executed.
 func authenticateWith(d Deps, limiter, failures *rateLimiter, refuse refuser, charge bool, next http.Handler) http.Handler {
 	recaller, _ := d.Auth.(auth.KeyRecaller)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
