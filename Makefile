@@ -31,6 +31,10 @@ bench-go: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 soak: ## mixed traffic with subscribers and webhooks for SOAK_DURATION (default 10m); fails unless goroutines, heap, fds and DB connections return to their starting level
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/load -soak $(or $(SOAK_DURATION),10m)'
 
+bench-overhead: ## per-request overhead: evaluateTrust vs { __typename } latency, executeTransaction vs pgbench (same SQL, same database), as ratios
+	$(GO) test -run '^$$' -bench 'Overhead' -benchtime $(or $(BENCHTIME),3s) -count $(or $(COUNT),3) ./resolvers/
+	@uptime
+
 fuzz: ## run every fuzz target for FUZZTIME each (default 10s), e.g. make fuzz FUZZTIME=1m
 	FUZZTIME=$(or $(FUZZTIME),10s) GO=$(GO) bash tools/fuzz/run.sh
 
@@ -66,4 +70,4 @@ livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients aga
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: chaos fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read audit playground screenshot webhookcheck bench-webhooks
+.PHONY: chaos fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read bench-overhead audit playground screenshot webhookcheck bench-webhooks
