@@ -2,13 +2,17 @@ package delivery_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
+	"flag"
 	"fmt"
 	"net/http"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/webhook/delivery"
@@ -34,19 +38,57 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				for i := range events {
 					e.RegisterAgent(fmt.Sprintf("bench-%d", i))
 				}
+				before := dbStats(b, e.DBURL)
+				conns := rcv.Conns()
 				start := time.Now()
 				_, stop := e.Start(cfg)
 				got := rcv.Wait(b, deliveries, 2*time.Minute, event.AgentRegistered)
 				took := time.Since(start)
 				stop()
+				after := dbStats(b, e.DBURL)
+				conns, plainConns := rcv.Conns()-conns, rcv.Conns()
 
 				plain := plainPost(b, rcv, got, min(cfg.Workers, cfg.PerEndpoint*endpoints))
 				b.ReportMetric(float64(deliveries)/took.Seconds(), "deliveries/s")
 				b.ReportMetric(float64(deliveries)/plain.Seconds(), "plain-posts/s")
 				b.ReportMetric(plain.Seconds()/took.Seconds(), "ratio")
+				b.ReportMetric(float64(conns), "conns")
+				b.ReportMetric(float64(rcv.Conns()-plainConns), "plain-conns")
+				b.ReportMetric(float64(after.jobs)/deliveries, "jobs/delivery")
+				if *stats {
+					b.ReportMetric(float64(after.commits-before.commits)/deliveries, "xacts/delivery")
+					b.ReportMetric(float64(after.rows-before.rows)/deliveries, "rows-written/delivery")
+				}
 			}
 		})
 	}
+}
+
+var stats = flag.Bool("dbstats", false, "report transactions and rows written per delivery (waits for Postgres's statistics, about 25 s more)")
+
+type counts struct{ jobs, commits, rows int64 }
+
+// dbStats counts River jobs and, with -dbstats, the database's committed
+// transactions and rows written. Postgres publishes a backend's statistics
+// when it has been idle 10 s or exits, so -dbstats waits that long first.
+func dbStats(b *testing.B, url string) counts {
+	b.Helper()
+	if *stats {
+		time.Sleep(11 * time.Second)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var c counts
+	err = conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM river_job), xact_commit, tup_inserted + tup_updated + tup_deleted
+		FROM pg_stat_database WHERE datname = current_database()`).Scan(&c.jobs, &c.commits, &c.rows)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
 }
 
 // plainPost posts the bodies of reqs to rcv with a plain net/http client,

@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -45,12 +46,21 @@ type Receiver struct {
 	reqs    []Request
 	answer  func(Request) Answer
 	arrived chan struct{}
+	conns   int // connections accepted
 }
 
 // New starts a receiver that answers 204 until told otherwise; it stops when t ends.
 func New(t testing.TB) *Receiver {
 	r := &Receiver{answer: func(Request) Answer { return Answer{Status: http.StatusNoContent} }, arrived: make(chan struct{}, 1)}
-	r.Server = httptest.NewTLSServer(http.HandlerFunc(r.serve))
+	r.Server = httptest.NewUnstartedServer(http.HandlerFunc(r.serve))
+	r.Server.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			r.mu.Lock()
+			r.conns++
+			r.mu.Unlock()
+		}
+	}
+	r.Server.StartTLS()
 	t.Cleanup(r.Server.Close)
 	return r
 }
@@ -112,13 +122,34 @@ func (r *Receiver) Requests(types ...string) []Request {
 	return out
 }
 
+// Conns is how many connections the receiver has accepted: a client that
+// keeps connections alive opens about as many as it sends at once.
+func (r *Receiver) Conns() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.conns
+}
+
+// count is len(r.Requests(types...)) without the copy.
+func (r *Receiver) count(types []string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, q := range r.reqs {
+		if len(types) == 0 || contains(types, q.Message.Type) {
+			n++
+		}
+	}
+	return n
+}
+
 // Wait returns once n requests of the given types arrived, failing t after timeout.
 func (r *Receiver) Wait(t testing.TB, n int, timeout time.Duration, types ...string) []Request {
 	t.Helper()
 	deadline := time.After(timeout)
 	for {
-		if got := r.Requests(types...); len(got) >= n {
-			return got
+		if r.count(types) >= n {
+			return r.Requests(types...)
 		}
 		select {
 		case <-r.arrived:
