@@ -87,8 +87,9 @@ type Runner struct {
 	pool   *pgxpool.Pool
 	client *river.Client[pgx.Tx]
 	lanes  *lanes
-	sends  chan struct{} // Workers slots: sends in flight in this process
-	wake   chan struct{}
+	// senders hands messages to the Workers goroutines that post them.
+	senders chan sendRequest
+	wake    chan struct{}
 	// retryAfter carries an endpoint's Retry-After from Work to NextRetry.
 	retryAfter sync.Map // job id -> time.Duration
 }
@@ -107,7 +108,7 @@ func New(ctx context.Context, d *db.DB, svc *db.WebhookService, sender webhook.S
 	if err != nil {
 		return nil, fmt.Errorf("webhook delivery pool: %w", err)
 	}
-	r := &Runner{cfg: cfg, db: d, svc: svc, sender: sender, pool: pool, lanes: newLanes(cfg.PerEndpoint), sends: make(chan struct{}, cfg.Workers), wake: make(chan struct{}, 1)}
+	r := &Runner{cfg: cfg, db: d, svc: svc, sender: sender, pool: pool, lanes: newLanes(cfg.PerEndpoint), senders: make(chan sendRequest), wake: make(chan struct{}, 1)}
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, &worker{r: r}); err != nil {
 		pool.Close()
@@ -134,6 +135,12 @@ func New(ctx context.Context, d *db.DB, svc *db.WebhookService, sender webhook.S
 // attempts finish (a job cut short is retried, by this or another replica).
 func (r *Runner) Run(ctx context.Context) error {
 	defer r.pool.Close()
+	stopSenders := make(chan struct{})
+	var senders sync.WaitGroup
+	for range r.cfg.Workers {
+		senders.Go(func() { r.sendLoop(stopSenders) })
+	}
+	defer func() { close(stopSenders); senders.Wait() }()
 	if err := r.client.Start(ctx); err != nil {
 		return fmt.Errorf("start webhook delivery: %w", err)
 	}
@@ -284,58 +291,75 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	return nil
 }
 
-// send posts b's messages, at most PerEndpoint at once and Workers in all,
-// and returns the attempts in the order they ended and how many messages it
-// did not try: it starts none once half the job's timeout has passed, once
-// ctx ends, or once the endpoint is sure to be disabled (a 410, or
-// WEBHOOK_DISABLE_AFTER failures in a row).
+// send posts b's messages, at most PerEndpoint at once (lane) through the
+// Workers senders, and returns the attempts in the order they ended and how
+// many messages it did not try: it starts none once half the job's timeout
+// has passed, once ctx ends, or once the endpoint is sure to be disabled (a
+// 410, or WEBHOOK_DISABLE_AFTER failures in a row).
 func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch) (sent []webhook.Sent, unsent int) {
 	startBy := time.Now().Add(r.cfg.JobTimeout / 2)
 	disableAfter := r.svc.Config().DisableAfter
-	var mu sync.Mutex
-	next, failures, stop := 0, b.ConsecutiveFailures, false
-	take := func() (webhook.Outgoing, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		if stop || next == len(b.Messages) || ctx.Err() != nil || time.Now().After(startBy) {
-			return webhook.Outgoing{}, false
+	done := make(chan webhook.Sent, len(b.Messages))
+	failures, stop, inflight := b.ConsecutiveFailures, false, 0
+	took := func(s webhook.Sent) {
+		inflight--
+		sent = append(sent, s)
+		failures++
+		if s.Success() {
+			failures = 0
 		}
-		next++
-		return b.Messages[next-1], true
+		stop = stop || s.Gone() || failures >= disableAfter
 	}
-	var wg sync.WaitGroup
-	for range min(len(b.Messages), r.cfg.PerEndpoint) {
-		wg.Go(func() {
-			for {
-				if !acquire(ctx, lane) {
-					return
-				}
-				if !acquire(ctx, r.sends) {
-					<-lane
-					return
-				}
-				msg, ok := take()
-				if !ok {
-					<-r.sends
-					<-lane
-					return
-				}
-				a := r.sender.Send(ctx, b.URL, b.Secrets, msg)
-				<-r.sends
-				<-lane
-				mu.Lock()
-				sent = append(sent, webhook.Sent{Message: msg, Attempt: a, Done: time.Now()})
-				failures++
-				if a.Success() {
-					failures = 0
-				}
-				stop = stop || a.Gone() || failures >= disableAfter
-				mu.Unlock()
-			}
-		})
+	next := 0
+	for next < len(b.Messages) {
+		for len(done) > 0 { // what ended meanwhile decides whether to go on
+			took(<-done)
+		}
+		if stop || ctx.Err() != nil || time.Now().After(startBy) {
+			break
+		}
+		if !acquire(ctx, lane) {
+			break
+		}
+		msg := b.Messages[next]
+		q := sendRequest{ctx: ctx, url: b.URL, secrets: b.Secrets, msg: msg, done: func(a webhook.Attempt) {
+			<-lane
+			done <- webhook.Sent{Message: msg, Attempt: a, Done: time.Now()}
+		}}
+		select {
+		case r.senders <- q:
+			next++
+			inflight++
+		case <-ctx.Done():
+			<-lane
+		}
 	}
-	wg.Wait()
+	for inflight > 0 {
+		took(<-done)
+	}
 	return sent, len(b.Messages) - next
+}
+
+// sendRequest is one message for the senders to post.
+type sendRequest struct {
+	ctx     context.Context
+	url     string
+	secrets []string
+	msg     webhook.Outgoing
+	done    func(webhook.Attempt)
+}
+
+// sendLoop is one of the Workers senders every job shares, so a process
+// sends at most Workers messages at once.
+func (r *Runner) sendLoop(stop <-chan struct{}) {
+	for {
+		select {
+		case q := <-r.senders:
+			q.done(r.sender.Send(q.ctx, q.url, q.secrets, q.msg))
+		case <-stop:
+			return
+		}
+	}
 }
 
 // acquire takes a slot of sem, or reports false once ctx ends.
