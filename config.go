@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +25,8 @@ type Config struct {
 	DatabaseURL     string
 	ListenAddr      string
 	BootstrapAPIKey string
-	EncryptionKey   string // base64 keys, comma-separated; unset: generated into the state directory
+	EncryptionKey   string        // base64 keys, comma-separated; unset: generated into the state directory
+	keys            *keyring.Ring // EncryptionKey parsed by Validate; nil when unset
 	LogFormat       string
 	LogLevel        string
 	HTTP            httpapi.Config
@@ -43,6 +45,9 @@ type WebhookConfig struct {
 	Schedule             string // WEBHOOK_RETRY_SCHEDULE
 	DisableAfter         int    // WEBHOOK_DISABLE_AFTER
 	Retention            time.Duration
+	// Parsed by Validate from Schedule and CAFile, so Open reads each once.
+	schedule webhook.Schedule
+	roots    *x509.CertPool
 }
 
 // Validate parses and checks the settings, reporting every bad one at once
@@ -71,9 +76,11 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL (--log-level) must be debug, info, warn or error (got %q)", c.LogLevel))
 	}
 	if c.EncryptionKey != "" {
-		if _, err := keyring.Parse(c.EncryptionKey); err != nil {
+		keys, err := keyring.Parse(c.EncryptionKey)
+		if err != nil {
 			errs = append(errs, err)
 		}
+		c.keys = keys
 	}
 	errs = append(errs, c.validateWebhooks()...)
 	c.HTTP.WSAllowedOrigins = splitOrigins(c.wsAllowedOrigins)
@@ -134,9 +141,11 @@ func (c *Config) validateWebhooks() []error {
 	if w.Schedule == "" {
 		w.Schedule = webhook.DefaultSchedule
 	}
-	if _, err := webhook.ParseSchedule(w.Schedule); err != nil {
+	schedule, err := webhook.ParseSchedule(w.Schedule)
+	if err != nil {
 		errs = append(errs, err)
 	}
+	w.schedule = schedule
 	w.DisableAfter = webhook.DefaultDisableAfter
 	if c.webhookDisableAfter != "" {
 		n, err := strconv.Atoi(c.webhookDisableAfter)
@@ -154,9 +163,11 @@ func (c *Config) validateWebhooks() []error {
 		w.Retention = d
 	}
 	if w.CAFile != "" {
-		if _, err := outbound.LoadCAFile(w.CAFile); err != nil {
+		roots, err := outbound.LoadCAFile(w.CAFile)
+		if err != nil {
 			errs = append(errs, err)
 		}
+		w.roots = roots
 	}
 	return errs
 }

@@ -27,7 +27,6 @@ import (
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/internal/localpg"
 	"github.com/agenttrust/service/keyring"
-	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/outbound"
 	"github.com/agenttrust/service/wire"
@@ -59,7 +58,8 @@ type Main struct {
 }
 
 // Open connects to the database (finding or starting a local one when
-// DATABASE_URL is unset) and applies pending migrations.
+// DATABASE_URL is unset) and applies pending migrations. Config must have
+// passed Validate, which parses the keys, schedule and CA file Open uses.
 func (m *Main) Open(ctx context.Context) error {
 	url := m.Config.DatabaseURL
 	if url == "" {
@@ -105,33 +105,22 @@ func (m *Main) Open(ctx context.Context) error {
 // WEBHOOK_* settings and the key ring.
 func (m *Main) openWebhooks() error {
 	c := m.Config.Webhooks
-	oc := outbound.Config{AllowPrivateNetworks: c.AllowPrivateNetworks}
-	if c.CAFile != "" {
-		pool, err := outbound.LoadCAFile(c.CAFile)
-		if err != nil {
-			return err
-		}
-		oc.RootCAs = pool
-	}
+	oc := outbound.Config{AllowPrivateNetworks: c.AllowPrivateNetworks, RootCAs: c.roots}
 	if c.AllowPrivateNetworks {
 		m.Logger.Warn("WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: deliveries may reach loopback and private addresses (development and tests only)")
 	}
-	schedule, err := webhook.ParseSchedule(c.Schedule)
-	if err != nil {
-		return err
-	}
 	m.sender = outbound.New(oc)
-	m.Webhooks, err = db.NewWebhookService(m.DB, m.Keys, m.sender, db.WebhookConfig{Schedule: schedule, DisableAfter: c.DisableAfter, Retention: c.Retention})
+	var err error
+	m.Webhooks, err = db.NewWebhookService(m.DB, m.Keys, m.sender, db.WebhookConfig{Schedule: c.schedule, DisableAfter: c.DisableAfter, Retention: c.Retention})
 	return err
 }
 
 // loadKeys reads ENCRYPTION_KEY, or the key file in the state directory,
 // generating it on first use.
 func (m *Main) loadKeys() error {
-	if m.Config.EncryptionKey != "" {
-		r, err := keyring.Parse(m.Config.EncryptionKey)
-		m.Keys = r
-		return err
+	if m.Config.keys != nil {
+		m.Keys = m.Config.keys
+		return nil
 	}
 	path, err := localpg.KeyFile()
 	if err != nil {

@@ -71,9 +71,14 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 		if err := s.checkEvidence(ctx, tx, p.OrgID, in); err != nil {
 			return err
 		}
-		firstBefore, err := firstOpenDispute(ctx, tx, a.ID, p.OrgID)
-		if err != nil {
-			return err
+		// A dispute from the agent's own organization counts for nothing, so
+		// only another organization's needs its earliest open dispute.
+		sameOrg := p.OrgID == a.OrgID
+		var firstBefore time.Time
+		if !sameOrg {
+			if firstBefore, err = firstOpenDispute(ctx, tx, a.ID, p.OrgID); err != nil {
+				return err
+			}
 		}
 		now := s.db.Now().Truncate(time.Microsecond)
 		d := disputeRow{ID: id.New(id.Dispute), AgentID: a.ID, ReporterOrg: p.OrgID, Reason: in.Reason,
@@ -103,7 +108,7 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 		if _, err := appendEvent(ctx, tx, event.DisputeFiled, now, trust.DisputeFiledEvent{DisputeData: out.ToData()}, p.OrgID, a.OrgID); err != nil {
 			return err
 		}
-		if p.OrgID == a.OrgID { // a dispute from the agent's own organization counts for nothing
+		if sameOrg {
 			return nil
 		}
 		firstAfter := firstBefore
@@ -202,9 +207,12 @@ func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.D
 			return err
 		}
 		a := parties[d.AgentID]
-		firstBefore, err := firstOpenDispute(ctx, tx, a.ID, p.OrgID)
-		if err != nil {
-			return err
+		sameOrg := p.OrgID == a.OrgID // counted for nothing when filed, so nothing to undo
+		var firstBefore time.Time
+		if !sameOrg {
+			if firstBefore, err = firstOpenDispute(ctx, tx, a.ID, p.OrgID); err != nil {
+				return err
+			}
 		}
 		now := s.db.Now().Truncate(time.Microsecond)
 		d.Status, d.WithdrawnAt = string(trust.StatusWithdrawn), now
@@ -225,7 +233,7 @@ func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.D
 		if _, err := appendEvent(ctx, tx, event.DisputeWithdrawn, now, trust.DisputeWithdrawnEvent{DisputeData: out.ToData()}, p.OrgID, a.OrgID); err != nil {
 			return err
 		}
-		if p.OrgID == a.OrgID {
+		if sameOrg {
 			return nil
 		}
 		firstAfter, err := firstOpenDispute(ctx, tx, a.ID, p.OrgID)
