@@ -1,6 +1,7 @@
 // Package delivery runs webhook delivery on River: the dispatcher that turns
-// the event log into durable delivery jobs, the workers that send them, and
-// the pruning of old attempt records. Every replica runs one; River shares
+// the event log into durable delivery jobs (each a batch of events for one
+// endpoint), the workers that send them, and the pruning of old attempt
+// records. Every replica runs one; River shares
 // the jobs among them and each job is worked by one replica at a time.
 package delivery
 
@@ -276,7 +277,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	}
 	switch {
 	case inactive:
-		return river.JobCancel(fmt.Errorf("endpoint disabled: %s", last))
+		return river.JobCancel(errors.New("endpoint disabled or deleted"))
 	case failed > 0:
 		if retryAfter > 0 && job.Attempt < job.MaxAttempts {
 			// River asks NextRetry (which takes the entry) only when an attempt remains.
