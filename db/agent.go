@@ -274,19 +274,21 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
 	defer rows.Close()
-	page := &agent.Page{Agents: make([]*agent.Agent, 0, f.Limit+1)}
-	var seqs []int64
+	sc := newAgentScanner(p.OrgID, rows, f.Limit+1)
 	for rows.Next() {
-		a, seq, err := scanAgent(rows)
-		if err != nil {
+		if err := sc.scan(rows); err != nil {
 			return nil, fmt.Errorf("list agents: %w", err)
 		}
-		page.Agents, seqs = append(page.Agents, a), append(seqs, seq)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
-	page.Agents, page.HasNextPage = trimPage(page.Agents, f.Limit)
+	agents, seqs, err := sc.page()
+	if err != nil {
+		return nil, fmt.Errorf("list agents: %w", err)
+	}
+	page := &agent.Page{}
+	page.Agents, page.HasNextPage = trimPage(agents, f.Limit)
 	if n := len(page.Agents); n > 0 {
 		page.EndCursor = seqCursor(seqs[n-1])
 	}

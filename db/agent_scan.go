@@ -1,7 +1,10 @@
 package db
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -9,30 +12,186 @@ import (
 	"github.com/agenttrust/service/money"
 )
 
-// agentColumns are the columns scanAgent reads, in its order; amounts come
-// as text, the exact form money.ParseAmount reads.
-const agentColumns = "seq, id, org_id, name, authorized_actions, spending_limit::text, daily_limit::text, currency, environment, status, fingerprint, created_at, updated_at"
+// agentColumns are the columns agentScanner reads, in its order (the list's
+// organization is the caller's, so org_id is not read); amounts come as
+// text, the exact form money.ParseAmount reads.
+const agentColumns = "seq, id, name, authorized_actions, spending_limit::text, daily_limit::text, currency, environment, status, fingerprint, created_at, updated_at"
 
-// scanAgent reads one row of agentColumns straight into the domain type: a
-// page of agents is the service's commonest read, and bun's reflective
-// scanning into agentRow and the copy out of it cost more than the query.
-func scanAgent(rows pgx.Rows) (*agent.Agent, int64, error) {
-	var (
-		a     agent.Agent
-		seq   int64
-		limit string
-		daily *string
-	)
-	err := rows.Scan(&seq, &a.ID, &a.OrgID, &a.Name, &a.AuthorizedActions, &limit, &daily,
-		(*string)(&a.Currency), (*string)(&a.Environment), (*string)(&a.Status), &a.Fingerprint, &a.CreatedAt, &a.UpdatedAt)
-	if err != nil {
-		return nil, 0, fmt.Errorf("scan agent: %w", err)
+// Positions of agentColumns read from the raw row.
+const (
+	colID = 1 + iota
+	colName
+	colActions
+	colLimit
+	colDaily
+	colCurrency
+	colEnvironment
+	colStatus
+	colFingerprint
+)
+
+// agentScanner reads a page of agentColumns rows of one organization
+// straight into one slab of agents: a page of agents is the service's
+// commonest read, and a string, a slice and an amount allocated per column
+// per row cost more than the query. The text of every row (ids, names,
+// fingerprints, actions, limits) is copied into one buffer and becomes one
+// string when the page is complete; the enum columns (currency,
+// environment, status) take the constants' strings.
+type agentScanner struct {
+	orgID  string
+	agents []agent.Agent
+	seqs   []int64
+	text   []byte      // the text columns of every row, one after the other
+	rows   []agentText // where each row's text is in text
+	acts   []span      // every row's authorized actions
+	raw    bool        // authorized_actions arrive in the binary array format
+
+	// Destinations of rows.Scan, reused for every row.
+	seq              int64
+	actions          []string // only when the array does not come in the binary format
+	created, updated time.Time
+	dest             []any
+}
+
+// span is a piece of agentScanner.text.
+type span struct{ off, end int }
+
+type agentText struct {
+	id, name, fingerprint, limit, daily span
+	hasDaily                            bool
+	acts                                span // indexes of agentScanner.acts
+}
+
+func newAgentScanner(orgID string, rows pgx.Rows, capacity int) *agentScanner {
+	s := &agentScanner{orgID: orgID, agents: make([]agent.Agent, 0, capacity), seqs: make([]int64, 0, capacity),
+		text: make([]byte, 0, 160*capacity), rows: make([]agentText, 0, capacity), acts: make([]span, 0, 2*capacity)}
+	fields := rows.FieldDescriptions()
+	s.raw = len(fields) > colActions && fields[colActions].Format == pgx.BinaryFormatCode
+	s.dest = []any{&s.seq, nil, nil, nil, nil, nil, nil, nil, nil, nil, &s.created, &s.updated}
+	if !s.raw {
+		s.dest[colActions] = &s.actions
 	}
-	if a.SpendingLimit, a.DailyLimit, err = parseLimits(limit, daily); err != nil {
-		return nil, 0, fmt.Errorf("scan agent %s: %w", a.ID, err)
+	return s
+}
+
+// scan reads the current row.
+func (s *agentScanner) scan(rows pgx.Rows) error {
+	if err := rows.Scan(s.dest...); err != nil {
+		return fmt.Errorf("scan agent: %w", err)
 	}
-	a.CreatedAt, a.UpdatedAt = a.CreatedAt.UTC(), a.UpdatedAt.UTC()
-	return &a, seq, nil
+	s.agents = append(s.agents, agent.Agent{OrgID: s.orgID, CreatedAt: s.created.UTC(), UpdatedAt: s.updated.UTC()})
+	a := &s.agents[len(s.agents)-1]
+	s.seqs = append(s.seqs, s.seq)
+	raw := rows.RawValues()
+	t := agentText{id: s.keep(raw[colID]), name: s.keep(raw[colName]), fingerprint: s.keep(raw[colFingerprint]),
+		limit: s.keep(raw[colLimit]), hasDaily: raw[colDaily] != nil}
+	if t.hasDaily {
+		t.daily = s.keep(raw[colDaily])
+	}
+	t.acts.off = len(s.acts)
+	if s.raw {
+		if err := s.keepArray(raw[colActions]); err != nil {
+			return fmt.Errorf("scan agent authorized_actions: %w", err)
+		}
+	} else {
+		for _, act := range s.actions {
+			s.acts = append(s.acts, s.keep([]byte(act)))
+		}
+	}
+	t.acts.end = len(s.acts)
+	s.rows = append(s.rows, t)
+	a.Currency = money.Currency(constant(raw[colCurrency]))
+	a.Environment = agent.Environment(constant(raw[colEnvironment]))
+	a.Status = agent.Status(constant(raw[colStatus]))
+	return nil
+}
+
+// keep copies b into the page's text.
+func (s *agentScanner) keep(b []byte) span {
+	off := len(s.text)
+	s.text = append(s.text, b...)
+	return span{off, len(s.text)}
+}
+
+// keepArray copies the elements of a one-dimensional text[] in Postgres'
+// binary array format: ndim, flags, element type, (length, lower bound) per
+// dimension, then each element as its length and bytes.
+func (s *agentScanner) keepArray(b []byte) error {
+	if len(b) < 12 {
+		return errors.New("short array")
+	}
+	switch ndim := binary.BigEndian.Uint32(b); ndim {
+	case 0:
+		return nil
+	case 1:
+	default:
+		return fmt.Errorf("%d-dimensional array", ndim)
+	}
+	if len(b) < 20 {
+		return errors.New("short array")
+	}
+	n, p := int(binary.BigEndian.Uint32(b[12:])), 20
+	for range n {
+		if len(b) < p+4 {
+			return errors.New("short array")
+		}
+		l := int(int32(binary.BigEndian.Uint32(b[p:])))
+		p += 4
+		if l < 0 || len(b) < p+l {
+			return errors.New("null or short array element")
+		}
+		s.acts = append(s.acts, s.keep(b[p:p+l]))
+		p += l
+	}
+	return nil
+}
+
+// page completes the agents: their text becomes one string, sliced.
+func (s *agentScanner) page() ([]*agent.Agent, []int64, error) {
+	text := string(s.text)
+	str := func(sp span) string { return text[sp.off:sp.end] }
+	actions := make([]string, len(s.acts))
+	for i, sp := range s.acts {
+		actions[i] = str(sp)
+	}
+	out := make([]*agent.Agent, len(s.agents))
+	for i := range s.agents {
+		a, t := &s.agents[i], &s.rows[i]
+		a.ID, a.Name, a.Fingerprint = str(t.id), str(t.name), str(t.fingerprint)
+		a.AuthorizedActions = actions[t.acts.off:t.acts.end:t.acts.end]
+		var daily *string
+		if t.hasDaily {
+			d := str(t.daily)
+			daily = &d
+		}
+		var err error
+		if a.SpendingLimit, a.DailyLimit, err = parseLimits(str(t.limit), daily); err != nil {
+			return nil, nil, fmt.Errorf("scan agent %s: %w", a.ID, err)
+		}
+		out[i] = a
+	}
+	return out, s.seqs, nil
+}
+
+// constants are the values of the enum columns, so that reading them
+// allocates nothing.
+var constants = func() map[string]string {
+	m := map[string]string{}
+	for _, v := range []string{string(agent.Active), string(agent.Suspended), string(agent.Sandbox), string(agent.Production)} {
+		m[v] = v
+	}
+	for _, c := range money.ActiveCurrencies() {
+		m[string(c)] = string(c)
+	}
+	return m
+}()
+
+// constant is b as one of constants' strings, or a new string.
+func constant(b []byte) string {
+	if v, ok := constants[string(b)]; ok {
+		return v
+	}
+	return string(b)
 }
 
 func parseLimits(limit string, daily *string) (money.Amount, *money.Amount, error) {

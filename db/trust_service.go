@@ -6,8 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/uptrace/bun"
-
+	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/trust"
@@ -21,11 +20,11 @@ func NewTrustService(d *DB) *TrustService { return &TrustService{db: d} }
 
 var _ trust.Service = (*TrustService)(nil)
 
-type profileRow struct {
-	AgentID string        `bun:"agent_id"`
-	Status  string        `bun:"status"`
-	TC      trustCounters `bun:"embed:tc_"`
-}
+// profilesSQL reads agents' counters with their status, on the pgx pool: one
+// statement, prepared once per connection, whatever the number of ids.
+const profilesSQL = `SELECT tc.agent_id, a.status, tc.evidence_at, tc.completed, tc.failures, tc.limit_refusals,
+ tc.reversals, tc.disputing_orgs, tc.open_disputes, tc.counterparty_orgs, tc.first_external_at, tc.updated_at
+ FROM trust_counters AS tc JOIN agents AS a ON a.id = tc.agent_id WHERE tc.agent_id = ANY($1)`
 
 // Profiles reads any agents' counters in one statement and scores them at
 // the current time: the counters decay on read, so the read is
@@ -34,21 +33,46 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 	if _, err := auth.FromContext(ctx); err != nil {
 		return nil, err
 	}
-	var rows []profileRow
-	err := s.db.bun.NewSelect().TableExpr("trust_counters AS tc").
-		ColumnExpr("tc.agent_id, a.status, "+trustColumns).
-		Join("JOIN agents AS a ON a.id = tc.agent_id").
-		Where("tc.agent_id IN (?)", bun.In(agentIDs)).Scan(ctx, &rows)
+	rows, err := s.db.query(ctx, profilesSQL, agentIDs)
 	if err != nil {
 		return nil, fmt.Errorf("read trust profiles: %w", err)
 	}
+	defer rows.Close()
 	now := s.db.Now()
-	out := make(map[string]*trust.Profile, len(rows))
-	for i := range rows {
-		r := &rows[i]
-		res := trust.Compute(r.TC.counters(r.Status), now)
-		out[r.AgentID] = &trust.Profile{AgentID: r.AgentID, Score: res.Score, Assessment: res.Assessment,
-			Factors: res.Factors, Contributions: res.Contributions, UpdatedAt: r.TC.UpdatedAt.UTC()}
+	asked := make(map[string]string, len(agentIDs)) // the ids' own strings, so that a row's id allocates nothing
+	for _, id := range agentIDs {
+		asked[id] = id
+	}
+	out := make(map[string]*trust.Profile, len(agentIDs))
+	// One allocation for every profile: at most one row per asked id (agent_id
+	// is the key), so the slab never grows and the pointers stay valid.
+	profiles := make([]trust.Profile, 0, len(agentIDs))
+	var (
+		c       trust.Counters
+		first   *time.Time
+		updated time.Time
+	)
+	dest := []any{nil, nil, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals,
+		&c.DisputingOrgs, &c.OpenDisputes, &c.CounterpartyOrgs, &first, &updated}
+	for rows.Next() {
+		c, first = trust.Counters{}, nil
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("read trust profiles: %w", err)
+		}
+		raw := rows.RawValues()
+		agentID, ok := asked[string(raw[0])]
+		if !ok { // unreachable: the statement reads only the ids asked for
+			agentID = string(raw[0])
+		}
+		if first != nil {
+			c.FirstExternalAt = *first
+		}
+		c.Suspended = string(raw[1]) == string(agent.Suspended)
+		profiles = append(profiles, trust.NewProfile(agentID, c, now, updated.UTC()))
+		out[agentID] = &profiles[len(profiles)-1]
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read trust profiles: %w", err)
 	}
 	return out, nil
 }

@@ -6868,7 +6868,7 @@ func (ec *executionContext) _TrustProfile_contributions(ctx context.Context, fie
 			return ec.fieldContext_TrustProfile_contributions(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Contributions, nil
+			return obj.Contributions(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []trust.Contribution) graphql.Marshaler {
@@ -6882,7 +6882,7 @@ func (ec *executionContext) fieldContext_TrustProfile_contributions(_ context.Co
 	fc = &graphql.FieldContext{
 		Object:     "TrustProfile",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TrustContribution(ctx, field)

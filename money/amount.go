@@ -8,6 +8,7 @@
 package money
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -24,6 +25,50 @@ type Amount struct{ d decimal.Decimal }
 
 // String returns the canonical form: no exponent, no trailing fractional zeros, never "-0" ("100.5", "0.3", "100").
 func (a Amount) String() string { return a.d.String() }
+
+// Append appends String's form to b; for amounts of at most 15 significant
+// digits (every amount within MaxAmount with up to 6 places) it allocates
+// nothing.
+func (a Amount) Append(b []byte) []byte {
+	if a.d.NumDigits() > 15 {
+		return append(b, a.d.String()...)
+	}
+	c, exp := a.d.CoefficientInt64(), int(a.d.Exponent())
+	if c == 0 {
+		return append(b, '0')
+	}
+	if c < 0 {
+		b = append(b, '-')
+		c = -c
+	}
+	if exp >= 0 {
+		b = strconv.AppendInt(b, c, 10)
+		for range exp {
+			b = append(b, '0')
+		}
+		return b
+	}
+	var digits [20]byte
+	str := strconv.AppendInt(digits[:0], c, 10)
+	intPart, zeros, frac := str, 0, []byte(nil)
+	if len(str) > -exp {
+		intPart, frac = str[:len(str)+exp], str[len(str)+exp:]
+	} else {
+		intPart, zeros, frac = []byte{'0'}, -exp-len(str), str
+	}
+	for len(frac) > 0 && frac[len(frac)-1] == '0' {
+		frac = frac[:len(frac)-1]
+	}
+	b = append(b, intPart...)
+	if len(frac) > 0 {
+		b = append(b, '.')
+		for range zeros {
+			b = append(b, '0')
+		}
+		b = append(b, frac...)
+	}
+	return b
+}
 
 // StringFixed returns the amount with exactly places decimal places ("100.50"), rounding half away from zero; places is clamped to 0..MaxPlaces.
 func (a Amount) StringFixed(places int32) string {

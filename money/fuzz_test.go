@@ -3,6 +3,7 @@ package money
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -88,6 +89,35 @@ func FuzzParseCurrency(f *testing.F) {
 		var d Currency
 		if err := d.UnmarshalText([]byte(s)); err != nil || d != c {
 			t.Fatalf("UnmarshalText(%q) = %q, %v", s, d, err)
+		}
+	})
+}
+
+// FuzzParseSmallMatchesBig: ParseAmount's int64 path gives exactly the
+// amount (coefficient and exponent) or the error its math/big path gives.
+func FuzzParseSmallMatchesBig(f *testing.F) {
+	for _, s := range []string{"0", "100.50", "1000.5", "999999999999999.999", "999999999999999.9999", "-0.000000000000000001",
+		"100000000000000000", "1e-30", "12e15", "1.5e14", "0012", "-450.000", "123456789012345678"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		neg := strings.HasPrefix(s, "-")
+		intPart, rest, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
+		if intPart == "" || strings.Trim(intPart, "0123456789") != "" || strings.Trim(rest, "0123456789") != "" ||
+			len(intPart)+len(rest) > maxSmallDigits || (strings.Contains(s, ".") && rest == "") {
+			return // only plain decimals of at most maxSmallDigits digits take the int64 path
+		}
+		small, errSmall := parseSmall(s, neg, intPart, rest, 0)
+		viaBig, errBig := parseBig(s, neg, intPart, rest, 0)
+		if fmt.Sprint(errSmall) != fmt.Sprint(errBig) {
+			t.Fatalf("%q: int64 path error %v, math/big path error %v", s, errSmall, errBig)
+		}
+		if got := string(small.Append([]byte("x"))); got != "x"+small.String() {
+			t.Fatalf("%q: Append wrote %q, String %q", s, got, small.String())
+		}
+		if small.d.Exponent() != viaBig.d.Exponent() || small.d.Coefficient().Cmp(viaBig.d.Coefficient()) != 0 || small.String() != viaBig.String() {
+			t.Fatalf("%q: int64 path %s (%se%d), math/big path %s (%se%d)", s, small, small.d.Coefficient(), small.d.Exponent(),
+				viaBig, viaBig.d.Coefficient(), viaBig.d.Exponent())
 		}
 	})
 }

@@ -525,6 +525,9 @@ func FuzzParseAmount(f *testing.F) {
 			return
 		}
 		out := a.String()
+		if got := string(a.Append(nil)); got != out {
+			t.Fatalf("ParseAmount(%q): Append wrote %q, String %q", s, got, out)
+		}
 		if strings.ContainsAny(out, "eE") || out == "-0" {
 			t.Fatalf("ParseAmount(%q).String() = %q is not canonical", s, out)
 		}
@@ -561,5 +564,19 @@ func TestISOCorrections(t *testing.T) {
 	}
 	if err := ValidateAmount(MustParse("1.50"), "IDR"); err != nil {
 		t.Errorf("1.50 IDR: %v", err)
+	}
+}
+
+// TestAppend: Append writes String's form, for the amounts parsing gives
+// and for the ones arithmetic gives (positive exponents, negatives, zero).
+func TestAppend(t *testing.T) {
+	t.Parallel()
+	amounts := []Amount{{}, AmountFromInt(0), AmountFromInt(-7), AmountFromInt(1000), MustParse("1e2"), MustParse("-3e14"), AmountFromInt(-3).Sub(MustParse("1e14")),
+		MustParse("0.000001"), MustParse("-0.000120"), MustParse("1000.50"), MustParse(MaxAmount), MustParse("123456789012345.123456789012345"),
+		MustParse("100.5").Sub(MustParse("100.5")), MustParse("0.1").Add(MustParse("0.2")), MustParse("5").Sub(MustParse("7.25"))}
+	for _, a := range amounts {
+		if got := string(a.Append([]byte("x"))); got != "x"+a.String() {
+			t.Errorf("Append wrote %q, String %q", got, a.String())
+		}
 	}
 }

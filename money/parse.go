@@ -108,6 +108,15 @@ func ParseAmount(s string) (Amount, error) {
 		return Amount{}, parseErr(s, ErrSyntax, "")
 	}
 
+	if len(intPart)+len(frac) <= maxSmallDigits {
+		return parseSmall(s, neg, intPart, frac, exp)
+	}
+	return parseBig(s, neg, intPart, frac, exp)
+}
+
+// parseBig is ParseAmount's result for any number of digits (intPart and
+// frac, exponent exp).
+func parseBig(s string, neg bool, intPart, frac string, exp int) (Amount, error) {
 	// Normalise to coefficient digits (no leading or trailing zeros) × 10^exp.
 	digits := strings.TrimLeft(intPart+frac, "0")
 	exp -= len(frac)
@@ -117,7 +126,7 @@ func ParseAmount(s string) (Amount, error) {
 	n := len(digits)
 	digits = strings.TrimRight(digits, "0")
 	exp += n - len(digits)
-	if err := checkLimits(s, neg, digits, exp); err != nil {
+	if err := checkLimits(s, neg, len(digits), exp); err != nil {
 		return Amount{}, err
 	}
 	coef, ok := new(big.Int).SetString(digits, 10)
@@ -134,14 +143,52 @@ func ParseAmount(s string) (Amount, error) {
 	return Amount{d: d}, nil
 }
 
-// checkLimits applies the value bounds to a normalised coefficient (no leading or trailing zeros) and exponent.
-func checkLimits(input string, neg bool, digits string, exp int) *ParseError {
+// maxSmallDigits is the most digits parseSmall takes: any such coefficient
+// fits an int64, and any such amount within MaxIntegerDigits integer digits
+// has at most three decimal places, so is below MaxAmount.
+const maxSmallDigits = 18
+
+// parseSmall is ParseAmount's result for at most maxSmallDigits digits
+// (intPart and frac, exponent exp), without math/big's parsing and the
+// comparison with MaxAmount: the amounts stored and read back are such, and
+// they are read on every page of agents.
+func parseSmall(s string, neg bool, intPart, frac string, exp int) (Amount, error) {
+	var coef int64
+	for _, part := range [2]string{intPart, frac} {
+		for i := 0; i < len(part); i++ {
+			coef = coef*10 + int64(part[i]-'0')
+		}
+	}
+	if coef == 0 {
+		return Amount{}, nil // zero, including "-0" and "0e5"
+	}
+	exp -= len(frac)
+	for coef%10 == 0 {
+		coef /= 10
+		exp++
+	}
+	n := 1
+	for x := coef; x >= 10; x /= 10 {
+		n++
+	}
+	if err := checkLimits(s, neg, n, exp); err != nil {
+		return Amount{}, err
+	}
+	if neg {
+		coef = -coef
+	}
+	return Amount{d: decimal.New(coef, int32(exp))}, nil
+}
+
+// checkLimits applies the value bounds to a normalised coefficient of n
+// digits (no leading or trailing zeros) and exponent.
+func checkLimits(input string, neg bool, n int, exp int) *ParseError {
 	switch {
-	case len(digits)+exp > MaxIntegerDigits:
+	case n+exp > MaxIntegerDigits:
 		return parseErr(input, ErrOutOfRange, rangeReason(neg))
 	case exp < -MaxPlaces:
 		return parseErr(input, ErrTooPrecise, "has too many decimal places: at most "+strconv.Itoa(MaxPlaces)+" are allowed")
-	case len(digits) > MaxDigits:
+	case n > MaxDigits:
 		return parseErr(input, ErrTooPrecise, "has too many significant digits: at most "+strconv.Itoa(MaxDigits)+" are allowed")
 	}
 	return nil

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strconv"
+	"sync/atomic"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph/model"
-	"github.com/agenttrust/service/resolvers/scalar"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -26,19 +29,29 @@ import (
 // @skip/@include and __typename are resolved by gqlgen's own CollectFields, and
 // the answer is byte for byte what gqlgen writes (TestAgentsPageMatchesGqlgen).
 func AgentsPage(es graphql.ExecutableSchema, r *Resolver) graphql.ExecutableSchema {
-	return agentsPageSchema{ExecutableSchema: es, r: r}
+	return agentsPageSchema{ExecutableSchema: es, r: r, answered: new(atomic.Int64)}
 }
 
 type agentsPageSchema struct {
 	graphql.ExecutableSchema
-	r *Resolver
+	r        *Resolver
+	answered *atomic.Int64 // operations the writer answered itself (tests read it)
 }
 
-// pagePlan is the collected selection of an operation the writer answers.
+// pagePlan is the collected selection of an operation the writer answers,
+// collected once per operation, not per agent.
 type pagePlan struct {
 	root      graphql.CollectedField
-	conn      []graphql.CollectedField
+	conn      []field
 	withTrust bool
+}
+
+// field is one collected field to write: its name, its JSON key (the alias,
+// quoted, with the colon) and, for an object, its own fields.
+type field struct {
+	name   string
+	key    []byte
+	fields []field
 }
 
 var (
@@ -58,40 +71,54 @@ func plan(oc *graphql.OperationContext) (*pagePlan, bool) {
 	if len(root) != 1 || root[0].Name != "agents" || len(root[0].Deferrables) > 0 {
 		return nil, false
 	}
-	p := &pagePlan{root: root[0], conn: graphql.CollectFields(oc, root[0].Selections, []string{"AgentConnection"})}
-	for _, f := range p.conn {
+	p := &pagePlan{root: root[0]}
+	conn, ok := collect(oc, root[0].Selections, "AgentConnection", func(f graphql.CollectedField) ([]field, bool) {
+		switch f.Name {
+		case "__typename":
+			return nil, true
+		case "pageInfo":
+			return collect(oc, f.Selections, "PageInfo", scalarsOf(pageScalars))
+		case "nodes":
+			return collect(oc, f.Selections, "Agent", func(nf graphql.CollectedField) ([]field, bool) {
+				if nf.Name == "trust" {
+					p.withTrust = true
+					return collect(oc, nf.Selections, "TrustProfile", scalarsOf(trustScalars))
+				}
+				return nil, agentScalars[nf.Name]
+			})
+		}
+		return nil, false
+	})
+	if !ok {
+		return nil, false
+	}
+	p.conn = conn
+	return p, true
+}
+
+// collect collects a selection set on typ with gqlgen's CollectFields
+// (fragments, aliases, merged fields, @skip/@include); sub accepts a field
+// and returns its own fields. Any field sub refuses, or any @defer, makes
+// the whole operation gqlgen's.
+func collect(oc *graphql.OperationContext, sel ast.SelectionSet, typ string, sub func(graphql.CollectedField) ([]field, bool)) ([]field, bool) {
+	collected := graphql.CollectFields(oc, sel, []string{typ})
+	out := make([]field, len(collected))
+	for i, f := range collected {
 		if len(f.Deferrables) > 0 {
 			return nil, false
 		}
-		switch f.Name {
-		case "__typename":
-		case "pageInfo":
-			for _, pf := range graphql.CollectFields(oc, f.Selections, []string{"PageInfo"}) {
-				if !pageScalars[pf.Name] || len(pf.Deferrables) > 0 {
-					return nil, false
-				}
-			}
-		case "nodes":
-			for _, nf := range graphql.CollectFields(oc, f.Selections, []string{"Agent"}) {
-				if len(nf.Deferrables) > 0 {
-					return nil, false
-				}
-				if nf.Name == "trust" {
-					for _, tf := range graphql.CollectFields(oc, nf.Selections, []string{"TrustProfile"}) {
-						if !trustScalars[tf.Name] || len(tf.Deferrables) > 0 {
-							return nil, false
-						}
-					}
-					p.withTrust = true
-				} else if !agentScalars[nf.Name] {
-					return nil, false
-				}
-			}
-		default:
+		fields, ok := sub(f)
+		if !ok {
 			return nil, false
 		}
+		key := appendString(make([]byte, 0, len(f.Alias)+3), f.Alias)
+		out[i] = field{name: f.Name, key: append(key, ':'), fields: fields}
 	}
-	return p, true
+	return out, true
+}
+
+func scalarsOf(names map[string]bool) func(graphql.CollectedField) ([]field, bool) {
+	return func(f graphql.CollectedField) ([]field, bool) { return nil, names[f.Name] }
 }
 
 // Exec answers a planned operation, and hands any other to gqlgen.
@@ -118,6 +145,7 @@ func (s agentsPageSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			fallback = s.ExecutableSchema.Exec(ctx)
 			return fallback(ctx)
 		}
+		s.answered.Add(1)
 		return resp
 	}
 }
@@ -160,7 +188,7 @@ func (s agentsPageSchema) run(ctx context.Context, oc *graphql.OperationContext,
 		}
 		var buf bytes.Buffer
 		buf.Grow(256 + 256*len(conn.Nodes))
-		p.writeConnection(&buf, oc, conn, profiles)
+		p.writeConnection(&buf, conn, profiles)
 		return rawJSON(buf.Bytes())
 	})
 	if failed {
@@ -171,7 +199,8 @@ func (s agentsPageSchema) run(ctx context.Context, oc *graphql.OperationContext,
 		buf.WriteString("null")
 	} else {
 		buf.WriteByte('{')
-		writeKey(&buf, p.root.Alias)
+		writeString(&buf, p.root.Alias)
+		buf.WriteByte(':')
 		out.MarshalGQL(&buf)
 		buf.WriteByte('}')
 	}
@@ -217,20 +246,19 @@ func agentsArgs(args map[string]any) (*agent.Status, *int, *string, error) {
 }
 
 // writeConnection writes the AgentConnection object in selection order.
-func (p *pagePlan) writeConnection(buf *bytes.Buffer, oc *graphql.OperationContext, conn *model.AgentConnection, profiles []*trust.Profile) {
+func (p *pagePlan) writeConnection(buf *bytes.Buffer, conn *model.AgentConnection, profiles []*trust.Profile) {
 	buf.WriteByte('{')
 	for i, f := range p.conn {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		writeKey(buf, f.Alias)
-		switch f.Name {
+		buf.Write(f.key)
+		switch f.name {
 		case "__typename":
-			graphql.MarshalString("AgentConnection").MarshalGQL(buf)
+			writeString(buf, "AgentConnection")
 		case "pageInfo":
-			writePageInfo(buf, graphql.CollectFields(oc, f.Selections, []string{"PageInfo"}), conn.PageInfo)
+			writePageInfo(buf, f.fields, conn.PageInfo)
 		case "nodes":
-			fields := graphql.CollectFields(oc, f.Selections, []string{"Agent"})
 			buf.WriteByte('[')
 			for j, a := range conn.Nodes {
 				if j > 0 {
@@ -240,7 +268,7 @@ func (p *pagePlan) writeConnection(buf *bytes.Buffer, oc *graphql.OperationConte
 				if profiles != nil {
 					prof = profiles[j]
 				}
-				writeAgent(buf, oc, fields, a, prof)
+				writeAgent(buf, f.fields, a, prof)
 			}
 			buf.WriteByte(']')
 		}
@@ -248,97 +276,97 @@ func (p *pagePlan) writeConnection(buf *bytes.Buffer, oc *graphql.OperationConte
 	buf.WriteByte('}')
 }
 
-func writePageInfo(buf *bytes.Buffer, fields []graphql.CollectedField, pi *model.PageInfo) {
+func writePageInfo(buf *bytes.Buffer, fields []field, pi *model.PageInfo) {
 	buf.WriteByte('{')
 	for i, f := range fields {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		writeKey(buf, f.Alias)
-		switch f.Name {
+		buf.Write(f.key)
+		switch f.name {
 		case "__typename":
-			graphql.MarshalString("PageInfo").MarshalGQL(buf)
+			writeString(buf, "PageInfo")
 		case "endCursor":
 			if pi.EndCursor == nil {
 				buf.WriteString("null")
 			} else {
-				graphql.MarshalString(*pi.EndCursor).MarshalGQL(buf)
+				writeString(buf, *pi.EndCursor)
 			}
 		case "hasNextPage":
-			graphql.MarshalBoolean(pi.HasNextPage).MarshalGQL(buf)
+			buf.Write(strconv.AppendBool(buf.AvailableBuffer(), pi.HasNextPage))
 		}
 	}
 	buf.WriteByte('}')
 }
 
-func writeAgent(buf *bytes.Buffer, oc *graphql.OperationContext, fields []graphql.CollectedField, a *agent.Agent, prof *trust.Profile) {
+func writeAgent(buf *bytes.Buffer, fields []field, a *agent.Agent, prof *trust.Profile) {
 	buf.WriteByte('{')
 	for i, f := range fields {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		writeKey(buf, f.Alias)
-		switch f.Name {
+		buf.Write(f.key)
+		switch f.name {
 		case "__typename":
-			graphql.MarshalString("Agent").MarshalGQL(buf)
+			writeString(buf, "Agent")
 		case "id":
-			graphql.MarshalID(a.ID).MarshalGQL(buf)
+			writeString(buf, a.ID)
 		case "name":
-			graphql.MarshalString(a.Name).MarshalGQL(buf)
+			writeString(buf, a.Name)
 		case "authorizedActions":
 			buf.WriteByte('[')
 			for j, act := range a.AuthorizedActions {
 				if j > 0 {
 					buf.WriteByte(',')
 				}
-				graphql.MarshalString(act).MarshalGQL(buf)
+				writeString(buf, act)
 			}
 			buf.WriteByte(']')
 		case "spendingLimit":
-			scalar.MarshalDecimal(a.SpendingLimit).MarshalGQL(buf)
+			buf.Write(a.SpendingLimit.Append(buf.AvailableBuffer())) // String's form, as scalar.MarshalDecimal
 		case "dailyLimit":
 			if a.DailyLimit == nil {
 				buf.WriteString("null")
 			} else {
-				scalar.MarshalDecimal(*a.DailyLimit).MarshalGQL(buf)
+				buf.Write(a.DailyLimit.Append(buf.AvailableBuffer()))
 			}
 		case "currency":
-			graphql.MarshalString(string(a.Currency)).MarshalGQL(buf)
+			writeString(buf, string(a.Currency))
 		case "environment":
-			graphql.MarshalString(enumValue(string(a.Environment), agent.Sandbox, agent.Production)).MarshalGQL(buf)
+			writeString(buf, enumValue(string(a.Environment), agent.Sandbox, agent.Production))
 		case "status":
-			graphql.MarshalString(enumValue(string(a.Status), agent.Active, agent.Suspended)).MarshalGQL(buf)
+			writeString(buf, enumValue(string(a.Status), agent.Active, agent.Suspended))
 		case "fingerprint":
-			graphql.MarshalString(a.Fingerprint).MarshalGQL(buf)
+			writeString(buf, a.Fingerprint)
 		case "createdAt":
-			scalar.MarshalTime(a.CreatedAt).MarshalGQL(buf)
+			writeTime(buf, a.CreatedAt)
 		case "updatedAt":
-			scalar.MarshalTime(a.UpdatedAt).MarshalGQL(buf)
+			writeTime(buf, a.UpdatedAt)
 		case "trust":
-			writeTrust(buf, graphql.CollectFields(oc, f.Selections, []string{"TrustProfile"}), prof)
+			writeTrust(buf, f.fields, prof)
 		}
 	}
 	buf.WriteByte('}')
 }
 
-func writeTrust(buf *bytes.Buffer, fields []graphql.CollectedField, p *trust.Profile) {
+func writeTrust(buf *bytes.Buffer, fields []field, p *trust.Profile) {
 	buf.WriteByte('{')
 	for i, f := range fields {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		writeKey(buf, f.Alias)
-		switch f.Name {
+		buf.Write(f.key)
+		switch f.name {
 		case "__typename":
-			graphql.MarshalString("TrustProfile").MarshalGQL(buf)
+			writeString(buf, "TrustProfile")
 		case "agentId":
-			graphql.MarshalID(p.AgentID).MarshalGQL(buf)
+			writeString(buf, p.AgentID)
 		case "score":
-			graphql.MarshalInt(p.Score).MarshalGQL(buf)
+			buf.Write(strconv.AppendInt(buf.AvailableBuffer(), int64(p.Score), 10))
 		case "assessment":
-			graphql.MarshalString(p.Assessment).MarshalGQL(buf)
+			writeString(buf, p.Assessment)
 		case "updatedAt":
-			scalar.MarshalTime(p.UpdatedAt).MarshalGQL(buf)
+			writeTime(buf, p.UpdatedAt)
 		}
 	}
 	buf.WriteByte('}')
@@ -355,7 +383,45 @@ func enumValue[E ~string](v string, values ...E) string {
 	return ""
 }
 
-func writeKey(buf *bytes.Buffer, alias string) {
-	graphql.MarshalString(alias).MarshalGQL(buf)
-	buf.WriteByte(':')
+// writeTime writes a Time as scalar.MarshalTime does.
+func writeTime(buf *bytes.Buffer, t time.Time) {
+	b := append(buf.AvailableBuffer(), '"')
+	b = t.UTC().AppendFormat(b, event.TimeFormat)
+	buf.Write(append(b, '"'))
+}
+
+// writeString writes s as a JSON string exactly as gqlgen's MarshalString
+// does (only control characters, backslash and quote escaped), without the
+// closure MarshalString allocates per value.
+func writeString(buf *bytes.Buffer, s string) {
+	buf.Write(appendString(buf.AvailableBuffer(), s))
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '\\' && c != '"' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\\', '"':
+			b = append(b, '\\', c)
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

@@ -7,3 +7,9 @@ func Planned(oc *graphql.OperationContext) bool {
 	_, ok := plan(oc)
 	return ok
 }
+
+// AgentsPageAnswered counts the operations an AgentsPage schema answered
+// with its own writer rather than handing them to gqlgen.
+func AgentsPageAnswered(es graphql.ExecutableSchema) int64 {
+	return es.(agentsPageSchema).answered.Load()
+}

@@ -32,7 +32,7 @@ type Contribution struct {
 // contributions rounds the parts to whole points that add up to score
 // (largest remainders absorb the rounding), describes each, and orders them
 // by the size of their effect, largest first.
-func contributions(parts []part, score int, c Counters, f Factors) []Contribution {
+func contributions(parts *[numParts]part, score int, c Counters, f Factors) []Contribution {
 	out := make([]Contribution, len(parts))
 	sum := 0
 	for i, p := range parts {

@@ -26,7 +26,7 @@ func ExampleCompute() {
 	}
 	r := trust.Compute(c, now)
 	fmt.Println(r.Score, r.Assessment)
-	for _, p := range r.Contributions {
+	for _, p := range r.Contributions() {
 		fmt.Printf("%-16s %4d  %s\n", p.Factor, p.Points, p.Description)
 	}
 	f := r.Factors

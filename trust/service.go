@@ -11,17 +11,29 @@ import (
 )
 
 // Profile is an agent's score at the moment it was read, with the factors
-// and contributions that explain it.
+// and contributions that explain it. Build it with [NewProfile].
 type Profile struct {
-	AgentID       string
-	Score         int
-	Assessment    string
-	Factors       Factors
-	Contributions []Contribution
+	AgentID    string
+	Score      int
+	Assessment string
+	Factors    Factors
 	// UpdatedAt is when the agent's evidence last changed; the score itself
 	// is computed at read time, as the evidence decays.
 	UpdatedAt time.Time
+
+	result Result
 }
+
+// NewProfile scores an agent's counters at now.
+func NewProfile(agentID string, c Counters, now, updatedAt time.Time) Profile {
+	r := Compute(c, now)
+	return Profile{AgentID: agentID, Score: r.Score, Assessment: r.Assessment, Factors: r.Factors, UpdatedAt: updatedAt, result: r}
+}
+
+// Contributions explains the score (see [Result.Contributions]); it is
+// computed when called, so a read that selects only the score never pays
+// for the sentences.
+func (p *Profile) Contributions() []Contribution { return p.result.Contributions() }
 
 // Summary is the short form of a profile for batch reads.
 type Summary struct {

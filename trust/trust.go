@@ -148,12 +148,16 @@ type Factors struct {
 	Suspended int
 }
 
-// Result is a computed trust score with its assessment, factors and contributions.
+// Result is a computed trust score with its assessment and factors. The
+// contributions that explain it are computed only when asked for
+// ([Result.Contributions]): most reads (a page's score and assessment, the
+// policy, a stored score) never need their sentences.
 type Result struct {
-	Score         int     // 0..1000
-	Assessment    string  // Assess(Score)
-	Factors       Factors // the observed inputs, for explanation
-	Contributions []Contribution
+	Score      int     // 0..1000
+	Assessment string  // Assess(Score)
+	Factors    Factors // the observed inputs, for explanation
+
+	c Counters // the counters decayed to the moment of the score
 }
 
 // Compute returns the deterministic trust score of an agent whose counters
@@ -162,12 +166,25 @@ func Compute(c Counters, now time.Time) Result {
 	c = c.DecayTo(now)
 	f := factors(c, now)
 	parts := points(c, f)
+	score := scoreOf(&parts)
+	return Result{Score: score, Assessment: Assess(score), Factors: f, c: c}
+}
+
+// Contributions explains the score: each factor's signed points, which add
+// up to Score, with a sentence giving the numbers behind it, largest effect
+// first. It is computed from the result's counters on every call.
+func (r Result) Contributions() []Contribution {
+	parts := points(r.c, r.Factors)
+	return contributions(&parts, r.Score, r.c, r.Factors)
+}
+
+// scoreOf adds the parts up to the rounded, clamped score.
+func scoreOf(parts *[numParts]part) int {
 	total := 0.0
 	for _, p := range parts {
 		total += p.value
 	}
-	score := clampScore(math.Round(total))
-	return Result{Score: score, Assessment: Assess(score), Factors: f, Contributions: contributions(parts, score, c, f)}
+	return clampScore(math.Round(total))
 }
 
 // Assess maps a score to Verified (>= 700), Moderate (400..699) or High Risk (< 400).
@@ -218,23 +235,28 @@ type part struct {
 	value  float64
 }
 
+// numParts is the number of contributions: the base, three credits, four
+// penalties and the suspension.
+const numParts = 9
+
 // points computes every factor's signed points; they add up to the score
 // before rounding.
-func points(c Counters, f Factors) []part {
+func points(c Counters, f Factors) [numParts]part {
 	w := Weights
 	n := float64(f.CounterpartyOrgs)
 	counted := math.Min(c.Completed, w.VolumePerOrg*n)
-	credit := []part{
+	out := [numParts]part{
+		{FactorBase, w.Base},
 		{FactorTenure, w.TenurePoints * saturate(f.TenureDays, w.TenureHalfDays)},
 		{FactorVolume, w.VolumePoints * saturate(counted, w.VolumeHalf)},
 		{FactorCounterpartyOrgs, w.OrgPoints * saturate(n, w.OrgHalf)},
-	}
-	penalty := []part{
 		{FactorCompletion, -w.FailurePoints * weighedShare(c.Failures, c.Completed, w.FailurePrior, w.FailureWeight)},
 		{FactorLimitRefusals, -w.LimitPoints * saturate(c.LimitRefusals, w.LimitHalf)},
 		{FactorReversals, -w.ReversalPoints * weighedShare(c.Reversals, c.Completed, w.ReversalPrior, w.ReversalWeight)},
 		{FactorDisputes, -math.Min(w.DisputeMax, w.DisputeOrgPoints*c.DisputingOrgs)},
+		{FactorSuspended, 0},
 	}
+	credit, penalty := out[1:4], out[4:8]
 	plus, minus := w.Base, 0.0
 	for _, p := range credit {
 		plus += p.value
@@ -248,13 +270,10 @@ func points(c Counters, f Factors) []part {
 		}
 		minus = plus
 	}
-	out := append([]part{{FactorBase, w.Base}}, credit...)
-	out = append(out, penalty...)
-	suspension := 0.0
 	if c.Suspended {
-		suspension = -w.SuspendedShare * (plus - minus)
+		out[8].value = -w.SuspendedShare * (plus - minus)
 	}
-	return append(out, part{FactorSuspended, suspension})
+	return out
 }
 
 // weighedShare is bad/(bad + prior + completed/weight): one bad outcome

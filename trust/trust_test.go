@@ -91,7 +91,7 @@ func established(n, orgs, days int) *agent {
 }
 
 func points(r trust.Result, factor string) int {
-	for _, c := range r.Contributions {
+	for _, c := range r.Contributions() {
 		if c.Factor == factor {
 			return c.Points
 		}
@@ -172,7 +172,7 @@ func TestSelfDealingAddsNothing(t *testing.T) {
 	}
 	r := c.score(now.Add(2 * time.Hour))
 	if r.Score <= 500 || r.Assessment == trust.Verified || !strings.Contains(contribution(r, trust.FactorVolume), "15 of them counted") {
-		t.Fatalf("58 payments with one organization: %d %s %v", r.Score, r.Assessment, r.Contributions)
+		t.Fatalf("58 payments with one organization: %d %s %v", r.Score, r.Assessment, r.Contributions())
 	}
 	// Diversity: the same 58 spread over 6 organizations count more.
 	d := newAgent(now)
@@ -185,7 +185,7 @@ func TestSelfDealingAddsNothing(t *testing.T) {
 }
 
 func contribution(r trust.Result, factor string) string {
-	for _, c := range r.Contributions {
+	for _, c := range r.Contributions() {
 		if c.Factor == factor {
 			return c.Description
 		}
@@ -369,10 +369,10 @@ func TestContributionsAddUp(t *testing.T) {
 		c := randomCounters(rng)
 		r := trust.Compute(c, now)
 		sum := 0
-		for j, p := range r.Contributions {
+		for j, p := range r.Contributions() {
 			sum += p.Points
-			if j > 0 && abs(p.Points) > abs(r.Contributions[j-1].Points) {
-				t.Fatalf("not largest first: %+v", r.Contributions)
+			if j > 0 && abs(p.Points) > abs(r.Contributions()[j-1].Points) {
+				t.Fatalf("not largest first: %+v", r.Contributions())
 			}
 			want := fmt.Sprintf("%+d", p.Points)
 			want = strings.Replace(want, "-", "−", 1)
@@ -383,7 +383,7 @@ func TestContributionsAddUp(t *testing.T) {
 				t.Fatalf("description %q for %d points", p.Description, p.Points)
 			}
 		}
-		if sum != r.Score || len(r.Contributions) != 9 || r.Score < 0 || r.Score > 1000 || r.Assessment != trust.Assess(r.Score) {
+		if sum != r.Score || len(r.Contributions()) != 9 || r.Score < 0 || r.Score > 1000 || r.Assessment != trust.Assess(r.Score) {
 			t.Fatalf("%+v: contributions sum to %d, score %d", c, sum, r.Score)
 		}
 	}
@@ -405,7 +405,7 @@ func TestBounds(t *testing.T) {
 		t.Fatalf("worst record: %+v", r)
 	}
 	sum := 0
-	for _, c := range r.Contributions {
+	for _, c := range r.Contributions() {
 		sum += c.Points
 	}
 	if sum != 0 {
