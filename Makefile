@@ -21,9 +21,19 @@ lint: ## gofmt, vet, and check that go generate leaves graph/ unchanged
 	$(GO) vet ./...
 	$(GO) generate ./... && git diff --exit-code -- graph/
 
-bench: ## Go benchmarks through the HTTP handler, then the pgbench baselines
+bench: ## the load scenarios (bench/load) against a real server process, each beside its baseline in the same run, as one table; BENCH_QUICK=1 for a short form
+	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/load'
+
+bench-go: ## Go benchmarks through the HTTP handler, then the pgbench baselines
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 1 ./resolvers/
 	bash bench/run-pgbench.sh
+
+soak: ## mixed traffic with subscribers and webhooks for SOAK_DURATION (default 10m); fails unless goroutines, heap, fds and DB connections return to their starting level
+	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/load -soak $(or $(SOAK_DURATION),10m)'
+
+bench-overhead: ## per-request overhead: evaluateTrust vs { __typename } latency, executeTransaction vs pgbench (same SQL, same database), as ratios
+	$(GO) test -run '^$$' -bench 'Overhead' -benchtime $(or $(BENCHTIME),3s) -count $(or $(COUNT),3) ./resolvers/
+	@uptime
 
 fuzz: ## run every fuzz target for FUZZTIME each (default 10s), e.g. make fuzz FUZZTIME=1m
 	FUZZTIME=$(or $(FUZZTIME),10s) GO=$(GO) bash tools/fuzz/run.sh
@@ -51,10 +61,13 @@ webhookcheck: ## verify real webhook deliveries with the standardwebhooks npm pa
 bench-webhooks: ## webhook delivery throughput (1 and 50 endpoints, vs plain net/http) and commit-to-first-attempt latency
 	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./webhook/delivery/
 
+chaos: ## fault scenarios against the real binary, long form, printing a results table: kill -9 under load, Postgres restarted, hung/slow/huge-body webhook endpoints, three processes, the daily budget under storms and a crash (needs the PostgreSQL server binaries; `go test ./...` runs the short form)
+	$(GO) test -count=1 -v -timeout 30m -parallel 2 ./internal/chaos/ -chaos.long
+
 livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients against a freshly started service (needs npm)
 	bash tools/livecheck/run.sh
 
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: fuzz hostile livecheck livebench help run test generate lint bench bench-read audit playground screenshot webhookcheck bench-webhooks
+.PHONY: chaos fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read bench-overhead audit playground screenshot webhookcheck bench-webhooks

@@ -74,17 +74,7 @@ for f in "$root"/db/migrations/*.tx.up.sql; do
 	psqlq -1 -f "$f"
 done
 
-psqlq <<SQL
-INSERT INTO orgs (id, name) VALUES ('org_bench_a', 'bench senders'), ('org_bench_b', 'bench receivers');
-INSERT INTO agents (id, org_id, name, authorized_actions, spending_limit, currency, environment, status, fingerprint, created_at, updated_at)
-SELECT p.prefix || g, p.org, p.prefix || g, '{purchase,refund}', 1000000, 'USD', 'sandbox', 'active',
-       'sha256:' || encode(sha256(convert_to(p.prefix || g, 'UTF8')), 'hex'), now(), now()
-FROM (VALUES ('agent_s', 'org_bench_a'), ('agent_r', 'org_bench_b')) AS p(prefix, org),
-     generate_series(1, $AGENTS) AS g;
--- Established agents: 10^4 clean transactions each, so scores do not move.
-INSERT INTO trust_counters (agent_id, attempts, completed, transactions, score, assessment, updated_at)
-SELECT id, 10000, 10000, 10000, 700, 'Verified', now() FROM agents;
-SQL
+psqlq -v agents=$AGENTS -f "$here/pgbench/seed.sql"
 psqlq -c 'VACUUM ANALYZE'
 
 results=()

@@ -2,8 +2,10 @@ package db
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -32,12 +34,18 @@ type apiKeyRow struct {
 }
 
 // OrgService implements auth.OrgService on Postgres.
-type OrgService struct{ db *DB }
+type OrgService struct {
+	db     *DB
+	recall keyMemo
+}
 
 // NewOrgService returns the organization and API key service.
 func NewOrgService(d *DB) *OrgService { return &OrgService{db: d} }
 
-var _ auth.OrgService = (*OrgService)(nil)
+var (
+	_ auth.OrgService  = (*OrgService)(nil)
+	_ auth.KeyRecaller = (*OrgService)(nil)
+)
 
 // Authenticate finds the live key whose hash matches key, and records its use
 // when the recorded one is older than auth.LastUseResolution.
@@ -54,13 +62,61 @@ func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Princip
 	if err != nil {
 		return auth.Principal{}, fmt.Errorf("look up api key: %w", err)
 	}
+	p := auth.Principal{OrgID: row.OrgID, KeyID: row.ID}
 	if now := s.db.Now(); row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= auth.LastUseResolution {
 		// Best effort: a failed write must not refuse a valid key, and the
 		// guard keeps concurrent requests and replicas from writing twice.
-		_, _ = s.db.bun.NewUpdate().Model((*apiKeyRow)(nil)).Set("last_used_at = ?", now).
+		_, err := s.db.bun.NewUpdate().Model((*apiKeyRow)(nil)).Set("last_used_at = ?", now).
 			Where("id = ?", row.ID).Where("last_used_at IS NULL OR last_used_at <= ?", now.Add(-auth.LastUseResolution)).Exec(ctx)
+		if err == nil {
+			s.recall.put(h, p, now)
+		}
+	} else {
+		s.recall.put(h, p, *row.LastUsedAt)
 	}
-	return auth.Principal{OrgID: row.OrgID, KeyID: row.ID}, nil
+	return p, nil
+}
+
+// Recall returns the principal of a key Authenticate found live, while its
+// recorded last use is less than auth.LastUseResolution old (so a key in
+// steady use is looked up, and its use recorded, about once a minute per
+// replica). It runs no statement and does not know about revocations: the
+// caller confirms the key within the request (auth.KeyCheck).
+func (s *OrgService) Recall(key string) (auth.Principal, bool) {
+	return s.recall.get(auth.Hash(key), s.db.Now())
+}
+
+// keyMemo remembers the principals of recently authenticated keys by hash,
+// with the last use recorded for each; at most keyMemoSize of them.
+type keyMemo struct {
+	mu   sync.Mutex
+	keys map[[sha256.Size]byte]memoKey
+}
+
+type memoKey struct {
+	p    auth.Principal
+	used time.Time
+}
+
+const keyMemoSize = 10_000
+
+func (m *keyMemo) put(hash []byte, p auth.Principal, used time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.keys == nil || len(m.keys) >= keyMemoSize {
+		m.keys = make(map[[sha256.Size]byte]memoKey) // forget all: the next lookups refill it
+	}
+	m.keys[[sha256.Size]byte(hash)] = memoKey{p: p, used: used}
+}
+
+func (m *keyMemo) get(hash []byte, now time.Time) (auth.Principal, bool) {
+	m.mu.Lock()
+	k, ok := m.keys[[sha256.Size]byte(hash)]
+	m.mu.Unlock()
+	if !ok || now.Sub(k.used) >= auth.LastUseResolution || now.Before(k.used) {
+		return auth.Principal{}, false
+	}
+	return k.p, true
 }
 
 // ListKeys describes an organization's keys, newest first; NotFound if there

@@ -195,8 +195,26 @@ func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agen
 // one-statement variant filtering the locking SELECT on ownership lost
 // updates under contention, so the check is its own statement.) It returns
 // no rows when the sender is not the caller's.
+//
+// When the request's key is not yet confirmed (auth.Fold), the same
+// statement checks it, and a revoked key is refused before anything is
+// written (the transaction rolls back).
 func lockParties(ctx context.Context, tx bun.Tx, orgID, from, to string) (map[string]*agentRow, error) {
-	own, err := tx.NewSelect().Model((*agentRow)(nil)).Where("id = ?", from).Where("org_id = ?", orgID).Exists(ctx)
+	var own bool
+	var err error
+	if keyID := auth.Fold(ctx); keyID == "" {
+		own, err = tx.NewSelect().Model((*agentRow)(nil)).Where("id = ?", from).Where("org_id = ?", orgID).Exists(ctx)
+	} else {
+		live := false
+		err = tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM agents WHERE id = ? AND org_id = ?),
+ EXISTS (SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL)`, from, orgID, keyID).Scan(&own, &live)
+		if err == nil {
+			auth.Confirm(ctx, live)
+			if !live {
+				return nil, auth.Revoked()
+			}
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("check sender: %w", err)
 	}

@@ -166,11 +166,10 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 	if in.ToAgent != nil {
 		ids = append(ids, *in.ToAgent)
 	}
-	var rows []agentRow
-	if err := agentsFor(s.db.bun, &rows, ids...).Scan(ctx); err != nil {
-		return nil, fmt.Errorf("read agents: %w", err)
+	agents, err := s.db.readParties(ctx, ids...)
+	if err != nil {
+		return nil, err
 	}
-	agents := byID(rows)
 	sender, receiver := agents[in.AgentID], (*agentRow)(nil)
 	if sender == nil || sender.OrgID != p.OrgID {
 		return nil, agentNotFound(in.AgentID)

@@ -17,7 +17,9 @@ import (
 // as opposed to a query that failed; the edge answers such errors with 503.
 // Besides network failures this covers a closed pool (shutting down) and
 // Postgres refusing service: connection exceptions, shutdown, start-up, too
-// many connections, or the database no longer existing.
+// many connections, the database no longer existing, or a statement cancelled
+// by statement_timeout (a lock or query that waited StatementTimeout: the
+// database is too busy to serve it now, which a retry may not be).
 func Unavailable(err error) bool {
 	var nerr net.Error
 	var operr *net.OpError
@@ -46,7 +48,7 @@ func Unavailable(err error) bool {
 // unavailableCode reports whether a Postgres error code means it refuses service.
 func unavailableCode(code string) bool {
 	switch code {
-	case "57P01", "57P02", "57P03", "53300", "3D000":
+	case "57P01", "57P02", "57P03", "53300", "3D000", "57014":
 		return true
 	default:
 		return strings.HasPrefix(code, "08")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -47,6 +48,9 @@ type WebhookConfig struct {
 	Retention    time.Duration    // WEBHOOK_RETENTION
 	// Backlog caps how many missed events a re-activated endpoint is sent.
 	Backlog int
+	// JobEvents is how many events one delivery job carries at most
+	// (default webhook.JobEvents).
+	JobEvents int
 }
 
 func (c *WebhookConfig) defaults() {
@@ -61,6 +65,9 @@ func (c *WebhookConfig) defaults() {
 	}
 	if c.Backlog <= 0 {
 		c.Backlog = 10000
+	}
+	if c.JobEvents <= 0 {
+		c.JobEvents = webhook.JobEvents
 	}
 }
 
@@ -309,18 +316,24 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webho
 	if err != nil {
 		return fmt.Errorf("find missed events: %w", err)
 	}
-	var jobs []river.InsertManyParams
+	var ids []string
 	for _, e := range evs {
 		if event.Matches(row.Events, e.Type) {
-			jobs = append(jobs, s.job(row.ID, e.ID))
+			ids = append(ids, e.ID)
 		}
 	}
-	return s.jobs.insert(ctx, tx, jobs)
+	return s.jobs.insert(ctx, tx, s.jobsFor(row.ID, ids))
 }
 
-func (s *WebhookService) job(whID, eventID string) river.InsertManyParams {
-	return river.InsertManyParams{Args: webhook.DeliveryJob{WebhookID: whID, EventID: eventID},
-		InsertOpts: &river.InsertOpts{MaxAttempts: s.cfg.Schedule.Attempts()}}
+// jobsFor returns the jobs that deliver eventIDs (distinct, in log order)
+// to one endpoint, JobEvents at a time.
+func (s *WebhookService) jobsFor(whID string, eventIDs []string) []river.InsertManyParams {
+	var jobs []river.InsertManyParams
+	for chunk := range slices.Chunk(eventIDs, s.cfg.JobEvents) {
+		jobs = append(jobs, river.InsertManyParams{Args: webhook.DeliveryJob{WebhookID: whID, EventIDs: chunk},
+			InsertOpts: &river.InsertOpts{MaxAttempts: s.cfg.Schedule.Attempts()}})
+	}
+	return jobs
 }
 
 // Delete removes an endpoint and its attempt records; its queued jobs find
@@ -427,6 +440,6 @@ func (s *WebhookService) Redeliver(ctx context.Context, whID, eventID string) er
 		return err
 	}
 	return s.db.inTx(ctx, func(tx bun.Tx) error {
-		return s.jobs.insert(ctx, tx, []river.InsertManyParams{s.job(whID, eventID)})
+		return s.jobs.insert(ctx, tx, s.jobsFor(whID, []string{eventID}))
 	})
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
-	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/webhook"
 )
@@ -74,11 +73,13 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 	return page, nil
 }
 
-// DeliveryTarget loads what a delivery job needs, in one statement. Errors:
-// failure.NotFound when the endpoint was deleted or the event is not
-// addressed to its organization.
-func (s *WebhookService) DeliveryTarget(ctx context.Context, whID, eventID string) (*webhook.Target, error) {
-	var row struct {
+// DeliveryBatch loads what a delivery job needs, in one statement: the
+// endpoint and, in log order, those of eventIDs addressed to its
+// organization that job jobID has not yet delivered there (a retried job
+// sends only what is left). Errors: failure.NotFound when the endpoint was
+// deleted.
+func (s *WebhookService) DeliveryBatch(ctx context.Context, whID string, eventIDs []string, jobID int64) (*webhook.Batch, error) {
+	var rows []struct {
 		webhookRow
 		EventID   *string         `bun:"event_id"`
 		EventType string          `bun:"event_type"`
@@ -86,87 +87,118 @@ func (s *WebhookService) DeliveryTarget(ctx context.Context, whID, eventID strin
 		EventAt   time.Time       `bun:"event_at"`
 	}
 	err := s.db.bun.NewRaw(`SELECT w.*, e.id AS event_id, e.type AS event_type, e.data AS event_data, e.created_at AS event_at
-		FROM webhooks w LEFT JOIN events e ON e.id = ? AND w.org_id = ANY(e.org_ids)
-		WHERE w.id = ?`, eventID, whID).Scan(ctx, &row)
-	if errors.Is(err, sql.ErrNoRows) {
+		FROM webhooks w LEFT JOIN events e ON e.id IN (?) AND w.org_id = ANY(e.org_ids)
+		  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.event_id = e.id AND d.job_id = ? AND d.success)
+		WHERE w.id = ? ORDER BY e.xid, e.seq`, bun.In(eventIDs), jobID, whID).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("load delivery batch: %w", err)
+	}
+	if len(rows) == 0 {
 		return nil, webhookNotFound(whID)
-	} else if err != nil {
-		return nil, fmt.Errorf("find delivery target: %w", err)
 	}
-	if row.EventID == nil {
-		return nil, failure.Errorf(failure.NotFound, "event %s not found", eventID)
-	}
-	secrets, err := s.secrets(&row.webhookRow)
+	w := &rows[0].webhookRow
+	secrets, err := s.secrets(w)
 	if err != nil {
 		return nil, err
 	}
-	return &webhook.Target{WebhookID: row.ID, OrgID: row.OrgID, URL: row.URL, Active: row.Active, Secrets: secrets,
-		Message: webhook.Outgoing{ID: *row.EventID, Type: row.EventType, At: row.EventAt.UTC(), Data: row.Data}}, nil
+	b := &webhook.Batch{WebhookID: w.ID, OrgID: w.OrgID, URL: w.URL, Active: w.Active,
+		ConsecutiveFailures: w.ConsecutiveFailures, Secrets: secrets}
+	for _, r := range rows {
+		if r.EventID != nil {
+			b.Messages = append(b.Messages, webhook.Outgoing{ID: *r.EventID, Type: r.EventType, At: r.EventAt.UTC(), Data: r.Data})
+		}
+	}
+	return b, nil
 }
 
-// RecordAttempt stores one attempt and its effect on the endpoint in one
-// transaction: a success resets consecutive_failures; a failure counts, and
-// a 410 or the WEBHOOK_DISABLE_AFTER-th failure in a row disables the
-// endpoint and appends webhook.disabled. It reports whether the endpoint is
-// (now) inactive or gone, so the caller stops retrying. A success takes no
-// row lock unless it has failures to reset, so deliveries to one endpoint
-// do not queue up behind each other.
-func (s *WebhookService) RecordAttempt(ctx context.Context, whID string, msg webhook.Outgoing, a webhook.Attempt) (inactive bool, err error) {
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
-		now := s.db.Now()
-		d := deliveryRow{ID: id.New(id.Delivery), WebhookID: whID, EventID: msg.ID, EventType: msg.Type,
-			Success: a.Success(), LatencyMs: int(a.Latency.Milliseconds()), CreatedAt: now}
+// attemptRecord is one attempt as RecordAttempts hands it to Postgres.
+type attemptRecord struct {
+	ID           string    `json:"id"`
+	EventID      string    `json:"event_id"`
+	EventType    string    `json:"event_type"`
+	Success      bool      `json:"success"`
+	StatusCode   *int      `json:"status_code"`
+	LatencyMs    int       `json:"latency_ms"`
+	Error        *string   `json:"error"`
+	ResponseBody *string   `json:"response_body"`
+	CreatedAt    time.Time `json:"created_at"`
+}
+
+// RecordAttempts stores a job's attempts at one endpoint and their effect on
+// it in one transaction of three statements however many there are: a
+// success resets consecutive_failures, a failure counts (in the order the
+// attempts ended, webhook.TallyAttempts), and a 410 or reaching
+// WEBHOOK_DISABLE_AFTER disables the endpoint and appends webhook.disabled.
+// It reports whether the endpoint is (now) inactive or gone, so the caller
+// stops. A batch that changes no count takes no row lock.
+func (s *WebhookService) RecordAttempts(ctx context.Context, whID string, jobID int64, sent []webhook.Sent) (inactive bool, err error) {
+	if len(sent) == 0 {
+		return false, nil
+	}
+	now := s.db.Now()
+	recs := make([]attemptRecord, len(sent))
+	attempts := make([]webhook.Attempt, len(sent))
+	var lastStatus *int
+	for i, a := range sent {
+		r := attemptRecord{ID: id.New(id.Delivery), EventID: a.Message.ID, EventType: a.Message.Type, Success: a.Success(),
+			LatencyMs: int(a.Latency.Milliseconds()), CreatedAt: now.Add(-time.Since(a.Done))}
 		if a.StatusCode != 0 {
-			d.StatusCode, d.ResponseBody = &a.StatusCode, &a.Body
+			r.StatusCode, r.ResponseBody = &a.StatusCode, &a.Body
 		}
 		if a.Err != "" {
-			d.Error = &a.Err
+			r.Error = &a.Err
 		}
-		// The attempt number counts this endpoint's earlier attempts at the
+		if !a.Success() {
+			lastStatus = r.StatusCode
+		}
+		recs[i], attempts[i] = r, a.Attempt
+	}
+	batch, err := json.Marshal(recs)
+	if err != nil {
+		return false, fmt.Errorf("encode attempts: %w", err)
+	}
+	tally := webhook.TallyAttempts(attempts)
+	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+		// An attempt's number counts this endpoint's earlier attempts at the
 		// event; the insert finds no endpoint row when it was deleted.
-		res, err := tx.NewRaw(`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
-			SELECT ?, w.id, ?, ?, 1 + (SELECT count(*) FROM webhook_deliveries p WHERE p.webhook_id = w.id AND p.event_id = ?), ?, ?, ?, ?, ?, ?
-			FROM webhooks w WHERE w.id = ?`,
-			d.ID, d.EventID, d.EventType, d.EventID, d.Success, d.StatusCode, d.LatencyMs, d.Error, d.ResponseBody, d.CreatedAt, whID).Exec(ctx)
+		res, err := tx.NewRaw(`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at, job_id)
+			SELECT x.id, w.id, x.event_id, x.event_type,
+			       1 + (SELECT count(*) FROM webhook_deliveries p WHERE p.webhook_id = w.id AND p.event_id = x.event_id),
+			       x.success, x.status_code, x.latency_ms, x.error, x.response_body, x.created_at, ?
+			FROM jsonb_to_recordset(?::jsonb) AS x(id text, event_id text, event_type text, success boolean, status_code integer,
+			       latency_ms integer, error text, response_body text, created_at timestamptz)
+			JOIN webhooks w ON w.id = ?`, jobID, string(batch), whID).Exec(ctx)
 		if err != nil {
-			return fmt.Errorf("record attempt: %w", err)
+			return fmt.Errorf("record attempts: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			inactive = true // deleted meanwhile
 			return nil
 		}
-		if a.Success() {
-			var active bool
-			err := tx.NewRaw(`WITH reset AS (UPDATE webhooks SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0)
-				SELECT active FROM webhooks WHERE id = ?`, whID, whID).Scan(ctx, &active)
-			if err != nil {
-				return fmt.Errorf("reset failures: %w", err)
-			}
-			inactive = !active
+		var row webhookRow
+		err = tx.NewRaw(`WITH u AS (
+				UPDATE webhooks SET consecutive_failures = CASE WHEN ? THEN ? ELSE consecutive_failures + ? END
+				WHERE id = ? AND consecutive_failures <> CASE WHEN ? THEN ? ELSE consecutive_failures + ? END
+				RETURNING id, org_id, url, active, consecutive_failures)
+			SELECT * FROM u
+			UNION ALL SELECT id, org_id, url, active, consecutive_failures FROM webhooks WHERE id = ? AND NOT EXISTS (SELECT 1 FROM u)`,
+			tally.Reset, tally.Failures, tally.Failures, whID, tally.Reset, tally.Failures, tally.Failures, whID).Scan(ctx, &row)
+		if err != nil {
+			return fmt.Errorf("count failures: %w", err)
+		}
+		if !row.Active {
+			inactive = true
 			return nil
 		}
-		var row webhookRow
-		err = tx.NewRaw(`UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
-			RETURNING id, org_id, url, active, consecutive_failures`, whID).Scan(ctx, &row)
-		if err != nil {
-			return fmt.Errorf("count failure: %w", err)
-		}
-		reason := ""
-		switch {
-		case !row.Active:
-		case a.Gone():
-			reason = "the endpoint answered 410 Gone"
-		case row.ConsecutiveFailures >= s.cfg.DisableAfter:
-			reason = fmt.Sprintf("%d consecutive failed attempts", row.ConsecutiveFailures)
-		}
-		inactive = !row.Active || reason != ""
+		reason := webhook.DisableReason(tally, row.ConsecutiveFailures, s.cfg.DisableAfter)
 		if reason == "" {
 			return nil
 		}
+		inactive = true
 		if _, err := tx.ExecContext(ctx, `UPDATE webhooks SET active = false, disabled_at = ?, updated_at = ? WHERE id = ?`, now, now, whID); err != nil {
 			return fmt.Errorf("disable webhook: %w", err)
 		}
-		data := webhook.Disabled{WebhookID: row.ID, URL: row.URL, Reason: reason, ConsecutiveFailures: row.ConsecutiveFailures, LastStatusCode: d.StatusCode}
+		data := webhook.Disabled{WebhookID: row.ID, URL: row.URL, Reason: reason, ConsecutiveFailures: row.ConsecutiveFailures, LastStatusCode: lastStatus}
 		_, err = appendEvent(ctx, tx, event.WebhookDisabled, now, data, row.OrgID)
 		return err
 	})
@@ -174,6 +206,7 @@ func (s *WebhookService) RecordAttempt(ctx context.Context, whID string, msg web
 }
 
 // DispatchWebhooks queues delivery jobs for the next batch of logged events
+// (one job per endpoint and up to JobEvents of its events)
 // and advances the durable dispatch cursor past them, in one transaction:
 // a crash before commit leaves the cursor where it was, one after leaves the
 // jobs queued. The cursor row's lock (SKIP LOCKED) lets one replica dispatch
@@ -227,9 +260,9 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int
 	return n, pending, err
 }
 
-// matchEndpoints returns one job per event and active endpoint of an
-// organization it is addressed to whose filter matches and which existed
-// when the event happened.
+// matchEndpoints returns, for each active endpoint, jobs of at most
+// JobEvents events each, in log order: the events addressed to its
+// organization that its filter matches and that happened once it existed.
 func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []event.Event) ([]river.InsertManyParams, error) {
 	orgSet := map[string]bool{}
 	var orgs []string
@@ -250,15 +283,23 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []ev
 	for _, r := range rows {
 		byOrg[r.OrgID] = append(byOrg[r.OrgID], r)
 	}
-	var jobs []river.InsertManyParams
+	var order []string
+	matched := map[string][]string{}
 	for _, e := range evs {
 		for _, o := range e.OrgIDs {
 			for _, r := range byOrg[o] {
 				if event.Matches(r.Events, e.Type) && !e.CreatedAt.Before(r.CreatedAt) {
-					jobs = append(jobs, s.job(r.ID, e.ID))
+					if matched[r.ID] == nil {
+						order = append(order, r.ID)
+					}
+					matched[r.ID] = append(matched[r.ID], e.ID)
 				}
 			}
 		}
+	}
+	var jobs []river.InsertManyParams
+	for _, whID := range order {
+		jobs = append(jobs, s.jobsFor(whID, matched[whID])...)
 	}
 	return jobs, nil
 }

@@ -82,7 +82,8 @@ func (l operationLimits) MutateOperationContext(_ context.Context, oc *graphql.O
 		total = satAdd(total, n)
 		names = append(names, name)
 	}
-	sort.Strings(names) // a stable message for the same document
+	sort.Strings(names)                          // a stable message for the same document
+	oc.Stats.SetExtension(rootFieldsStat, total) // what rootFieldCharge charges
 	if total > int64(l.maxRootFields) {
 		return documentError("the operation selects %s root fields, more than the limit of %d (aliases count)", count(total), l.maxRootFields)
 	}
@@ -104,6 +105,10 @@ func (l operationLimits) MutateOperationContext(_ context.Context, oc *graphql.O
 	}
 	return nil
 }
+
+// rootFieldsStat names the operation's root field count (an int64) that
+// operationLimits leaves in the operation's stats for rootFieldCharge.
+const rootFieldsStat = "agenttrust.rootFields"
 
 // count renders a saturated figure honestly.
 func count(n int64) string {

@@ -99,9 +99,11 @@ func (c rootFieldCharge) MutateOperationContext(ctx context.Context, oc *graphql
 	if err != nil || oc.Operation == nil {
 		return nil // resolvers refuse the unauthenticated themselves
 	}
-	var n int64
-	for _, v := range rootFields(oc.Operation.SelectionSet, oc.Doc.Fragments) {
-		n = satAdd(n, v)
+	n, counted := oc.Stats.GetExtension(rootFieldsStat).(int64)
+	if !counted { // operationLimits did not run (it runs first on every server the edge builds)
+		for _, v := range rootFields(oc.Operation.SelectionSet, oc.Doc.Fragments) {
+			n = satAdd(n, v)
+		}
 	}
 	if wait, ok := c.limiter.allowN(p.KeyID, int(max(n, 1))); !ok {
 		fe := rateLimited(wait)

@@ -229,27 +229,24 @@ func limitBody(n int64, next http.Handler) http.Handler {
 // VALIDATION_FAILED: gqlgen would report either as an internal error. It runs
 // after authentication, so anonymous callers cannot make the service read.
 func readBody(n int64, next http.Handler) http.Handler {
+	tooLarge := func() *failure.Error { return failure.Invalid("body", "must be at most %d bytes", n) }
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
 			next.ServeHTTP(w, r)
 			return
 		}
-		tooLarge := failure.Invalid("body", "must be at most %d bytes", n)
 		if r.ContentLength > n {
-			writeGraphQLErrorStatus(w, http.StatusRequestEntityTooLarge, tooLarge)
+			writeGraphQLErrorStatus(w, http.StatusRequestEntityTooLarge, tooLarge())
 			return
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, n))
 		var mbe *http.MaxBytesError
 		switch {
 		case errors.As(err, &mbe):
-			writeGraphQLErrorStatus(w, http.StatusRequestEntityTooLarge, tooLarge)
+			writeGraphQLErrorStatus(w, http.StatusRequestEntityTooLarge, tooLarge())
 			return
 		case err != nil:
 			writeGraphQLErrorStatus(w, http.StatusBadRequest, failure.Invalid("body", "could not be read"))
-			return
-		case isJSON(r) && !json.Valid(body):
-			writeGraphQLErrorStatus(w, http.StatusBadRequest, failure.Invalid("body", "is not valid JSON"))
 			return
 		case isJSON(r):
 			if err := checkEnvelope(body); err != nil {
@@ -262,28 +259,43 @@ func readBody(n int64, next http.Handler) http.Handler {
 	})
 }
 
-// checkEnvelope refuses a POST body that is valid JSON but not a GraphQL
-// request: not an object, or query/operationName not strings, or
-// variables/extensions not objects (null stands for absent). gqlgen would
-// answer those as INTERNAL; they are the caller's mistake. It returns a
-// ValidationFailed error naming the member, or nil.
+// envelope is a GraphQL POST body as gqlgen decodes it (encoding/json, so
+// member names match case-insensitively), each member kept raw.
+type envelope struct {
+	Query         json.RawMessage `json:"query"`
+	OperationName json.RawMessage `json:"operationName"`
+	Variables     json.RawMessage `json:"variables"`
+	Extensions    json.RawMessage `json:"extensions"`
+}
+
+// checkEnvelope refuses, in one pass over the body, a POST body that is not
+// JSON, or valid JSON but not a GraphQL request: not an object, or
+// query/operationName not strings, or variables/extensions not objects (null
+// stands for absent). gqlgen would answer those as INTERNAL; they are the
+// caller's mistake. It returns a ValidationFailed error naming the member, or nil.
 func checkEnvelope(body []byte) *failure.Error {
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(body, &env); err != nil || env == nil {
+	var env envelope
+	err := json.Unmarshal(body, &env)
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		return failure.Invalid("body", "is not valid JSON")
+	}
+	if err != nil || bytes.TrimLeft(body, " \t\r\n")[0] != '{' {
 		return failure.Invalid("body", "must be a JSON object such as {\"query\": \"...\", \"variables\": {...}}")
 	}
-	for name, want := range map[string]byte{"query": '"', "operationName": '"', "variables": '{', "extensions": '{'} {
-		v, ok := env[name]
-		if !ok || string(v) == "null" {
+	for _, m := range [...]struct {
+		name string
+		v    json.RawMessage
+		want byte
+	}{{"query", env.Query, '"'}, {"operationName", env.OperationName, '"'}, {"variables", env.Variables, '{'}, {"extensions", env.Extensions, '{'}} {
+		if len(m.v) == 0 || string(m.v) == "null" || m.v[0] == m.want {
 			continue
 		}
-		if v[0] != want {
-			kind := "a string"
-			if want == '{' {
-				kind = "an object"
-			}
-			return failure.Invalid("body."+name, "must be %s", kind)
+		kind := "a string"
+		if m.want == '{' {
+			kind = "an object"
 		}
+		return failure.Invalid("body."+m.name, "must be %s", kind)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package webhook
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -39,24 +40,92 @@ type Sender interface {
 	Send(ctx context.Context, url string, secrets []string, msg Outgoing) Attempt
 }
 
-// Target is what a delivery job needs: the endpoint as it is now and the event.
-type Target struct {
-	WebhookID string
-	OrgID     string
-	URL       string
-	Active    bool
-	Secrets   []string // current first, then the previous one during the rotation overlap
-	Message   Outgoing
+// Batch is what a delivery job needs: the endpoint as it is now and the
+// events it still has to send there, in log order.
+type Batch struct {
+	WebhookID           string
+	OrgID               string
+	URL                 string
+	Active              bool
+	ConsecutiveFailures int
+	Secrets             []string // current first, then the previous one during the rotation overlap
+	Messages            []Outgoing
 }
 
-// DeliveryJob is the durable job that delivers one event to one endpoint.
+// Sent is one attempt of a batch: the message, what came of it and when it
+// ended (the record's time, so that records list in the order attempts ended).
+type Sent struct {
+	Message Outgoing
+	Attempt
+	Done time.Time
+}
+
+// JobEvents is how many events one delivery job carries at most by default.
+const JobEvents = 100
+
+// DeliveryJob is the durable job that delivers a batch of events to one
+// endpoint: each event is sent until it succeeds, and a retried job sends
+// only the events it has not yet delivered.
 type DeliveryJob struct {
-	WebhookID string `json:"webhook_id"`
-	EventID   string `json:"event_id"`
+	WebhookID string   `json:"webhook_id"`
+	EventIDs  []string `json:"event_ids,omitempty"`
+	// EventID is the one event of a job queued by a version before batches.
+	EventID string `json:"event_id,omitempty"`
 }
 
 // Kind names the job kind in the queue.
 func (DeliveryJob) Kind() string { return "webhook_delivery" }
+
+// Events returns the job's event ids.
+func (j DeliveryJob) Events() []string {
+	if len(j.EventIDs) == 0 && j.EventID != "" {
+		return []string{j.EventID}
+	}
+	return j.EventIDs
+}
+
+// Tally is what attempts, in the order they ended, do to an endpoint's
+// consecutive_failures: a success starts the count again from 0.
+type Tally struct {
+	Reset    bool // some attempt succeeded
+	Failures int  // failed attempts, after the last success when Reset
+	Gone     bool // some attempt answered 410, which disables at once
+}
+
+// TallyAttempts tallies attempts in the order they ended.
+func TallyAttempts(as []Attempt) Tally {
+	var t Tally
+	for _, a := range as {
+		switch {
+		case a.Success():
+			t.Reset, t.Failures = true, 0
+		default:
+			t.Failures++
+			t.Gone = t.Gone || a.Gone()
+		}
+	}
+	return t
+}
+
+// Apply returns the count after t, from prev.
+func (t Tally) Apply(prev int) int {
+	if t.Reset {
+		return t.Failures
+	}
+	return prev + t.Failures
+}
+
+// DisableReason says why an endpoint left with failures consecutive failed
+// attempts after t must be disabled, or "" when it stays active.
+func DisableReason(t Tally, failures, disableAfter int) string {
+	switch {
+	case t.Gone:
+		return "the endpoint answered 410 Gone"
+	case t.Failures > 0 && failures >= disableAfter:
+		return fmt.Sprintf("%d consecutive failed attempts", failures)
+	}
+	return ""
+}
 
 // Disabled is the data of a webhook.disabled event.
 type Disabled struct {

@@ -104,3 +104,45 @@ func TestScheduleDelay(t *testing.T) {
 		t.Fatalf("Retry-After beyond the longest delay: %s, want 24h", d)
 	}
 }
+
+func TestTallyAttemptsInTheOrderTheyEnded(t *testing.T) {
+	t.Parallel()
+	ok, fail, gone := webhook.Attempt{StatusCode: 204}, webhook.Attempt{StatusCode: 500}, webhook.Attempt{StatusCode: 410}
+	noAnswer := webhook.Attempt{Err: "timed out waiting for the endpoint"}
+	for _, c := range []struct {
+		name     string
+		attempts []webhook.Attempt
+		prev     int
+		want     int
+		reason   string
+	}{
+		{"all succeed", []webhook.Attempt{ok, ok}, 7, 0, ""},
+		{"failures add to the count", []webhook.Attempt{fail, noAnswer}, 1, 3, ""},
+		{"only failures after the last success count", []webhook.Attempt{fail, fail, ok, fail}, 2, 1, ""},
+		{"a success last clears the count", []webhook.Attempt{fail, ok}, 4, 0, ""},
+		{"reaching the limit disables", []webhook.Attempt{fail, fail}, 3, 5, "5 consecutive failed attempts"},
+		{"a success under the limit keeps it active", []webhook.Attempt{fail, fail, fail, fail, fail, ok, fail}, 0, 1, ""},
+		{"410 disables at once", []webhook.Attempt{gone, ok}, 0, 0, "the endpoint answered 410 Gone"},
+		{"a count over the limit left by others does not disable without a failure here", []webhook.Attempt{}, 9, 9, ""},
+		{"a 3xx is a failure", []webhook.Attempt{{StatusCode: 302}}, 0, 1, ""},
+	} {
+		tally := webhook.TallyAttempts(c.attempts)
+		got := tally.Apply(c.prev)
+		if got != c.want {
+			t.Errorf("%s: count %d → %d, want %d", c.name, c.prev, got, c.want)
+		}
+		if r := webhook.DisableReason(tally, got, 5); r != c.reason {
+			t.Errorf("%s: disable reason %q, want %q", c.name, r, c.reason)
+		}
+	}
+}
+
+func TestDeliveryJobReadsBatchesAndSingleEvents(t *testing.T) {
+	t.Parallel()
+	if got := (webhook.DeliveryJob{WebhookID: "wh_1", EventIDs: []string{"evt_1", "evt_2"}}).Events(); len(got) != 2 || got[1] != "evt_2" {
+		t.Fatalf("batch job events %v", got)
+	}
+	if got := (webhook.DeliveryJob{WebhookID: "wh_1", EventID: "evt_9"}).Events(); len(got) != 1 || got[0] != "evt_9" {
+		t.Fatalf("single-event job events %v", got)
+	}
+}

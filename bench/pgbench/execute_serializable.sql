@@ -36,6 +36,6 @@ INSERT INTO "event_orgs" ("org_id", "event_seq") VALUES ('org_bench_a', :seq), (
 \if :notify
 SELECT pg_notify('att_events', :seq::text);
 \endif
-UPDATE "trust_counters" AS "trust_row" SET attempts = attempts + 1, completed = completed + 1, refused = refused + 0, reversed = reversed + 0, disputes = disputes + 0, transactions = transactions + 1 WHERE (agent_id = 'agent_s' || :from) RETURNING *;
-UPDATE "trust_counters" AS "trust_row" SET attempts = attempts + 0, completed = completed + 0, refused = refused + 0, reversed = reversed + 0, disputes = disputes + 0, transactions = transactions + 1 WHERE (agent_id = 'agent_r' || :to) RETURNING *;
+UPDATE "trust_counters" SET evidence_at = now(), completed = completed + 1, failures = 0, limit_refusals = 0, reversals = 0, disputing_orgs = 0, open_disputes = 0, counterparty_orgs = 6, first_external_at = '2026-08-25 02:26:03.658696+00:00', score = 848, assessment = 'Verified', updated_at = now() WHERE (agent_id = 'agent_s' || :from);
+UPDATE "trust_counters" SET evidence_at = now(), completed = completed + 1, failures = 0, limit_refusals = 0, reversals = 0, disputing_orgs = 0, open_disputes = 0, counterparty_orgs = 6, first_external_at = '2026-08-25 02:26:03.658696+00:00', score = 848, assessment = 'Verified', updated_at = now() WHERE (agent_id = 'agent_r' || :to);
 COMMIT;

@@ -1,7 +1,8 @@
 // Command read measures the read path under load: a dashboard's page of agents
-// served by the service, side by side with a floor handler (decode the request,
-// one SELECT of the same columns through pgxpool, encoding/json out) on the same
-// rows of the same database, in the same run, with wrk as the load tool.
+// served by the service, side by side with a floor handler (package bench/floor:
+// decode the request, one SELECT of the same columns through pgxpool,
+// encoding/json out) on the same rows of the same database, in the same run,
+// with wrk as the load tool.
 //
 // It creates a scratch database, migrates it, seeds one organization with
 // -agents agents through the service's own GraphQL handler, serves the service
@@ -23,6 +24,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/agenttrust/service/bench/floor"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/wire"
@@ -97,7 +99,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer pool.Close()
-	floor := floorHandler(pool, orgID)
+	floor := floor.Handler(pool, orgID)
 
 	svcURL, stopSvc, err := serve(svc)
 	if err != nil {

@@ -193,6 +193,9 @@ func (w *world) httpCases() []httpCase {
 		{name: "operationName number", body: []byte(`{"query":"{ agents { totalCount } }","operationName":7}`), code: "VALIDATION_FAILED", status: http.StatusBadRequest},
 		{name: "extensions list", body: []byte(`{"query":"{ agents { totalCount } }","extensions":[1]}`), code: "VALIDATION_FAILED", status: http.StatusBadRequest},
 		{name: "query number", body: []byte(`{"query": 42}`), code: "VALIDATION_FAILED", status: http.StatusBadRequest},
+		// gqlgen matches member names case-insensitively (encoding/json), so the check does too.
+		{name: "Query number", body: []byte(`{"Query": 42}`), code: "VALIDATION_FAILED", status: http.StatusBadRequest},
+		{name: "whitespace then array", body: []byte(" \n[]"), code: "VALIDATION_FAILED", status: http.StatusBadRequest},
 		{name: "variables string", body: []byte(`{"query":"{ agents { totalCount } }","variables":"x"}`), code: "VALIDATION_FAILED", status: http.StatusBadRequest},
 		{name: "empty body", body: []byte{}, code: "VALIDATION_FAILED", status: http.StatusBadRequest},
 		{name: "nul bytes", body: []byte("{\"query\":\"\x00\x00\"}"), code: "VALIDATION_FAILED", status: http.StatusBadRequest},

@@ -2,13 +2,18 @@ package delivery_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
+	"flag"
 	"fmt"
 	"net/http"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/webhook/delivery"
@@ -18,11 +23,14 @@ import (
 // BenchmarkDeliveryThroughput delivers a backlog of events to 1 and to 50
 // endpoints on one local HTTPS receiver, then posts the same bodies to the
 // same receiver with a plain net/http client at the same concurrency, and
-// reports both rates and their ratio. Run: make bench-webhooks.
+// reports both rates and their ratio. Both rates run from the first request
+// the receiver gets to the last; cold-deliveries/s also counts the runner's
+// start (River's client, the first read of the log), first-ms. Run: make
+// bench-webhooks.
 func BenchmarkDeliveryThroughput(b *testing.B) {
 	for _, endpoints := range []int{1, 50} {
 		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
-			const deliveries = 1000
+			const deliveries = 4000
 			events := deliveries / endpoints
 			cfg := delivery.Config{Workers: 50, PerEndpoint: 50}
 			for range b.N {
@@ -31,31 +39,106 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				for i := range endpoints {
 					e.Register(fmt.Sprintf("%s/%d", rcv.URL(), i), event.AgentRegistered)
 				}
-				for i := range events {
-					e.RegisterAgent(fmt.Sprintf("bench-%d", i))
-				}
+				e.RegisterAgent("bench")
+				seedEvents(b, e.DBURL, events)
+				before := dbStats(b, e.DBURL)
+				conns := rcv.Conns()
+				cpu0 := cpuTime()
 				start := time.Now()
 				_, stop := e.Start(cfg)
 				got := rcv.Wait(b, deliveries, 2*time.Minute, event.AgentRegistered)
-				took := time.Since(start)
+				cold := time.Since(start)
+				took := got[len(got)-1].At.Sub(got[0].At)
 				stop()
+				cpu1 := cpuTime()
+				after := dbStats(b, e.DBURL)
+				conns, plainConns := rcv.Conns()-conns, rcv.Conns()
 
-				plain := plainPost(b, rcv, got, min(cfg.Workers, cfg.PerEndpoint*endpoints))
+				plainPost(b, rcv, got, min(cfg.Workers, cfg.PerEndpoint*endpoints))
+				cpu2 := cpuTime()
+				posted := rcv.Requests(event.AgentRegistered)[len(got):]
+				plain := posted[len(posted)-1].At.Sub(posted[0].At)
 				b.ReportMetric(float64(deliveries)/took.Seconds(), "deliveries/s")
+				b.ReportMetric(float64(deliveries)/cold.Seconds(), "cold-deliveries/s")
+				b.ReportMetric(float64(got[0].At.Sub(start).Milliseconds()), "first-ms")
 				b.ReportMetric(float64(deliveries)/plain.Seconds(), "plain-posts/s")
 				b.ReportMetric(plain.Seconds()/took.Seconds(), "ratio")
+				b.ReportMetric(float64(conns), "conns")
+				b.ReportMetric(float64(rcv.Conns()-plainConns), "plain-conns")
+				b.ReportMetric(float64(after.jobs)/deliveries, "jobs/delivery")
+				// This process's CPU (sender and receiver; not Postgres's) per request.
+				b.ReportMetric(float64((cpu1-cpu0).Microseconds())/deliveries, "cpu-µs/delivery")
+				b.ReportMetric(float64((cpu2-cpu1).Microseconds())/deliveries, "plain-cpu-µs/post")
+				if *stats {
+					b.ReportMetric(float64(after.commits-before.commits)/deliveries, "xacts/delivery")
+					b.ReportMetric(float64(after.rows-before.rows)/deliveries, "rows-written/delivery")
+				}
 			}
 		})
 	}
 }
 
-// plainPost posts the bodies of reqs to rcv with a plain net/http client,
-// concurrency at a time, and returns how long it took.
-func plainPost(b *testing.B, rcv *webhooktest.Receiver, reqs []webhooktest.Request, concurrency int) time.Duration {
+// seedEvents makes the log hold n agent.registered events: copies of the
+// one logged by a real registration, under new ids, in one transaction.
+func seedEvents(b *testing.B, url string, n int) {
+	b.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `WITH src AS (SELECT type, org_ids, data, created_at FROM events WHERE type = $1 LIMIT 1),
+		copies AS (INSERT INTO events (id, type, org_ids, data, created_at)
+			SELECT 'evt_bench' || lpad(g::text, 17, '0'), type, org_ids, data, created_at + g * interval '1 microsecond'
+			FROM src, generate_series(1, $2::int - 1) g
+			RETURNING seq, org_ids)
+		INSERT INTO event_orgs (org_id, event_seq) SELECT unnest(org_ids), seq FROM copies`, event.AgentRegistered, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+var stats = flag.Bool("dbstats", false, "report transactions and rows written per delivery (waits for Postgres's statistics, about 25 s more)")
+
+type counts struct{ jobs, commits, rows int64 }
+
+// dbStats counts River jobs and, with -dbstats, the database's committed
+// transactions and rows written. Postgres publishes a backend's statistics
+// when it has been idle 10 s or exits, so -dbstats waits that long first.
+func dbStats(b *testing.B, url string) counts {
+	b.Helper()
+	if *stats {
+		time.Sleep(11 * time.Second)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var c counts
+	err = conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM river_job), xact_commit, tup_inserted + tup_updated + tup_deleted
+		FROM pg_stat_database WHERE datname = current_database()`).Scan(&c.jobs, &c.commits, &c.rows)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// cpuTime is the CPU time this process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// plainPost posts the bodies of reqs to rcv with a plain net/http client
+// (keep-alive, an idle connection per sender), concurrency at a time.
+func plainPost(b *testing.B, rcv *webhooktest.Receiver, reqs []webhooktest.Request, concurrency int) {
 	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: rcv.Roots()}, MaxIdleConnsPerHost: concurrency, ForceAttemptHTTP2: true}}
 	work := make(chan []byte)
 	var wg sync.WaitGroup
-	start := time.Now()
 	for range concurrency {
 		wg.Go(func() {
 			for body := range work {
@@ -73,7 +156,6 @@ func plainPost(b *testing.B, rcv *webhooktest.Receiver, reqs []webhooktest.Reque
 	}
 	close(work)
 	wg.Wait()
-	return time.Since(start)
 }
 
 // BenchmarkCommitToFirstAttempt measures, for events committed one at a

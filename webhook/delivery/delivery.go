@@ -1,6 +1,7 @@
 // Package delivery runs webhook delivery on River: the dispatcher that turns
-// the event log into durable delivery jobs, the workers that send them, and
-// the pruning of old attempt records. Every replica runs one; River shares
+// the event log into durable delivery jobs (each a batch of events for one
+// endpoint), the workers that send them, and the pruning of old attempt
+// records. Every replica runs one; River shares
 // the jobs among them and each job is worked by one replica at a time.
 package delivery
 
@@ -27,12 +28,17 @@ import (
 type Config struct {
 	// DatabaseURL is the Postgres River's own pgx pool connects to.
 	DatabaseURL string
-	// Workers is how many deliveries a process sends at once (default 100).
+	// Workers is how many deliveries a process sends at once, and how many
+	// delivery jobs (batches of events for one endpoint) it works at once
+	// (default 100).
 	Workers int
-	// PerEndpoint is how many of them may go to one endpoint (default 10), so
-	// a slow or hung endpoint holds a bounded share of the capacity.
+	// PerEndpoint is how many of them may go to one endpoint, and how many
+	// of its jobs may run here at once (default 10), so a slow or hung
+	// endpoint holds a bounded share of the capacity.
 	PerEndpoint int
-	// JobTimeout bounds one attempt, send and record (default 1 minute).
+	// JobTimeout bounds one job: its sends, which start only in its first
+	// half (so keep it over twice the outbound client's timeout), and its
+	// record (default 1 minute).
 	JobTimeout time.Duration
 	// RescueAfter is when a job whose process died mid-attempt is retried
 	// (default 2 × JobTimeout).
@@ -81,8 +87,10 @@ type Runner struct {
 	sender webhook.Sender
 	pool   *pgxpool.Pool
 	client *river.Client[pgx.Tx]
-	slots  *slots
-	wake   chan struct{}
+	lanes  *lanes
+	// senders hands messages to the Workers goroutines that post them.
+	senders chan sendRequest
+	wake    chan struct{}
 	// retryAfter carries an endpoint's Retry-After from Work to NextRetry.
 	retryAfter sync.Map // job id -> time.Duration
 }
@@ -101,7 +109,7 @@ func New(ctx context.Context, d *db.DB, svc *db.WebhookService, sender webhook.S
 	if err != nil {
 		return nil, fmt.Errorf("webhook delivery pool: %w", err)
 	}
-	r := &Runner{cfg: cfg, db: d, svc: svc, sender: sender, pool: pool, slots: newSlots(cfg.PerEndpoint), wake: make(chan struct{}, 1)}
+	r := &Runner{cfg: cfg, db: d, svc: svc, sender: sender, pool: pool, lanes: newLanes(cfg.PerEndpoint), senders: make(chan sendRequest), wake: make(chan struct{}, 1)}
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, &worker{r: r}); err != nil {
 		pool.Close()
@@ -128,6 +136,12 @@ func New(ctx context.Context, d *db.DB, svc *db.WebhookService, sender webhook.S
 // attempts finish (a job cut short is retried, by this or another replica).
 func (r *Runner) Run(ctx context.Context) error {
 	defer r.pool.Close()
+	stopSenders := make(chan struct{})
+	var senders sync.WaitGroup
+	for range r.cfg.Workers {
+		senders.Go(func() { r.sendLoop(stopSenders) })
+	}
+	defer func() { close(stopSenders); senders.Wait() }()
 	if err := r.client.Start(ctx); err != nil {
 		return fmt.Errorf("start webhook delivery: %w", err)
 	}
@@ -221,46 +235,142 @@ func (r *Runner) prune(ctx context.Context) {
 	}
 }
 
-// worker sends one event to one endpoint per job.
+// worker delivers one job: a batch of events to one endpoint.
 type worker struct {
 	river.WorkerDefaults[webhook.DeliveryJob]
 	r *Runner
 }
 
+// Work sends the job's events still to deliver, up to PerEndpoint at once,
+// records every attempt in one transaction and leaves what failed to River's
+// retry, after the schedule's delay (or the endpoint's Retry-After).
 func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) error {
 	r := w.r
-	t, err := r.svc.DeliveryTarget(ctx, job.Args.WebhookID, job.Args.EventID)
-	if failure.CodeOf(err) == failure.NotFound {
-		return nil // the endpoint was deleted: nothing left to do
-	}
-	if err != nil {
-		return err
-	}
-	if !t.Active {
-		return river.JobCancel(errors.New("endpoint is inactive"))
-	}
-	if !r.slots.acquire(t.WebhookID) {
-		// The endpoint has its share in flight: come back soon, without
+	lane, ok := r.lanes.admit(job.Args.WebhookID)
+	if !ok {
+		// The endpoint has its share of jobs here: come back soon, without
 		// spending an attempt, and leave this worker to other endpoints.
 		return river.JobSnooze(time.Duration(20+rand.IntN(80)) * time.Millisecond)
 	}
-	a := r.sender.Send(ctx, t.URL, t.Secrets, t.Message)
-	r.slots.release(t.WebhookID)
-	inactive, err := r.svc.RecordAttempt(context.WithoutCancel(ctx), t.WebhookID, t.Message, a)
+	defer r.lanes.leave(job.Args.WebhookID)
+	b, err := r.svc.DeliveryBatch(ctx, job.Args.WebhookID, job.Args.Events(), job.ID)
+	switch {
+	case failure.CodeOf(err) == failure.NotFound:
+		return nil // the endpoint was deleted: nothing left to do
+	case err != nil:
+		return err
+	case !b.Active:
+		return river.JobCancel(errors.New("endpoint is inactive"))
+	}
+	sent, unsent := r.send(ctx, lane, b)
+	inactive, err := r.svc.RecordAttempts(context.WithoutCancel(ctx), b.WebhookID, job.ID, sent)
 	if err != nil {
 		return err
 	}
+	var failed int
+	var last string
+	var retryAfter time.Duration
+	for _, a := range sent {
+		if !a.Success() {
+			failed, last, retryAfter = failed+1, a.Err, max(retryAfter, a.RetryAfter)
+		}
+	}
 	switch {
-	case a.Success():
-		return nil
 	case inactive:
-		return river.JobCancel(errors.New(a.Err))
+		return river.JobCancel(errors.New("endpoint disabled or deleted"))
+	case failed > 0:
+		if retryAfter > 0 && job.Attempt < job.MaxAttempts {
+			// River asks NextRetry (which takes the entry) only when an attempt remains.
+			r.retryAfter.Store(job.ID, retryAfter)
+		}
+		return fmt.Errorf("%d of %d attempts failed, the last: %s", failed, len(sent), last)
+	case unsent > 0:
+		// Out of time (or stopping) before every event was tried: the rest
+		// go again now, without spending an attempt.
+		return river.JobSnooze(0)
 	}
-	if a.RetryAfter > 0 && job.Attempt < job.MaxAttempts {
-		// River asks NextRetry (which takes the entry) only when an attempt remains.
-		r.retryAfter.Store(job.ID, a.RetryAfter)
+	return nil
+}
+
+// send posts b's messages, at most PerEndpoint at once (lane) through the
+// Workers senders, and returns the attempts in the order they ended and how
+// many messages it did not try: it starts none once half the job's timeout
+// has passed, once ctx ends, or once the endpoint is sure to be disabled (a
+// 410, or WEBHOOK_DISABLE_AFTER failures in a row).
+func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch) (sent []webhook.Sent, unsent int) {
+	startBy := time.Now().Add(r.cfg.JobTimeout / 2)
+	disableAfter := r.svc.Config().DisableAfter
+	done := make(chan webhook.Sent, len(b.Messages))
+	failures, stop, inflight := b.ConsecutiveFailures, false, 0
+	took := func(s webhook.Sent) {
+		inflight--
+		sent = append(sent, s)
+		failures++
+		if s.Success() {
+			failures = 0
+		}
+		stop = stop || s.Gone() || failures >= disableAfter
 	}
-	return errors.New(a.Err)
+	next := 0
+	for next < len(b.Messages) {
+		for len(done) > 0 { // what ended meanwhile decides whether to go on
+			took(<-done)
+		}
+		if stop || ctx.Err() != nil || time.Now().After(startBy) {
+			break
+		}
+		if !acquire(ctx, lane) {
+			break
+		}
+		msg := b.Messages[next]
+		q := sendRequest{ctx: ctx, url: b.URL, secrets: b.Secrets, msg: msg, done: func(a webhook.Attempt) {
+			<-lane
+			done <- webhook.Sent{Message: msg, Attempt: a, Done: time.Now()}
+		}}
+		select {
+		case r.senders <- q:
+			next++
+			inflight++
+		case <-ctx.Done():
+			<-lane
+		}
+	}
+	for inflight > 0 {
+		took(<-done)
+	}
+	return sent, len(b.Messages) - next
+}
+
+// sendRequest is one message for the senders to post.
+type sendRequest struct {
+	ctx     context.Context
+	url     string
+	secrets []string
+	msg     webhook.Outgoing
+	done    func(webhook.Attempt)
+}
+
+// sendLoop is one of the Workers senders every job shares, so a process
+// sends at most Workers messages at once.
+func (r *Runner) sendLoop(stop <-chan struct{}) {
+	for {
+		select {
+		case q := <-r.senders:
+			q.done(r.sender.Send(q.ctx, q.url, q.secrets, q.msg))
+		case <-stop:
+			return
+		}
+	}
+}
+
+// acquire takes a slot of sem, or reports false once ctx ends.
+func acquire(ctx context.Context, sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // NextRetry follows the retry schedule (with jitter and Retry-After).
@@ -274,29 +384,43 @@ func (w *worker) NextRetry(job *river.Job[webhook.DeliveryJob]) time.Time {
 
 func (w *worker) Timeout(*river.Job[webhook.DeliveryJob]) time.Duration { return w.r.cfg.JobTimeout }
 
-// slots counts in-flight deliveries per endpoint in this process.
-type slots struct {
+// lanes admits at most limit jobs per endpoint at once in this process and
+// gives them a shared semaphore of limit sends: a slow or hung endpoint
+// holds at most limit workers and limit sends.
+type lanes struct {
 	mu    sync.Mutex
 	limit int
-	n     map[string]int
+	m     map[string]*lane
 }
 
-func newSlots(limit int) *slots { return &slots{limit: limit, n: map[string]int{}} }
+type lane struct {
+	jobs int
+	sem  chan struct{}
+}
 
-func (s *slots) acquire(key string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.n[key] >= s.limit {
-		return false
+func newLanes(limit int) *lanes { return &lanes{limit: limit, m: map[string]*lane{}} }
+
+func (l *lanes) admit(key string) (chan struct{}, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ln := l.m[key]
+	if ln == nil {
+		ln = &lane{sem: make(chan struct{}, l.limit)}
+		l.m[key] = ln
 	}
-	s.n[key]++
-	return true
+	if ln.jobs >= l.limit {
+		return nil, false
+	}
+	ln.jobs++
+	return ln.sem, true
 }
 
-func (s *slots) release(key string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.n[key]--; s.n[key] <= 0 {
-		delete(s.n, key)
+func (l *lanes) leave(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ln := l.m[key]; ln != nil {
+		if ln.jobs--; ln.jobs <= 0 {
+			delete(l.m, key)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -419,5 +420,72 @@ func TestEndpointCap(t *testing.T) {
 	}
 	if other := e.NewKey(); e.Do(other, http.MethodPost, "/webhooks", map[string]any{"url": rcv.URL(), "events": []string{"*"}}).Status != http.StatusCreated {
 		t.Fatal("the cap is not per organization")
+	}
+}
+
+func TestBatchRetrySendsOnlyWhatFailed(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{Schedule: "50ms,50ms,50ms"})
+	rcv := webhooktest.New(t)
+	whID, secret := e.Register(rcv.URL(), event.AgentRegistered)
+	const n = 6
+	for i := range n {
+		e.RegisterAgent("p" + string(rune('a'+i))) // committed before delivery runs: one job carries them all
+	}
+	// The first attempt at every other event fails, each in its own way.
+	var mu sync.Mutex
+	seen := map[string]int{}
+	failing := []webhooktest.Answer{{Status: 500, Body: "boom"}, {Status: 429, Header: map[string]string{"Retry-After": "0"}}, {Status: 302}}
+	rcv.Answer(func(q webhooktest.Request) webhooktest.Answer {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[q.Message.ID]++
+		if i := len(seen) - 1; seen[q.Message.ID] == 1 && i%2 == 1 {
+			return failing[i/2]
+		}
+		return webhooktest.Answer{Status: 200}
+	})
+	e.Start(delivery.Config{PerEndpoint: 2})
+	got := rcv.Wait(t, n+n/2, wait, event.AgentRegistered)
+	for _, q := range got {
+		webhooktest.Verify(t, q, secret)
+		if q.Header.Get("webhook-id") != q.Message.ID {
+			t.Fatalf("webhook-id %q for event %q", q.Header.Get("webhook-id"), q.Message.ID)
+		}
+	}
+	var recs []deliveryRecord
+	eventually(t, "every attempt recorded", func() bool { recs = deliveries(t, e, whID); return len(recs) == n+n/2 })
+	time.Sleep(300 * time.Millisecond)
+	counts := eventIDs(rcv.Requests(event.AgentRegistered))
+	if len(counts) != n {
+		t.Fatalf("%d distinct events delivered, want %d", len(counts), n)
+	}
+	twice := 0
+	for id, c := range counts {
+		switch c {
+		case 1:
+		case 2:
+			twice++
+		default:
+			t.Fatalf("event %s sent %d times; the retry must send only what failed", id, c)
+		}
+	}
+	if twice != n/2 {
+		t.Fatalf("%d events sent twice, want %d", twice, n/2)
+	}
+	attempts := map[string][]deliveryRecord{}
+	for _, r := range recs {
+		attempts[r.EventID] = append(attempts[r.EventID], r)
+	}
+	for id, rs := range attempts {
+		if last := rs[0]; !last.Success || last.Attempt != len(rs) || counts[id] != len(rs) {
+			t.Fatalf("event %s: records %+v, %d requests", id, rs, counts[id])
+		}
+		if len(rs) == 2 && (rs[1].Success || rs[1].Attempt != 1 || rs[1].StatusCode == nil) {
+			t.Fatalf("event %s: first attempt recorded %+v", id, rs[1])
+		}
+	}
+	if active, failures := endpoint(t, e, whID); !active || failures != 0 {
+		t.Fatalf("active %v, consecutive_failures %d; want true, 0", active, failures)
 	}
 }

@@ -5,6 +5,7 @@
 package outbound
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -112,7 +113,7 @@ func (c *Client) Post(ctx context.Context, url string, header http.Header, body 
 	if !strings.HasPrefix(url, "https://") {
 		return nil, errors.New("only https:// endpoints are allowed")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(string(body)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("bad endpoint URL: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -45,12 +46,22 @@ type Receiver struct {
 	reqs    []Request
 	answer  func(Request) Answer
 	arrived chan struct{}
+	conns   int            // connections accepted
+	types   map[string]int // requests per message type
 }
 
 // New starts a receiver that answers 204 until told otherwise; it stops when t ends.
 func New(t testing.TB) *Receiver {
-	r := &Receiver{answer: func(Request) Answer { return Answer{Status: http.StatusNoContent} }, arrived: make(chan struct{}, 1)}
-	r.Server = httptest.NewTLSServer(http.HandlerFunc(r.serve))
+	r := &Receiver{answer: func(Request) Answer { return Answer{Status: http.StatusNoContent} }, arrived: make(chan struct{}, 1), types: map[string]int{}}
+	r.Server = httptest.NewUnstartedServer(http.HandlerFunc(r.serve))
+	r.Server.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			r.mu.Lock()
+			r.conns++
+			r.mu.Unlock()
+		}
+	}
+	r.Server.StartTLS()
 	t.Cleanup(r.Server.Close)
 	return r
 }
@@ -61,6 +72,7 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	_ = json.Unmarshal(body, &got.Message)
 	r.mu.Lock()
 	r.reqs = append(r.reqs, got)
+	r.types[got.Message.Type]++
 	answer := r.answer
 	r.mu.Unlock()
 	select {
@@ -112,13 +124,35 @@ func (r *Receiver) Requests(types ...string) []Request {
 	return out
 }
 
+// Conns is how many connections the receiver has accepted: a client that
+// keeps connections alive opens about as many as it sends at once.
+func (r *Receiver) Conns() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.conns
+}
+
+// count is len(r.Requests(types...)) without the copy.
+func (r *Receiver) count(types []string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(types) == 0 {
+		return len(r.reqs)
+	}
+	n := 0
+	for _, t := range types {
+		n += r.types[t]
+	}
+	return n
+}
+
 // Wait returns once n requests of the given types arrived, failing t after timeout.
 func (r *Receiver) Wait(t testing.TB, n int, timeout time.Duration, types ...string) []Request {
 	t.Helper()
 	deadline := time.After(timeout)
 	for {
-		if got := r.Requests(types...); len(got) >= n {
-			return got
+		if r.count(types) >= n {
+			return r.Requests(types...)
 		}
 		select {
 		case <-r.arrived:

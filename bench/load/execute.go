@@ -1,0 +1,308 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The execute scenario's agents, as in bench/pgbench/seed.sql: senders in one
+// organization, four receivers per sender in another.
+const (
+	execSenders   = 64
+	execReceivers = 4 * execSenders
+	hotSenders    = 4 // the contended case: every sender is one of these
+)
+
+// executeCase is one execute configuration.
+type executeCase struct {
+	workers   int
+	contended bool
+}
+
+func (c executeCase) String() string {
+	if c.contended {
+		return fmt.Sprintf("execute: %d senders, %d hot agents", c.workers, hotSenders)
+	}
+	return fmt.Sprintf("execute: %d senders, disjoint", c.workers)
+}
+
+// executeScenario: executeTransaction from 8 and 64 concurrent senders, each
+// with its own agents (disjoint) or all among 4 agents (contended), against
+// pgbench running the same SQL (bench/pgbench/execute.sql) on the same
+// agents in a database of its own.
+func executeScenario(ctx context.Context, e *env, c config) []group {
+	cases := []executeCase{{8, false}, {64, false}, {8, true}, {64, true}}
+	groups := make([]group, len(cases))
+	for i, k := range cases {
+		groups[i].scenario = k.String()
+	}
+	failAll := func(err error) []group {
+		for i := range groups {
+			groups[i].err = err
+		}
+		return groups
+	}
+	dbURL, drop, err := e.newDB(ctx, "execute")
+	if err != nil {
+		return failAll(err)
+	}
+	defer drop()
+	svc, err := e.startService(ctx, dbURL)
+	if err != nil {
+		return failAll(err)
+	}
+	defer svc.close()
+	orgs, err := newOrgs(ctx, dbURL, 2)
+	if err != nil {
+		return failAll(err)
+	}
+	senders, err := registerAgents(ctx, svc.base, orgs[0].key, "sender", execSenders, "1000000")
+	if err != nil {
+		return failAll(err)
+	}
+	receivers, err := registerAgents(ctx, svc.base, orgs[1].key, "receiver", execReceivers, "1000000")
+	if err != nil {
+		return failAll(err)
+	}
+	if err := steadyTrust(ctx, dbURL, slices.Concat(senders, receivers)); err != nil {
+		return failAll(err)
+	}
+	body := func(from, to string, rng *rand.Rand) call {
+		return call{key: orgs[0].key, body: gql(executeQuery, map[string]any{"in": map[string]any{
+			"fromAgent": from, "toAgent": to, "action": "purchase", "amount": strconv.Itoa(rng.IntN(100) + 1), "currency": "USD"}})}
+	}
+	completed := func(status int, raw []byte) error {
+		if err := graphqlOK(status, raw); err != nil {
+			return err
+		}
+		var r struct {
+			Data struct {
+				ExecuteTransaction struct{ Status string } `json:"executeTransaction"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil || r.Data.ExecuteTransaction.Status != "completed" {
+			return fmt.Errorf("want completed (%v): %.300s", err, raw)
+		}
+		return nil
+	}
+	planFor := func(base string, k executeCase) plan {
+		return plan{url: base + "/graphql", workers: k.workers, duration: c.duration, ok: completed,
+			next: func(w int, rng *rand.Rand) call {
+				if k.contended {
+					return body(senders[rng.IntN(hotSenders)], receivers[rng.IntN(execReceivers)], rng)
+				}
+				return body(senders[w], receivers[4*w+rng.IntN(4)], rng)
+			}}
+	}
+	// Bring every sender's counters past its first transactions (the first
+	// with a new organization moves the score) before measuring.
+	warm(ctx, config{warmup: max(c.warmup, 2*time.Second)}, planFor(svc.base, cases[1]))
+	svc.close()
+
+	pg, err := newPgbench(ctx, e)
+	if err != nil {
+		return failAll(err)
+	}
+	defer pg.close()
+	// Each case runs on the service, then on pgbench, back to back so that
+	// both see the same machine; the service stops in between, as pgbench's
+	// 64 connections and the service's pools together would pass Postgres'
+	// default max_connections (100).
+	for i, k := range cases {
+		svc, err := e.startService(ctx, dbURL)
+		if err != nil {
+			groups[i].err = err
+			continue
+		}
+		p := planFor(svc.base, k)
+		warm(ctx, c, p)
+		var out outcome
+		groups[i].service, out = measure(ctx, svc, p, "service: executeTransaction")
+		groups[i].noteErrors("service", out)
+		svc.close()
+		b, err := pg.run(ctx, k, c)
+		if err != nil {
+			groups[i].err = err
+			continue
+		}
+		groups[i].baseline = &b
+	}
+	return groups
+}
+
+// pgbench runs bench/pgbench/execute.sql in a database seeded by
+// bench/pgbench/seed.sql, as bench/run-pgbench.sh does.
+type pgbench struct {
+	bin, dir, dbURL string
+	drop            func()
+}
+
+func newPgbench(ctx context.Context, e *env) (*pgbench, error) {
+	bin, err := exec.LookPath("pgbench")
+	if err != nil {
+		bin = "/usr/lib/postgresql/15/bin/pgbench"
+		if _, err := os.Stat(bin); err != nil {
+			return nil, fmt.Errorf("pgbench not found: install postgresql-client (apt-get install postgresql-client)")
+		}
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	seed, err := os.ReadFile(filepath.Join(root, "bench/pgbench/seed.sql"))
+	if err != nil {
+		return nil, err
+	}
+	dbURL, drop, err := e.newDB(ctx, "pgbench")
+	if err != nil {
+		return nil, err
+	}
+	p := &pgbench{bin: bin, dir: filepath.Join(root, "bench/pgbench"), dbURL: dbURL, drop: drop}
+	conn := openSQL(dbURL)
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, strings.ReplaceAll(string(seed), ":agents", strconv.Itoa(execReceivers))); err != nil {
+		drop()
+		return nil, fmt.Errorf("seed pgbench: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
+		drop()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *pgbench) close() { p.drop() }
+
+// run runs pgbench for one case, with a warm-up, and reads every
+// transaction's latency from its per-transaction log.
+func (p *pgbench) run(ctx context.Context, k executeCase, c config) (row, error) {
+	vars := []string{"-D", "notify=1", "-D", "per_client=1", "-D", "senders=" + strconv.Itoa(execSenders), "-D", "receivers=" + strconv.Itoa(execReceivers)}
+	if k.contended {
+		vars[3] = "per_client=0"
+		vars[5] = "senders=" + strconv.Itoa(hotSenders)
+	}
+	dir, err := os.MkdirTemp("", "pgbench-log")
+	if err != nil {
+		return row{}, err
+	}
+	defer os.RemoveAll(dir)
+	bench := func(d time.Duration, log bool) ([]byte, error) {
+		args := []string{"-n", "-T", strconv.Itoa(max(1, int(d.Round(time.Second).Seconds()))), "-c", strconv.Itoa(k.workers),
+			"-j", "2", "--max-tries=10", "-f", filepath.Join(p.dir, "execute.sql")}
+		args = append(args, vars...)
+		if log {
+			args = append(args, "-l", "--log-prefix="+filepath.Join(dir, "tx"))
+		}
+		// A shared Postgres may be out of connections for a while: wait and
+		// start over (the log of a failed attempt is discarded).
+		for attempt := 1; ; attempt++ {
+			out, err := exec.CommandContext(ctx, p.bin, append(args, p.dbURL)...).CombinedOutput()
+			if err == nil {
+				return out, nil
+			}
+			if !bytes.Contains(out, []byte("too many clients")) || attempt == 4 || ctx.Err() != nil {
+				return nil, fmt.Errorf("pgbench: %v: %s", err, out)
+			}
+			fmt.Fprintf(os.Stderr, "load: Postgres has no room for pgbench's %d connections; retrying in 15 s\n", k.workers)
+			old, _ := filepath.Glob(filepath.Join(dir, "tx*"))
+			for _, f := range old {
+				os.Remove(f)
+			}
+			time.Sleep(15 * time.Second)
+		}
+	}
+	if _, err := bench(c.warmup, false); err != nil {
+		return row{}, err
+	}
+	// pgbench starts its clock before its clients have connected (64
+	// connections take seconds on a busy machine), so it runs longer and
+	// only the transactions that ended in the last c.duration count.
+	if _, err := bench(c.duration+pgbenchConnectAllowance, true); err != nil {
+		return row{}, err
+	}
+	txs, err := pgbenchLog(dir)
+	if err != nil {
+		return row{}, err
+	}
+	var end time.Time
+	for _, t := range txs {
+		if t.done.After(end) {
+			end = t.done
+		}
+	}
+	from := end.Add(-c.duration)
+	var lat []time.Duration
+	var failed int64
+	for _, t := range txs {
+		switch {
+		case t.done.Before(from):
+		case t.failed:
+			failed++
+		default:
+			lat = append(lat, t.lat)
+		}
+	}
+	if len(lat) == 0 {
+		return row{}, fmt.Errorf("pgbench completed no transaction in its last %s", c.duration)
+	}
+	slices.Sort(lat)
+	return row{target: "pgbench: same SQL (execute.sql)", conc: strconv.Itoa(k.workers), unit: "tx",
+		ops: float64(len(lat)) / c.duration.Seconds(), errors: failed, total: int64(len(lat)) + failed,
+		p50: percentile(lat, 50), p90: percentile(lat, 90), p99: percentile(lat, 99), p999: percentile(lat, 99.9)}, nil
+}
+
+// pgbenchConnectAllowance is how much longer than measured pgbench runs.
+const pgbenchConnectAllowance = 5 * time.Second
+
+// pgbenchTx is one transaction of pgbench's log.
+type pgbenchTx struct {
+	done   time.Time // when it ended
+	lat    time.Duration
+	failed bool
+}
+
+// pgbenchLog reads pgbench's per-transaction logs, one per thread: client,
+// number, latency in µs (or "failed"), script, then the end time as epoch
+// seconds and µs.
+func pgbenchLog(dir string) ([]pgbenchTx, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "tx*"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("no pgbench log in %s (%v)", dir, err)
+	}
+	var txs []pgbenchTx
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			fields := strings.Fields(sc.Text())
+			if len(fields) < 6 {
+				continue
+			}
+			sec, err1 := strconv.ParseInt(fields[4], 10, 64)
+			usec, err2 := strconv.ParseInt(fields[5], 10, 64)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			t := pgbenchTx{done: time.Unix(sec, usec*1000)}
+			us, err := strconv.ParseInt(fields[2], 10, 64)
+			t.lat, t.failed = time.Duration(us)*time.Microsecond, err != nil
+			txs = append(txs, t)
+		}
+		fh.Close()
+	}
+	return txs, nil
+}

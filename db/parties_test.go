@@ -1,0 +1,46 @@
+package db_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/db/dbtest"
+	"github.com/agenttrust/service/money"
+)
+
+// TestPartiesReadAlike: evaluateTrust's pgx read of its agents and the read
+// an execute locks give the policy and the trust model the same values, so
+// the two decide alike (with and without a daily limit, with counters away
+// from their defaults).
+func TestPartiesReadAlike(t *testing.T) {
+	t.Parallel()
+	d := dbtest.New(t)
+	ctx := context.Background()
+	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx = auth.WithPrincipal(ctx, auth.Principal{OrgID: orgID, KeyID: keyID})
+	daily := money.MustParse("250.75")
+	var ids []string
+	for _, in := range []agent.RegisterInput{
+		{Name: "plain", AuthorizedActions: []string{"purchase"}, SpendingLimit: money.MustParse("100.50"), Currency: "USD", Environment: agent.Sandbox},
+		{Name: "daily", AuthorizedActions: []string{"purchase", "refund"}, SpendingLimit: money.MustParse("1000"), DailyLimit: &daily, Currency: "EUR", Environment: agent.Production},
+	} {
+		a, err := db.NewAgentService(d).Register(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, a.ID)
+	}
+	if err := d.Exec(ctx, `UPDATE trust_counters SET completed = 12.5, failures = 1.25, limit_refusals = 2, reversals = 0.5,
+		disputing_orgs = 0.75, open_disputes = 1, counterparty_orgs = 3, first_external_at = now() - interval '3 days' WHERE agent_id = ?`, ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.CompareParties(ctx, ids...); err != nil {
+		t.Fatal(err)
+	}
+}

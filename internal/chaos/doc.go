@@ -1,0 +1,12 @@
+// Package chaos holds the fault scenarios of `make chaos` (issue 15, item 3):
+// the real server binary killed with SIGKILL under load and restarted, a
+// private Postgres cluster stopped and started under load, webhook endpoints
+// that hang, answer slowly or send a huge body, three server processes on one
+// database, and the daily budget under concurrent storms and a crash. Each
+// scenario is a test that checks the service's promises from the outside
+// (the client library, the webhook receivers, the database's rows) and adds a
+// line to a results table.
+//
+// `go test ./internal/chaos` runs the short form (CI); `make chaos` runs the
+// long form (-chaos.long) and prints the table. See chaos_test.go.
+package chaos

@@ -1,0 +1,175 @@
+package chaos
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agenttrust/service/event"
+)
+
+// perEndpointLimit is the delivery runner's default in-flight limit per
+// endpoint and process (delivery.Config.PerEndpoint).
+const perEndpointLimit = 10
+
+// TestBadEndpointsDoNotDelayOthers: three healthy endpoints receive a
+// steady stream of payments, first alone (the baseline), then beside an
+// endpoint that never answers, one that answers after 3 s and one that
+// answers with an endless body. The healthy endpoints' commit-to-delivery
+// latency with the bad ones beside them stays close to the baseline of the
+// same run, and each bad endpoint holds at most its in-flight share.
+func TestBadEndpointsDoNotDelayOthers(t *testing.T) {
+	t.Parallel()
+	p := current()
+	ctx := context.Background()
+	e := newEnv(t, privateDB(t))
+	srv := e.startServer("server")
+	c := e.client(srv)
+	var good []*sink
+	for i := range 3 {
+		s := newSink(t, fmt.Sprintf("good-%d", i+1), answer)
+		e.register(ctx, c, s)
+		good = append(good, s)
+	}
+	agents := e.agents(ctx, c, 4, nil)
+	l := newLedger()
+
+	// phase sends rate executes a second for p.phase, open loop (each at
+	// its time, whatever the previous ones are doing), and returns the ids
+	// of the transactions it committed.
+	phase := func() []string {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var committed []string
+		tick := time.NewTicker(time.Second / time.Duration(p.rate))
+		defer tick.Stop()
+		end := time.After(p.phase)
+		for i := 0; ; i++ {
+			select {
+			case <-end:
+				wg.Wait()
+				return committed
+			case <-tick.C:
+			}
+			o := l.add(agents[i%len(agents)], agents[(i+1)%len(agents)], decimal.New(int64(1+rand.IntN(9999)), -2))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				l.execute(ctx, c, srv.name, o)
+				// An overloaded machine may time an execute out: send it
+				// again with its key (this scenario is about deliveries).
+				for o.state == unknown && ctx.Err() == nil {
+					sleep(ctx, 100*time.Millisecond)
+					l.execute(ctx, c, srv.name, o)
+				}
+				if o.state != acked {
+					t.Errorf("execute %s refused (%s): no fault was injected on this path", o.in.IdempotencyKey, o.reason)
+					return
+				}
+				mu.Lock()
+				committed = append(committed, o.txID)
+				mu.Unlock()
+			}()
+		}
+	}
+	// latencies waits until every healthy endpoint received the events of
+	// the transactions and returns their commit-to-delivery times.
+	latencies := func(txIDs []string, label string) []time.Duration {
+		ack, _, _ := l.counts()
+		evs, err := e.waitLog(ctx, ack, p.settle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]bool{}
+		for _, id := range txIDs {
+			want[id] = true
+		}
+		var ids []string
+		for _, ev := range evs {
+			if ev.Type == event.TransactionCompleted && want[txOf(ev)] {
+				ids = append(ids, ev.ID)
+			}
+		}
+		var out []time.Duration
+		for _, s := range good {
+			var missing []string
+			if !eventually(p.settle, func() bool { missing = s.missing(ids); return len(missing) == 0 }) {
+				t.Fatalf("PROMISE BROKEN: %s: %d of %d events not delivered within %s (%s)", s.name, len(missing), len(ids), p.settle, label)
+			}
+			first := map[string]bool{}
+			idSet := map[string]bool{}
+			for _, id := range ids {
+				idSet[id] = true
+			}
+			for _, a := range s.arrivals() {
+				if idSet[a.id] && !first[a.id] {
+					first[a.id] = true
+					out = append(out, a.at.Sub(a.created))
+				}
+			}
+		}
+		return out
+	}
+
+	base := latencies(phase(), "baseline")
+	bad := []*sink{newSink(t, "hung", hang), newSink(t, "slow", slow), newSink(t, "huge-body", hugeBody)}
+	for _, s := range bad {
+		e.register(ctx, c, s)
+	}
+	beside := latencies(phase(), "beside the bad endpoints")
+
+	// What the bad endpoints cost the queue: each job over an endpoint's
+	// in-flight share is snoozed (fetched, put back) until a slot frees.
+	var snoozes int64
+	if err := e.sql.QueryRowContext(ctx, `SELECT coalesce(sum((metadata->>'snoozes')::bigint), 0) FROM river_job`).Scan(&snoozes); err != nil {
+		t.Fatalf("count snoozes: %v", err)
+	}
+	b50, b99 := percentile(base, 50), percentile(base, 99)
+	w50, w99 := percentile(beside, 50), percentile(beside, 99)
+	// The bound survives a noisy shared machine (a baseline of a few tens
+	// of milliseconds may double on a scheduler hiccup) yet fails when the
+	// bad endpoints take the healthy ones' workers: a hung attempt holds
+	// its worker for the 15 s request timeout, a slow one for 3 s.
+	limit := max(3*b99, b99+time.Second)
+	if w99 > limit {
+		t.Errorf("PROMISE BROKEN: healthy endpoints' p99 commit-to-delivery rose from %s to %s beside the bad endpoints (allowed %s)", ms(b99), ms(w99), ms(limit))
+	}
+	var peaks []string
+	for _, s := range bad {
+		s.mu.Lock()
+		peak, n := s.peak, len(s.got)
+		s.mu.Unlock()
+		if n == 0 {
+			t.Errorf("%s received nothing: the scenario proves nothing", s.name)
+		}
+		if peak > perEndpointLimit {
+			t.Errorf("PROMISE BROKEN: %s held %d requests at once, more than its in-flight share of %d", s.name, peak, perEndpointLimit)
+		}
+		peaks = append(peaks, fmt.Sprintf("%s %d", s.name, peak))
+	}
+	for _, s := range good {
+		if s.badSignatures() > 0 {
+			t.Errorf("PROMISE BROKEN: %s: %d deliveries failed signature verification", s.name, s.badSignatures())
+		}
+	}
+	ratio := func(a, b time.Duration) string {
+		return fmt.Sprintf("%.2f×", float64(a)/float64(max(b, time.Millisecond)))
+	}
+	report(t, "3. hung, slow and huge-body endpoints",
+		fmt.Sprintf("%d executes/s × %s per phase, 3 healthy endpoints", p.rate, p.phase),
+		fmt.Sprintf("healthy endpoints' commit→delivery p50 / p99: alone %s / %s, beside the bad ones %s / %s (%s / %s); %d deliveries each phase; most requests held at once: %s (limit %d); %d delivery jobs snoozed for a busy endpoint",
+			ms(b50), ms(b99), ms(w50), ms(w99), ratio(w50, b50), ratio(w99, b99), len(base), join(peaks...), perEndpointLimit, snoozes))
+}
+
+// txOf is the transaction id in a transaction event's data.
+func txOf(ev event.Event) string {
+	var d struct{ ID string }
+	_ = json.Unmarshal(ev.Data, &d)
+	return d.ID
+}
