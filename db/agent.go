@@ -269,12 +269,20 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 		sql += fmt.Sprintf(" AND seq < $%d", len(args))
 	}
 	args = append(args, f.Limit+1)
-	rows, err := s.db.query(ctx, sql+fmt.Sprintf(" ORDER BY seq DESC LIMIT $%d", len(args)), args...)
+	sql += fmt.Sprintf(" ORDER BY seq DESC LIMIT $%d", len(args))
+	// A request whose key is not yet confirmed (auth.Fold) has the page's
+	// statement check it too, so it needs no lookup of its own.
+	keyID := auth.Fold(ctx)
+	if keyID != "" {
+		args = append(args, keyID)
+		sql = fmt.Sprintf(`SELECT page.*, EXISTS (SELECT 1 FROM api_keys WHERE id = $%d AND revoked_at IS NULL) FROM (%s) AS page ORDER BY seq DESC`, len(args), sql)
+	}
+	rows, err := s.db.query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
 	defer rows.Close()
-	sc := newAgentScanner(p.OrgID, rows, f.Limit+1)
+	sc := newAgentScanner(p.OrgID, rows, f.Limit+1, keyID != "")
 	for rows.Next() {
 		if err := sc.scan(rows); err != nil {
 			return nil, fmt.Errorf("list agents: %w", err)
@@ -282,6 +290,12 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
+	}
+	if keyID != "" && len(sc.agents) > 0 { // with no row, the statement said nothing about the key
+		auth.Confirm(ctx, sc.live)
+		if !sc.live {
+			return nil, auth.Revoked()
+		}
 	}
 	agents, seqs, err := sc.page()
 	if err != nil {

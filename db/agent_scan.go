@@ -50,6 +50,7 @@ type agentScanner struct {
 	seq              int64
 	actions          []string // only when the array does not come in the binary format
 	created, updated time.Time
+	live             bool // the API key check after agentColumns, when asked for (auth.Fold)
 	dest             []any
 }
 
@@ -62,12 +63,17 @@ type agentText struct {
 	acts                                span // indexes of agentScanner.acts
 }
 
-func newAgentScanner(orgID string, rows pgx.Rows, capacity int) *agentScanner {
+// newAgentScanner reads rows of agentColumns, followed by the key's liveness
+// when withKey.
+func newAgentScanner(orgID string, rows pgx.Rows, capacity int, withKey bool) *agentScanner {
 	s := &agentScanner{orgID: orgID, agents: make([]agent.Agent, 0, capacity), seqs: make([]int64, 0, capacity),
 		text: make([]byte, 0, 160*capacity), rows: make([]agentText, 0, capacity), acts: make([]span, 0, 2*capacity)}
 	fields := rows.FieldDescriptions()
 	s.raw = len(fields) > colActions && fields[colActions].Format == pgx.BinaryFormatCode
 	s.dest = []any{&s.seq, nil, nil, nil, nil, nil, nil, nil, nil, nil, &s.created, &s.updated}
+	if withKey {
+		s.dest = append(s.dest, &s.live)
+	}
 	if !s.raw {
 		s.dest[colActions] = &s.actions
 	}

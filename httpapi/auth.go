@@ -161,8 +161,8 @@ var _ interface {
 // in their own first statement — for a mutation, inside its transaction
 // before anything is written — so the request needs no lookup of its own.
 var foldsKeyCheck = map[ast.Operation]map[string]bool{
-	ast.Query:    {"evaluateTrust": true},      // db.readParties
-	ast.Mutation: {"executeTransaction": true}, // db.lockParties
+	ast.Query:    {"evaluateTrust": true, "agents": true}, // db.readParties, AgentService.List
+	ast.Mutation: {"executeTransaction": true},            // db.lockParties
 }
 
 func (confirmKeyFirst) ExtensionName() string                   { return "ConfirmKeyFirst" }

@@ -60,6 +60,16 @@ func TestRecalledKeyRevokedOnEveryReplica(t *testing.T) {
 		if n := r.DB.Statements() - before; n != 1 {
 			t.Fatalf("replica %s: evaluateTrust with a recalled key ran %d statements, want 1", name, n)
 		}
+		// So is a page of agents, by the page's own statement.
+		before = r.DB.Statements()
+		var page struct{ Nodes []struct{ ID string } }
+		r.Do(key, `{ agents { nodes { id } } }`, nil).Into(t, "agents", &page)
+		if len(page.Nodes) != 1 || page.Nodes[0].ID != sender {
+			t.Fatalf("replica %s: the key sees agents %+v, want only %s", name, page.Nodes, sender)
+		}
+		if n := r.DB.Statements() - before; n != 1 {
+			t.Fatalf("replica %s: agents with a recalled key ran %d statements, want 1", name, n)
+		}
 		// An execute confirms it inside its transaction, in its first statement.
 		var tx struct{ ID string }
 		r.Post(key, execute).Into(t, "executeTransaction", &tx)
