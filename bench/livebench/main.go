@@ -7,7 +7,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -30,6 +29,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/agenttrust/service/bench/promtext"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/keyring"
@@ -131,7 +131,7 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters, memRate int, profiles
 	if err != nil {
 		return err
 	}
-	mBefore, err := metrics(base)
+	mBefore, err := promtext.Scrape(base)
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters, memRate int, profiles
 	if err := saveProfiles(debugAddr, profiles); err != nil {
 		return err
 	}
-	m0, err := metrics(base)
+	m0, err := promtext.Scrape(base)
 	if err != nil {
 		return err
 	}
@@ -249,7 +249,7 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters, memRate int, profiles
 		time.Sleep(10 * time.Millisecond)
 	}
 	all := time.Since(burstStart)
-	m1, err := metrics(base)
+	m1, err := promtext.Scrape(base)
 	if err != nil {
 		return err
 	}
@@ -355,41 +355,10 @@ func waitReady(base string) error {
 	return fmt.Errorf("the service never became ready")
 }
 
-// metrics scrapes /metrics into name → value, summing labelled series.
-func metrics(base string) (map[string]float64, error) {
-	resp, err := http.Get(base + "/metrics")
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		sp := strings.LastIndexByte(line, ' ')
-		if sp < 0 {
-			continue
-		}
-		name := line[:sp]
-		if i := strings.IndexByte(name, '{'); i >= 0 {
-			name = name[:i]
-		}
-		v, err := strconv.ParseFloat(line[sp+1:], 64)
-		if err == nil {
-			out[name] += v
-		}
-	}
-	return out, sc.Err()
-}
-
 // waitMetric waits for a metric to reach want (atLeast) or fall to it.
 func waitMetric(base, name string, want float64, atLeast bool) error {
 	for range 600 {
-		m, err := metrics(base)
+		m, err := promtext.Scrape(base)
 		if err == nil && (atLeast && m[name] >= want || !atLeast && m[name] <= want) {
 			return nil
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"errors"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/agenttrust/service/bench/promtext"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/keyring"
@@ -342,34 +342,7 @@ func (p *proc) cpu() time.Duration {
 
 // metrics scrapes the service's /metrics into name → value, summing the
 // series of a labelled metric.
-func (p *proc) metrics() (map[string]float64, error) {
-	resp, err := http.Get(p.base + "/metrics")
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		sp := strings.LastIndexByte(line, ' ')
-		if sp < 0 {
-			continue
-		}
-		name := line[:sp]
-		if i := strings.IndexByte(name, '{'); i >= 0 {
-			name = name[:i]
-		}
-		if v, err := strconv.ParseFloat(line[sp+1:], 64); err == nil {
-			out[name] += v
-		}
-	}
-	return out, sc.Err()
-}
+func (p *proc) metrics() (map[string]float64, error) { return promtext.Scrape(p.base) }
 
 // waitMetric waits until a metric of the service reaches want.
 func (p *proc) waitMetric(name string, want float64, within time.Duration) error {
