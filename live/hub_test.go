@@ -218,7 +218,11 @@ func TestHubResumeAheadOfHub(t *testing.T) {
 	for range 3 {
 		src.append(event.AgentRegistered, "org_a") // evt_000001..3, not yet fanned out
 	}
-	ahead, err := hub.Subscribe(ctx, live.Request{OrgID: "org_a", After: "evt_000002"})
+	// The subscription's own context, so that ending it cannot race the
+	// hub's shutdown (which would end it with ErrShutdown instead).
+	subCtx, unsubscribe := context.WithCancel(t.Context())
+	defer unsubscribe()
+	ahead, err := hub.Subscribe(subCtx, live.Request{OrgID: "org_a", After: "evt_000002"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +238,7 @@ func TestHubResumeAheadOfHub(t *testing.T) {
 			t.Fatalf("no %s", want)
 		}
 	}
-	cancel()
+	unsubscribe()
 	for range ahead.C {
 		t.Fatal("an event after the end")
 	}
