@@ -18,8 +18,9 @@ import (
 // Besides network failures this covers a closed pool (shutting down) and
 // Postgres refusing service: connection exceptions, shutdown, start-up, too
 // many connections, the database no longer existing, or a statement cancelled
-// by statement_timeout (a lock or query that waited StatementTimeout: the
-// database is too busy to serve it now, which a retry may not be).
+// (57014): by statement_timeout, a query or lock wait that ran StatementTimeout
+// because the database cannot serve it now (a later retry may succeed), or
+// by a caller that went away, who reads no answer.
 func Unavailable(err error) bool {
 	var nerr net.Error
 	var operr *net.OpError
