@@ -199,6 +199,42 @@ type proc struct {
 
 // startService starts the service binary on dbURL with the rate limit out of
 // the way and extra settings (KEY=value), and waits until it is ready.
+// served is a scenario's database and the service running on it, with n
+// organizations (and their keys) when asked for.
+type served struct {
+	dbURL string
+	svc   *proc
+	orgs  []org
+	drop  func()
+}
+
+// close stops the service and drops the database.
+func (s *served) close() {
+	s.svc.close()
+	s.drop()
+}
+
+// serve makes a database for a scenario (label names it), starts the
+// service on it with the extra environment, and creates orgs organizations.
+func (e *env) serve(ctx context.Context, label string, orgs int, extra ...string) (*served, error) {
+	dbURL, drop, err := e.newDB(ctx, label)
+	if err != nil {
+		return nil, err
+	}
+	s := &served{dbURL: dbURL, drop: drop}
+	if s.svc, err = e.startService(ctx, dbURL, extra...); err != nil {
+		drop()
+		return nil, err
+	}
+	if orgs > 0 {
+		if s.orgs, err = newOrgs(ctx, dbURL, orgs); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
 func (e *env) startService(ctx context.Context, dbURL string, extra ...string) (*proc, error) {
 	addr, err := freeAddr()
 	if err != nil {

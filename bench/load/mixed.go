@@ -68,16 +68,12 @@ func (d *dashboard) next(_ int, rng *rand.Rand) call {
 // subscriber must receive every committed transaction exactly once.
 func mixedScenario(ctx context.Context, e *env, c config) []group {
 	g := group{scenario: fmt.Sprintf("mixed + %d subscribers", c.subs)}
-	dbURL, drop, err := e.newDB(ctx, "mixed")
+	s, err := e.serve(ctx, "mixed", 0)
 	if err != nil {
 		return []group{g.fail(err)}
 	}
-	defer drop()
-	svc, err := e.startService(ctx, dbURL)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
-	defer svc.close()
+	defer s.close()
+	dbURL, svc := s.dbURL, s.svc
 	d, err := seedDashboard(ctx, svc.base, dbURL)
 	if err != nil {
 		return []group{g.fail(err)}
@@ -140,20 +136,12 @@ func at(k []int64, i int) int64 {
 func fanoutScenario(ctx context.Context, e *env, c config) []group {
 	const nOrgs = 100
 	g := group{scenario: fmt.Sprintf("fan-out: %d subscribers", c.fanoutSubs)}
-	dbURL, drop, err := e.newDB(ctx, "fanout")
+	s, err := e.serve(ctx, "fanout", nOrgs)
 	if err != nil {
 		return []group{g.fail(err)}
 	}
-	defer drop()
-	svc, err := e.startService(ctx, dbURL)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
-	defer svc.close()
-	orgs, err := newOrgs(ctx, dbURL, nOrgs)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
+	defer s.close()
+	dbURL, svc, orgs := s.dbURL, s.svc, s.orgs
 	keys := make([]string, nOrgs)
 	for i, o := range orgs {
 		keys[i] = o.key

@@ -13,20 +13,12 @@ import (
 // page's columns through pgxpool, encoding/json) on the same rows.
 func readScenario(ctx context.Context, e *env, c config) []group {
 	g := group{scenario: "read: agents page + trust"}
-	dbURL, drop, err := e.newDB(ctx, "read")
+	s, err := e.serve(ctx, "read", 1)
 	if err != nil {
 		return []group{g.fail(err)}
 	}
-	defer drop()
-	svc, err := e.startService(ctx, dbURL)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
-	defer svc.close()
-	orgs, err := newOrgs(ctx, dbURL, 1)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
+	defer s.close()
+	dbURL, svc, orgs := s.dbURL, s.svc, s.orgs
 	if _, err := registerAgents(ctx, svc.base, orgs[0].key, "agent", 50, "1000.50"); err != nil {
 		return []group{g.fail(err)}
 	}
@@ -78,20 +70,12 @@ func readScenario(ctx context.Context, e *env, c config) []group {
 // what the decision costs over the least a GraphQL request can be.
 func evaluateScenario(ctx context.Context, e *env, c config) []group {
 	g := group{scenario: "evaluate: evaluateTrust"}
-	dbURL, drop, err := e.newDB(ctx, "evaluate")
+	s, err := e.serve(ctx, "evaluate", 2)
 	if err != nil {
 		return []group{g.fail(err)}
 	}
-	defer drop()
-	svc, err := e.startService(ctx, dbURL)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
-	defer svc.close()
-	orgs, err := newOrgs(ctx, dbURL, 2)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
+	defer s.close()
+	svc, orgs := s.svc, s.orgs
 	from, err := registerAgents(ctx, svc.base, orgs[0].key, "buyer", 16, "1000")
 	if err != nil {
 		return []group{g.fail(err)}

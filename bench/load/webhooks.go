@@ -88,20 +88,12 @@ func webhookScenario(ctx context.Context, e *env, c config) []group {
 		return []group{g.fail(err)}
 	}
 	defer rcv.close()
-	dbURL, drop, err := e.newDB(ctx, "webhooks")
+	s, err := e.serve(ctx, "webhooks", 1, "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true", "WEBHOOK_CA_FILE="+rcv.pem)
 	if err != nil {
 		return []group{g.fail(err)}
 	}
-	defer drop()
-	svc, err := e.startService(ctx, dbURL, "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true", "WEBHOOK_CA_FILE="+rcv.pem)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
-	defer svc.close()
-	orgs, err := newOrgs(ctx, dbURL, 1)
-	if err != nil {
-		return []group{g.fail(err)}
-	}
+	defer s.close()
+	svc, orgs := s.svc, s.orgs
 	secrets := map[string]string{} // path → secret
 	for i := range endpoints {
 		path := fmt.Sprintf("/hook/%d", i)
