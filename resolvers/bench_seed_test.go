@@ -22,8 +22,8 @@ import (
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/httpapi"
-	"github.com/agenttrust/service/trust"
 )
 
 // benchEnv is one benchmark's isolated service, the test kit's (its own
@@ -182,42 +182,8 @@ func sqlList(ids []string) string {
 // produce now, as applyTrust would have left them.
 func (e *benchEnv) rescore() {
 	e.T.Helper()
-	ctx := context.Background()
-	rows, err := e.conn.QueryContext(ctx, `SELECT tc.agent_id, tc.evidence_at, tc.completed, tc.failures, tc.limit_refusals,
-		tc.reversals, tc.disputing_orgs, tc.open_disputes, tc.counterparty_orgs, coalesce(tc.first_external_at, 'epoch'), a.status
-		FROM trust_counters tc JOIN agents a ON a.id = tc.agent_id`)
-	if err != nil {
-		e.T.Fatalf("read counters: %v", err)
-	}
-	type score struct {
-		id, assessment string
-		score          int
-	}
-	var scores []score
-	now := time.Now().UTC()
-	for rows.Next() {
-		var s score
-		var c trust.Counters
-		var status string
-		if err := rows.Scan(&s.id, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals, &c.DisputingOrgs,
-			&c.OpenDisputes, &c.CounterpartyOrgs, &c.FirstExternalAt, &status); err != nil {
-			e.T.Fatalf("scan counters: %v", err)
-		}
-		if c.FirstExternalAt.Unix() == 0 {
-			c.FirstExternalAt = time.Time{}
-		}
-		c.Suspended = status == "suspended"
-		r := trust.Compute(c, now)
-		s.score, s.assessment = r.Score, r.Assessment
-		scores = append(scores, s)
-	}
-	if err := rows.Err(); err != nil {
-		e.T.Fatalf("read counters: %v", err)
-	}
-	rows.Close()
-	for _, s := range scores {
-		e.exec(`UPDATE trust_counters SET score = $1, assessment = $2, updated_at = $3 WHERE agent_id = $4`,
-			s.score, s.assessment, now, s.id)
+	if err := benchdb.Rescore(context.Background(), e.conn, nil); err != nil {
+		e.T.Fatal(err)
 	}
 }
 

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
+	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/db"
-	"github.com/agenttrust/service/trust"
 )
 
 // The requests of the scenarios.
@@ -106,52 +104,13 @@ func registerOne(ctx context.Context, c *http.Client, base, key, name, limit str
 func steadyTrust(ctx context.Context, dbURL string, agentIDs []string) error {
 	conn := openSQL(dbURL)
 	defer conn.Close()
-	for _, s := range agentIDs {
-		if strings.Trim(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
-			return fmt.Errorf("not an id: %q", s)
-		}
-	}
-	list := "'" + strings.Join(agentIDs, "', '") + "'"
 	if _, err := conn.ExecContext(ctx, `UPDATE trust_counters SET completed = 10000, counterparty_orgs = 5,
-		first_external_at = now() - interval '90 days', evidence_at = now() WHERE agent_id IN (`+list+`)`); err != nil {
+		first_external_at = now() - interval '90 days', evidence_at = now() WHERE agent_id = ANY($1::text[])`, benchdb.TextArray(agentIDs)); err != nil {
 		return fmt.Errorf("steady counters: %w", err)
 	}
-	rows, err := conn.QueryContext(ctx, `SELECT tc.agent_id, tc.evidence_at, tc.completed, tc.failures, tc.limit_refusals,
-		tc.reversals, tc.disputing_orgs, tc.open_disputes, tc.counterparty_orgs, tc.first_external_at, a.status
-		FROM trust_counters tc JOIN agents a ON a.id = tc.agent_id WHERE tc.agent_id IN (`+list+`)`)
-	if err != nil {
-		return fmt.Errorf("read counters: %w", err)
-	}
-	type score struct {
-		id, assessment string
-		score          int
-	}
-	var scores []score
-	now := time.Now().UTC()
-	for rows.Next() {
-		var s score
-		var c trust.Counters
-		var status string
-		if err := rows.Scan(&s.id, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals, &c.DisputingOrgs,
-			&c.OpenDisputes, &c.CounterpartyOrgs, &c.FirstExternalAt, &status); err != nil {
-			rows.Close()
-			return fmt.Errorf("scan counters: %w", err)
-		}
-		c.Suspended = status == "suspended"
-		r := trust.Compute(c, now)
-		s.score, s.assessment = r.Score, r.Assessment
-		scores = append(scores, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := benchdb.Rescore(ctx, conn, agentIDs); err != nil {
 		return err
 	}
-	for _, s := range scores {
-		if _, err := conn.ExecContext(ctx, `UPDATE trust_counters SET score = $1, assessment = $2, updated_at = $3 WHERE agent_id = $4`,
-			s.score, s.assessment, now, s.id); err != nil {
-			return fmt.Errorf("rescore: %w", err)
-		}
-	}
-	_, err = conn.ExecContext(ctx, `VACUUM ANALYZE`)
+	_, err := conn.ExecContext(ctx, `VACUUM ANALYZE`)
 	return err
 }
