@@ -160,6 +160,8 @@ var _ interface {
 // foldsKeyCheck are the root fields that check a recalled key (auth.Fold)
 // in their own first statement — for a mutation, inside its transaction
 // before anything is written — so the request needs no lookup of its own.
+// A statement that returns no row (an empty page, an unknown agent) says
+// nothing about the key; confirmWriter then looks it up before answering.
 var foldsKeyCheck = map[ast.Operation]map[string]bool{
 	ast.Query:    {"evaluateTrust": true, "agents": true}, // db.readParties, AgentService.List
 	ast.Mutation: {"executeTransaction": true},            // db.lockParties
