@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +22,7 @@ import (
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/internal/localpg"
 )
 
 // cluster is a private Postgres cluster in a temporary directory, on its
@@ -35,30 +35,6 @@ type cluster struct {
 	port int
 	cred *syscall.Credential // the postgres user, when we are root
 	URL  string              // a database of its own: chaos
-}
-
-// pgBinDir finds initdb and pg_ctl: on PATH, else the newest
-// /usr/lib/postgresql/*/bin.
-func pgBinDir() (string, bool) {
-	if p, err := exec.LookPath("pg_ctl"); err == nil {
-		if _, err := exec.LookPath("initdb"); err == nil {
-			return filepath.Dir(p), true
-		}
-	}
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	version := func(d string) float64 {
-		v, _ := strconv.ParseFloat(filepath.Base(filepath.Dir(d)), 64)
-		return v
-	}
-	slices.SortFunc(dirs, func(a, b string) int { return int(version(b)*100 - version(a)*100) })
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
-			if _, err := os.Stat(filepath.Join(d, "pg_ctl")); err == nil {
-				return d, true
-			}
-		}
-	}
-	return "", false
 }
 
 // errNoBinaries explains a skip: without the Postgres server binaries there
@@ -140,8 +116,8 @@ func closeShared() {
 // startCluster initialises and starts a private cluster in a temporary
 // directory, on a free loopback port.
 func startCluster() (*cluster, error) {
-	bin, ok := pgBinDir()
-	if !ok {
+	bin, err := localpg.BinDir()
+	if err != nil {
 		return nil, errSkip
 	}
 	dir, err := os.MkdirTemp("", "chaos-pg-")

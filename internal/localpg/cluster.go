@@ -37,6 +37,21 @@ func findBinaries(look func(string) (string, error)) (binaries, error) {
 	return binaries{initdb: initdb, pgctl: pgctl}, nil
 }
 
+// BinDir is the directory holding the Postgres programs a private cluster
+// needs (initdb and pg_ctl): on PATH, else the newest
+// /usr/lib/postgresql/<version>/bin. Tests that run a cluster of their own
+// (internal/chaos) find it here.
+func BinDir() (string, error) {
+	b, err := findBinaries(lookPath)
+	if err != nil {
+		return "", err
+	}
+	if dir := filepath.Dir(b.pgctl); dir == filepath.Dir(b.initdb) {
+		return dir, nil
+	}
+	return "", fmt.Errorf("initdb (%s) and pg_ctl (%s) are in different directories", b.initdb, b.pgctl)
+}
+
 // versionDirs globs pattern (whose second-to-last element is a version such
 // as "15" or "9.6") and returns the matches, highest version first.
 func versionDirs(pattern string) []string {

@@ -36,3 +36,26 @@ func TestQuoting(t *testing.T) {
 		t.Errorf("makeDSN = %s", got)
 	}
 }
+
+// BinDir finds the installed server programs (internal/chaos skips without
+// them, so a regression here would hide as skipped scenarios).
+func TestBinDirFindsInstalledPostgres(t *testing.T) {
+	t.Parallel()
+	installed := false
+	for _, d := range versionDirs("/usr/lib/postgresql/*/bin") {
+		if _, err := os.Stat(filepath.Join(d, "pg_ctl")); err == nil {
+			installed = true
+		}
+	}
+	dir, err := BinDir()
+	switch {
+	case err == nil:
+		for _, prog := range []string{"initdb", "pg_ctl"} {
+			if _, err := os.Stat(filepath.Join(dir, prog)); err != nil {
+				t.Errorf("BinDir() = %s, without %s: %v", dir, prog, err)
+			}
+		}
+	case installed:
+		t.Fatalf("BinDir: %v, with a server under /usr/lib/postgresql", err)
+	}
+}
