@@ -9,9 +9,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -125,20 +123,13 @@ func startCluster() (*cluster, error) {
 		return nil, err
 	}
 	c := &cluster{bin: bin, dir: dir, data: filepath.Join(dir, "data")}
-	if os.Geteuid() == 0 {
-		// Postgres refuses to run as root: run it as postgres (or nobody).
-		for _, name := range []string{"postgres", "nobody"} {
-			if u, err := user.Lookup(name); err == nil {
-				uid, _ := strconv.Atoi(u.Uid)
-				gid, _ := strconv.Atoi(u.Gid)
-				c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
-				break
-			}
-		}
-		if c.cred == nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("%w (running as root, and neither user postgres nor nobody exists to run it)", errSkip)
-		}
+	// Postgres refuses to run as root: as root, run it as postgres (or nobody).
+	cred, _, err := localpg.RunAs()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("%w (%v)", errSkip, err)
+	}
+	if c.cred = cred; cred != nil {
 		if err := os.Chown(dir, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
 			os.RemoveAll(dir)
 			return nil, err

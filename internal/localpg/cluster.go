@@ -83,7 +83,7 @@ type cluster struct {
 // startPrivate initialises (if needed) and starts (unless running) the
 // cluster in opts.StateDir, then ensures opts.Database exists on it.
 func startPrivate(ctx context.Context, opts Options, bins binaries) (Result, error) {
-	cred, who, err := runAs()
+	cred, who, err := RunAs()
 	if err != nil {
 		return Result{}, err
 	}
@@ -261,9 +261,9 @@ func (c *cluster) freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// runAs returns the unprivileged user Postgres must run as when we are root
+// RunAs returns the unprivileged user Postgres must run as when we are root
 // (postgres if it exists, else nobody), or nil when we are not root.
-func runAs() (*syscall.Credential, string, error) {
+func RunAs() (*syscall.Credential, string, error) {
 	if os.Geteuid() != 0 {
 		return nil, "", nil
 	}
