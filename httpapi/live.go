@@ -37,14 +37,21 @@ const (
 type liveConn struct {
 	transport string
 	cancel    context.CancelFunc
-	upgraded  chan struct{}  // websocket: closed once the connection is hijacked
 	uw        *upgradeWriter // websocket: released once the connection is hijacked
 
-	mu     sync.Mutex
-	keyID  string // once authenticated
-	ws     *wsConn
-	sse    *sseWriter
-	closed bool
+	// Websocket, until connection_init has been answered: what it needs of
+	// the upgrade request.
+	up upgrade
+
+	mu sync.Mutex
+	// handoff (websocket) tells serveWebsocket how gqlgen's handling of the
+	// upgrade request ended: upgraded, or returned (with its panic, if any).
+	// It is nil once told.
+	handoff chan any
+	keyID   string // once authenticated
+	ws      *wsConn
+	sse     *sseWriter
+	closed  bool
 	// subs counts operations whose "complete" is not yet written; a
 	// pending close waits for them (shutdown) or for the next one (slow
 	// consumer), so the events already handed over reach the peer first.
@@ -58,11 +65,23 @@ type pendingClose struct {
 	immediate bool // at the next complete, dropping it; else once subs is 0
 }
 
-type liveConnKey struct{}
-
 func liveConnFrom(ctx context.Context) *liveConn {
-	lc, _ := ctx.Value(liveConnKey{}).(*liveConn)
+	lc, _ := live.ConnFrom(ctx).(*liveConn)
 	return lc
+}
+
+// Transport names the connection's transport for the live metrics.
+func (lc *liveConn) Transport() string { return lc.transport }
+
+// upgraded is what attach hands off: the connection is the websocket's now.
+type upgraded struct{}
+
+// tellLocked hands v to serveWebsocket, once.
+func (lc *liveConn) tellLocked(v any) {
+	if lc.handoff != nil {
+		lc.handoff <- v
+		lc.handoff = nil
+	}
 }
 
 // attach binds the upgraded websocket, which releases the HTTP handler.
@@ -77,21 +96,7 @@ func (lc *liveConn) attach(ws *wsConn) {
 	if lc.uw != nil {
 		lc.uw.w = nil
 	}
-	if lc.upgraded != nil {
-		close(lc.upgraded)
-	}
-}
-
-// upgradeHeader keeps of h what the websocket handshake reads.
-func upgradeHeader(h http.Header) http.Header {
-	out := make(http.Header, 6)
-	for _, k := range []string{"Connection", "Upgrade", "Sec-Websocket-Key", "Sec-Websocket-Version",
-		"Sec-Websocket-Protocol", "Sec-Websocket-Extensions"} {
-		if v, ok := h[k]; ok {
-			out[k] = v
-		}
-	}
-	return out
+	lc.tellLocked(upgraded{})
 }
 
 // upgradeWriter is the response writer gqlgen gets for a websocket. Once
@@ -355,66 +360,80 @@ func (e *Edge) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 			"origin %s may not open websockets here (see WS_ALLOWED_ORIGINS)", r.Header.Get("Origin")))
 		return
 	}
-	// net/http cancels the request's context when the handler returns; the
-	// connection outlives it, ended by its own cancel.
-	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	if ri, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+	// The connection's context is its own, not the request's: net/http
+	// cancels that one when the handler returns, and its values (net/http's
+	// per-connection state, the request's deadline) would stay reachable for
+	// the connection's life. It carries the request's id for the log lines.
+	ctx, cancel := context.WithCancel(context.Background())
+	if ri, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
 		// The request line is logged when the handler returns; the
 		// connection's lines carry the same id and, once authenticated,
 		// its organization.
 		ctx = context.WithValue(ctx, requestInfoKey{}, &requestInfo{id: ri.id})
 	}
-	lc := &liveConn{transport: "websocket", cancel: cancel, upgraded: make(chan struct{})}
+	handoff := make(chan any, 1)
+	lc := &liveConn{transport: "websocket", cancel: cancel, handoff: handoff,
+		up: upgrade{addr: clientAddr(r), header: r.Header.Get("Authorization")}}
 	if !e.conns.add(lc) {
 		cancel()
 		writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
 		return
 	}
-	ctx = context.WithValue(ctx, upgradeKey{}, upgrade{addr: clientAddr(r), header: r.Header.Get("Authorization")})
-	ctx = live.WithEnder(live.WithTransport(context.WithValue(ctx, liveConnKey{}, lc), "websocket"), lc)
+	ctx = live.WithConn(ctx, lc)
 	// Nothing the connection keeps may reach net/http's per-connection
 	// state: not the response writer once hijacked, not the body (which
-	// limitBody tied to the writer).
+	// limitBody tied to the writer). The request's headers go once the
+	// handshake has read them (gorillaWS.Accept).
 	r = r.WithContext(ctx)
 	r.Body = http.NoBody
-	r.Header = upgradeHeader(r.Header) // gqlgen keeps it for the connection's life
 	uw := &upgradeWriter{w: w}
 	lc.uw = uw
-	done := make(chan any, 1)
-	go func() {
-		var p any
-		defer func() {
-			if p != nil && lc.isUpgraded() {
-				// The handler is gone: log what requestLog would have.
-				e.deps.Logger.ErrorContext(ctx, "panic", "panic", p)
-			}
-			cancel()
-			e.conns.remove(lc)
-			done <- p
-		}()
-		defer func() { p = recover() }()
-		e.gql.ServeHTTP(uw, r)
-	}()
-	select {
-	case <-lc.upgraded: // w belongs to the hijacked connection now
-	case p := <-done: // refused before the upgrade: gqlgen answered on w
-		if p != nil {
-			panic(p)
-		}
+	go e.runWebsocket(uw, r, lc)
+	switch p := <-handoff; p.(type) {
+	case upgraded: // w belongs to the hijacked connection now
+	case nil: // refused before the upgrade: gqlgen answered on w
+	default:
+		panic(p)
 	}
+}
+
+// runWebsocket serves one websocket connection on a goroutine of its own,
+// then ends lc; if the connection was never upgraded, serveWebsocket is
+// told how it ended. Nothing here refers to r once gqlgen has it, so the
+// connection's life does not keep the request reachable.
+func (e *Edge) runWebsocket(w http.ResponseWriter, r *http.Request, lc *liveConn) {
+	ctx := r.Context()
+	var p any
+	defer func() {
+		if p != nil && lc.isUpgraded() {
+			// The handler is gone: log what requestLog would have.
+			e.deps.Logger.ErrorContext(ctx, "panic", "panic", p)
+		}
+		lc.cancel()
+		e.conns.remove(lc)
+		lc.mu.Lock()
+		lc.tellLocked(p)
+		lc.mu.Unlock()
+	}()
+	defer func() { p = recover() }()
+	e.gqlWS.ServeHTTP(w, r)
 }
 
 // upgrade is what initFunc needs of the upgrade request.
 type upgrade struct{ addr, header string }
-
-type upgradeKey struct{}
 
 // initFunc authenticates a websocket at connection_init: the upgrade
 // request's Authorization header, else the payload's (either spelling). A
 // refusal closes the connection (4401, or 4429 when the key is over its rate
 // of connection attempts) before any operation runs.
 func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-	up, _ := ctx.Value(upgradeKey{}).(upgrade)
+	lc := liveConnFrom(ctx)
+	var up upgrade
+	if lc != nil {
+		lc.mu.Lock()
+		up, lc.up = lc.up, upgrade{} // the key is not kept for the connection's life
+		lc.mu.Unlock()
+	}
 	header := up.header
 	if header == "" {
 		header = payload.Authorization()
@@ -435,7 +454,7 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 	if wait, ok := e.limiter.allowN(p.KeyID, 1); !ok {
 		return refuse(closeRateLimited, rateLimited(wait))
 	}
-	if lc := liveConnFrom(ctx); lc != nil {
+	if lc != nil {
 		lc.mu.Lock()
 		lc.keyID = p.KeyID
 		lc.mu.Unlock()
@@ -463,7 +482,7 @@ func (e *Edge) serveSSE(next http.Handler) http.Handler {
 			return
 		}
 		defer e.conns.remove(lc)
-		ctx = live.WithEnder(live.WithTransport(context.WithValue(ctx, liveConnKey{}, lc), "sse"), lc)
+		ctx = live.WithConn(ctx, lc)
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
 }

@@ -113,7 +113,8 @@ type Edge struct {
 	limiter *rateLimiter
 	// failures limits failed authentication attempts per client address.
 	failures *rateLimiter
-	gql      http.Handler
+	gql      http.Handler // GraphQL over HTTP and SSE
+	gqlWS    http.Handler // gqlgen itself, for websockets (serveWebsocket)
 	conns    *liveConns
 	handler  http.Handler
 }

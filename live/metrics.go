@@ -52,16 +52,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-type transportKey struct{}
-
-// WithTransport labels ctx's subscriptions with the transport serving them.
-func WithTransport(ctx context.Context, name string) context.Context {
-	return context.WithValue(ctx, transportKey{}, name)
-}
-
 func transportOf(ctx context.Context) string {
-	if s, ok := ctx.Value(transportKey{}).(string); ok {
-		return s
+	if c := ConnFrom(ctx); c != nil {
+		return c.Transport()
 	}
 	return "other"
 }

@@ -259,8 +259,8 @@ func (h *Hub) finishLocked(s *Subscription) {
 	if s.reason == ErrSlowConsumer {
 		h.opts.Metrics.slow()
 		h.log.InfoContext(s.ctx, "live events: slow consumer closed", "org_id", s.orgID, "resume_after", s.last)
-		if e, ok := s.ctx.Value(enderKey{}).(Ender); ok {
-			e.EndLive(s.reason, s.last)
+		if c := ConnFrom(s.ctx); c != nil {
+			c.EndLive(s.reason, s.last)
 		}
 	}
 	close(s.ch)
@@ -268,19 +268,28 @@ func (h *Hub) finishLocked(s *Subscription) {
 	h.running.Done()
 }
 
-// Ender ends the connection a subscription is served on; the transport puts
-// one in the context so that a slow consumer's connection closes with a
-// reason instead of completing as if the stream were over.
-type Ender interface {
+// Conn is the connection subscriptions are served on, which the transport
+// puts in their context: it labels their metrics, and it closes with a
+// reason when a subscriber is too slow, instead of completing as if the
+// stream were over.
+type Conn interface {
+	// Transport names the transport for metrics ("websocket", "sse").
+	Transport() string
 	// EndLive closes the connection because of reason, once the events
 	// already handed over are written; resumeAfter is the last of them
 	// ("" if none).
 	EndLive(reason error, resumeAfter string)
 }
 
-type enderKey struct{}
+type connKey struct{}
 
-// WithEnder returns ctx carrying e.
-func WithEnder(ctx context.Context, e Ender) context.Context {
-	return context.WithValue(ctx, enderKey{}, e)
+// WithConn returns ctx carrying c.
+func WithConn(ctx context.Context, c Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
+}
+
+// ConnFrom returns the connection in ctx, or nil.
+func ConnFrom(ctx context.Context) Conn {
+	c, _ := ctx.Value(connKey{}).(Conn)
+	return c
 }
