@@ -1,17 +1,14 @@
 package httpapi
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler/transport"
@@ -31,28 +28,27 @@ var writeBuffers sync.Pool
 
 // wsReadBuffer is each connection's read buffer: a client sends little (an
 // init, a few operations, pongs), and larger messages are read through it.
-// The buffer is the edge's own (see hijacker), so the server frees the HTTP
-// server's 4 KiB reader with the rest of the connection's HTTP state; gorilla
-// takes a hijacked reader only when it holds more than 256 bytes.
-const wsReadBuffer = 288
+// Given a size, gorilla does not keep the HTTP server's 4 KiB reader, which
+// the server then frees with the rest of the connection's HTTP state.
+const wsReadBuffer = 256
 
 // Accept upgrades the request; the origin was checked before.
 func (g gorillaWS) Accept(w http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
 	up := websocket.Upgrader{
 		HandshakeTimeout: 10 * time.Second,
+		ReadBufferSize:   wsReadBuffer,
 		WriteBufferPool:  &writeBuffers,
 		Subprotocols:     o.Subprotocols,
 		CheckOrigin:      func(*http.Request) bool { return true },
 	}
-	h := &hijacker{ResponseWriter: w}
-	c, err := up.Upgrade(h, r, o.ResponseHeader)
+	c, err := up.Upgrade(w, r, o.ResponseHeader)
 	if err != nil {
 		return nil, err
 	}
 	// gqlgen keeps the request's headers for the connection's life, to hand
 	// to each operation; nothing here reads them after the handshake.
 	r.Header = nil
-	ws := &wsConn{c: c, br: h.br, raw: h.raw, idle: 2*g.ping + 5*time.Second}
+	ws := &wsConn{c: c, idle: 2*g.ping + 5*time.Second}
 	_ = c.SetReadDeadline(time.Now().Add(ws.idle))
 	c.SetPongHandler(func(string) error { return c.SetReadDeadline(time.Now().Add(ws.idle)) })
 	ws.pinger = time.AfterFunc(g.ping, func() { ws.pingEvery(g.ping) })
@@ -67,8 +63,6 @@ func (g gorillaWS) Accept(w http.ResponseWriter, r *http.Request, o transport.We
 // concurrently, which gorilla allows.
 type wsConn struct {
 	c         *websocket.Conn
-	br        *bufio.Reader   // c's read buffer, nil if gorilla made its own
-	raw       syscall.RawConn // the socket, for waiting without reading
 	idle      time.Duration
 	pinger    *time.Timer
 	closeSent atomic.Bool
@@ -86,17 +80,7 @@ func (ws *wsConn) pingEvery(d time.Duration) {
 
 // NextReader returns the next message; any message from the peer extends
 // the read deadline. A normal close is transport.ErrWebsocketClosed.
-//
-// An idle connection waits here for its next message, for most of its life.
-// It waits on the socket directly, not inside gorilla's frame reader: the
-// wait's shallow stack lets the runtime shrink the goroutine's stack to half
-// the size it would keep parked several frames deeper.
 func (ws *wsConn) NextReader() (int, io.Reader, error) {
-	if ws.raw != nil && ws.br.Buffered() == 0 {
-		if err := awaitReadable(ws.raw); err != nil {
-			return 0, nil, err
-		}
-	}
 	mt, r, err := ws.c.NextReader()
 	if err != nil {
 		if websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) {
@@ -155,29 +139,6 @@ func (ws *wsConn) WriteClose(code int, msg string) error {
 func (ws *wsConn) Close() error {
 	ws.pinger.Stop()
 	return ws.c.Close()
-}
-
-// hijacker gives gorilla a read buffer of the edge's own over the hijacked
-// connection, so that NextReader can see whether a message is already
-// buffered before it waits on the socket.
-type hijacker struct {
-	http.ResponseWriter
-	br  *bufio.Reader
-	raw syscall.RawConn
-}
-
-func (h *hijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	c, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
-	if err != nil || brw.Reader.Buffered() > 0 { // gorilla refuses early data
-		return c, brw, err
-	}
-	h.br = bufio.NewReaderSize(c, wsReadBuffer)
-	if sc, ok := c.(syscall.Conn); ok {
-		if raw, err := sc.SyscallConn(); err == nil && canAwaitReadable {
-			h.raw = raw
-		}
-	}
-	return c, bufio.NewReadWriter(h.br, brw.Writer), nil
 }
 
 // originAllowed applies WS_ALLOWED_ORIGINS: requests without an Origin
