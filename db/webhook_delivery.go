@@ -236,7 +236,9 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int
 		if err != nil {
 			return fmt.Errorf("dispatch cursor: %w", err)
 		}
-		evs, err := readEvents(ctx, tx, pos, batch)
+		// Routing needs each event's id, type, organizations and time, not
+		// its data: the delivery job reads that when it sends.
+		evs, err := readEventHeads(ctx, tx, pos, batch)
 		if err != nil {
 			return err
 		}
