@@ -24,6 +24,10 @@ const stableEvents = `e.xid < pg_snapshot_xmin(pg_current_snapshot())`
 
 const eventColumns = `e.seq, e.xid::text AS xid, e.id, e.type, e.org_ids, e.data, e.created_at`
 
+// eventHeadColumns are eventColumns without the data, for a reader that
+// only routes events (the webhook dispatcher): Data stays nil.
+const eventHeadColumns = `e.seq, e.xid::text AS xid, e.id, e.type, e.org_ids, NULL AS data, e.created_at`
+
 // ReadEvents returns up to limit events of every organization after pos, in
 // log order, among those no running transaction can precede.
 func (d *DB) ReadEvents(ctx context.Context, after event.Position, limit int) ([]event.Event, error) {
@@ -33,8 +37,17 @@ func (d *DB) ReadEvents(ctx context.Context, after event.Position, limit int) ([
 // readEvents is ReadEvents on q, so a reader can read inside its own
 // transaction (the webhook dispatcher does, under its cursor's lock).
 func readEvents(ctx context.Context, q bun.IDB, after event.Position, limit int) ([]event.Event, error) {
+	return readLog(ctx, q, eventColumns, after, limit)
+}
+
+// readEventHeads is readEvents without the events' data.
+func readEventHeads(ctx context.Context, q bun.IDB, after event.Position, limit int) ([]event.Event, error) {
+	return readLog(ctx, q, eventHeadColumns, after, limit)
+}
+
+func readLog(ctx context.Context, q bun.IDB, columns string, after event.Position, limit int) ([]event.Event, error) {
 	var rows []logRow
-	err := q.NewRaw(`SELECT `+eventColumns+` FROM events e
+	err := q.NewRaw(`SELECT `+columns+` FROM events e
 		WHERE (e.xid, e.seq) > (?::xid8, ?) AND `+stableEvents+`
 		ORDER BY e.xid, e.seq LIMIT ?`, strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(ctx, &rows)
 	if err != nil {

@@ -75,10 +75,12 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 
 // DeliveryBatch loads what a delivery job needs, in one statement: the
 // endpoint and, in log order, those of eventIDs addressed to its
-// organization that job jobID has not yet delivered there (a retried job
-// sends only what is left). Errors: failure.NotFound when the endpoint was
-// deleted.
-func (s *WebhookService) DeliveryBatch(ctx context.Context, whID string, eventIDs []string, jobID int64) (*webhook.Batch, error) {
+// organization that job jobID has not yet delivered there (a job worked
+// before, retried or snoozed, sends only what is left). firstRun says the
+// job was never worked before, so no attempt of it can be recorded and the
+// statement skips looking for them. Errors: failure.NotFound when the
+// endpoint was deleted.
+func (s *WebhookService) DeliveryBatch(ctx context.Context, whID string, eventIDs []string, jobID int64, firstRun bool) (*webhook.Batch, error) {
 	var rows []struct {
 		webhookRow
 		EventID   *string         `bun:"event_id"`
@@ -86,10 +88,16 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, whID string, eventID
 		Data      json.RawMessage `bun:"event_data"`
 		EventAt   time.Time       `bun:"event_at"`
 	}
+	// The look for delivered events is a subplan Postgres may run as a scan
+	// of every job's records: only a job worked before needs it.
+	delivered, args := ``, []any{bun.In(eventIDs), whID}
+	if !firstRun {
+		delivered = `AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.event_id = e.id AND d.job_id = ? AND d.success)`
+		args = []any{bun.In(eventIDs), jobID, whID}
+	}
 	err := s.db.bun.NewRaw(`SELECT w.*, e.id AS event_id, e.type AS event_type, e.data AS event_data, e.created_at AS event_at
-		FROM webhooks w LEFT JOIN events e ON e.id IN (?) AND w.org_id = ANY(e.org_ids)
-		  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.event_id = e.id AND d.job_id = ? AND d.success)
-		WHERE w.id = ? ORDER BY e.xid, e.seq`, bun.In(eventIDs), jobID, whID).Scan(ctx, &rows)
+		FROM webhooks w LEFT JOIN events e ON e.id IN (?) AND w.org_id = ANY(e.org_ids) `+delivered+`
+		WHERE w.id = ? ORDER BY e.xid, e.seq`, args...).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("load delivery batch: %w", err)
 	}
@@ -228,7 +236,9 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int
 		if err != nil {
 			return fmt.Errorf("dispatch cursor: %w", err)
 		}
-		evs, err := readEvents(ctx, tx, pos, batch)
+		// Routing needs each event's id, type, organizations and time, not
+		// its data: the delivery job reads that when it sends.
+		evs, err := readEventHeads(ctx, tx, pos, batch)
 		if err != nil {
 			return err
 		}

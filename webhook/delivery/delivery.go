@@ -253,7 +253,10 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 		return river.JobSnooze(time.Duration(20+rand.IntN(80)) * time.Millisecond)
 	}
 	defer r.lanes.leave(job.Args.WebhookID)
-	b, err := r.svc.DeliveryBatch(ctx, job.Args.WebhookID, job.Args.Events(), job.ID)
+	// River adds this process to AttemptedBy at every fetch, snoozes
+	// included: one entry means no earlier run can have recorded attempts.
+	firstRun := len(job.AttemptedBy) == 1
+	b, err := r.svc.DeliveryBatch(ctx, job.Args.WebhookID, job.Args.Events(), job.ID, firstRun)
 	switch {
 	case failure.CodeOf(err) == failure.NotFound:
 		return nil // the endpoint was deleted: nothing left to do

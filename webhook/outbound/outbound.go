@@ -79,9 +79,12 @@ func New(cfg Config) *Client {
 		}
 	}
 	tr := &http.Transport{
-		Proxy:                 nil, // a proxy would dial for us and bypass the address check
-		DialContext:           dialer.DialContext,
-		TLSClientConfig:       &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12},
+		Proxy:       nil, // a proxy would dial for us and bypass the address check
+		DialContext: dialer.DialContext,
+		// The session cache lets a new connection to an endpoint resume an
+		// earlier TLS session instead of a full handshake (certificate
+		// signature and verification), which bursts of deliveries cause.
+		TLSClientConfig:       &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12, ClientSessionCache: tls.NewLRUClientSessionCache(1024)},
 		TLSHandshakeTimeout:   cfg.ConnectTimeout,
 		ResponseHeaderTimeout: cfg.Timeout,
 		MaxIdleConnsPerHost:   128, // an endpoint may have that many deliveries in flight across workers
