@@ -27,6 +27,9 @@ type writeBatch struct {
 
 type batchKey struct{}
 
+// batchSize is room for an execute's writes (about 5 KB) without regrowing.
+const batchSize = 8 << 10
+
 // withBatch returns ctx carrying a new batch: write queues on it instead of
 // running each statement. The caller must flush it before committing.
 func withBatch(ctx context.Context, d *DB) (context.Context, *writeBatch) {
@@ -44,7 +47,9 @@ type statement interface {
 // it in errors.
 func write(ctx context.Context, q statement, what string) error {
 	if b, ok := ctx.Value(batchKey{}).(*writeBatch); ok {
-		if b.n > 0 {
+		if b.n == 0 {
+			b.sql.Grow(batchSize)
+		} else {
 			b.sql.WriteString(";\n")
 		}
 		b.sql.WriteString(q.String())

@@ -29,11 +29,16 @@ type eventOrgRow struct {
 	EventSeq      int64  `bun:"event_seq,pk"`
 }
 
-// EventChannel is the LISTEN/NOTIFY channel that announces new events (payload: seq).
+// EventChannel is the LISTEN/NOTIFY channel that announces new events. Its
+// payload (the event's seq, or its id when the event was written in a
+// batch) is informative only: listeners take a notification as a wake-up
+// and read the log.
 const EventChannel = "att_events"
 
 // appendEvent writes ev to the durable log inside tx, so it commits with the
-// change it announces, and notifies listeners at commit.
+// change it announces, and notifies listeners at commit. In a batch
+// (writeBatch) it is two statements, the event with its recipients and the
+// notification; otherwise three, and the returned event has its Seq.
 func appendEvent(ctx context.Context, tx bun.Tx, typ string, at time.Time, data any, orgIDs ...string) (event.Event, error) {
 	ev, err := event.New(id.New(id.Event), typ, data, orgIDs...)
 	if err != nil {
