@@ -11,8 +11,9 @@ import (
 	"strconv"
 )
 
-// Built only with -tags pprof (bench/livebench does): PPROF_ADDR serves
-// net/http/pprof and /debug/freeosmemory (a GC that also returns freed
+// Built only with -tags pprof (bench/livebench does; GOFLAGS=-tags=pprof
+// go run ./bench/load builds the service it measures so): PPROF_ADDR serves
+// net/http/pprof, including CPU profiles, and /debug/freeosmemory (a GC that also returns freed
 // memory to the OS) on its own loopback listener, never on the service's.
 func init() {
 	addr := os.Getenv("PPROF_ADDR")
@@ -24,6 +25,7 @@ func init() {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile) // CPU, which Index does not serve
 	mux.HandleFunc("/debug/freeosmemory", func(w http.ResponseWriter, _ *http.Request) {
 		debug.FreeOSMemory()
 		w.WriteHeader(http.StatusNoContent)

@@ -15,7 +15,7 @@
 #   main      execute.sql, each client its own sender and receivers, -c 8 and -c 32
 #   strategy  execute.sql vs execute_serializable.sql, senders random among
 #             HOT_SENDERS (4) and among 1000, -c 8 and -c 32
-#   notify    execute.sql without pg_notify, -c 8 and -c 32 (diagnostic)
+#   notify    execute.sql without its NOTIFY, -c 8 and -c 32 (diagnostic)
 # Environment: PGHOST (127.0.0.1), PGPORT (5432), PGUSER (postgres),
 #   DURATION (15 s per run), CLIENTS ("8 32"), THREADS (2), MAX_TRIES (10),
 #   HOT_SENDERS (4), PGBENCH (pgbench on PATH, else the PostgreSQL 15 one),

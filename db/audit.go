@@ -56,8 +56,8 @@ func (d *DB) appendAudit(ctx context.Context, tx bun.Tx, a *agentRow, action str
 	}
 	row := auditRow{AgentID: e.AgentID, Sequence: e.Sequence, Action: e.Action, At: e.Timestamp,
 		Actor: e.Actor, Details: e.Details, Hash: e.Hash, PreviousHash: e.PreviousHash}
-	if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
-		return fmt.Errorf("append audit entry: %w", err)
+	if err := write(ctx, tx.NewInsert().Model(&row), "append audit entry"); err != nil {
+		return err
 	}
 	a.AuditSeq, a.AuditHead = e.Sequence, e.Hash
 	a.AuditHeadMAC = d.headMAC(a)
@@ -66,11 +66,7 @@ func (d *DB) appendAudit(ctx context.Context, tx bun.Tx, a *agentRow, action str
 
 // saveAuditHead writes a's chain head back to its row.
 func saveAuditHead(ctx context.Context, tx bun.Tx, a *agentRow) error {
-	_, err := tx.NewUpdate().Model(a).Column("audit_seq", "audit_head", "audit_head_mac").WherePK().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("advance audit head: %w", err)
-	}
-	return nil
+	return write(ctx, tx.NewUpdate().Model(a).Column("audit_seq", "audit_head", "audit_head_mac").WherePK(), "advance audit head")
 }
 
 // auditChains loads a page of the chains of agents owned by orgID in chain

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/id"
@@ -28,11 +29,16 @@ type eventOrgRow struct {
 	EventSeq      int64  `bun:"event_seq,pk"`
 }
 
-// EventChannel is the LISTEN/NOTIFY channel that announces new events (payload: seq).
+// EventChannel is the LISTEN/NOTIFY channel that announces new events. Its
+// payload (the event's seq, or its id when the event was written in a
+// batch) is informative only: listeners take a notification as a wake-up
+// and read the log.
 const EventChannel = "att_events"
 
 // appendEvent writes ev to the durable log inside tx, so it commits with the
-// change it announces, and notifies listeners at commit.
+// change it announces, and notifies listeners at commit. In a batch
+// (writeBatch) it is two statements, the event with its recipients and the
+// notification; otherwise three, and the returned event has its Seq.
 func appendEvent(ctx context.Context, tx bun.Tx, typ string, at time.Time, data any, orgIDs ...string) (event.Event, error) {
 	ev, err := event.New(id.New(id.Event), typ, data, orgIDs...)
 	if err != nil {
@@ -40,6 +46,17 @@ func appendEvent(ctx context.Context, tx bun.Tx, typ string, at time.Time, data 
 	}
 	ev.CreatedAt = at
 	row := eventRow{ID: ev.ID, Type: ev.Type, OrgIDs: ev.OrgIDs, Data: ev.Data, CreatedAt: at}
+	if _, ok := ctx.Value(batchKey{}).(*writeBatch); ok {
+		// In a batch nothing can read the seq back: the recipients take it
+		// from the insert in the same statement, and the notification
+		// names the event by id (listeners only wake on it).
+		q := tx.NewRaw(`WITH e AS (?) INSERT INTO event_orgs (org_id, event_seq) SELECT o, e.seq FROM e CROSS JOIN unnest(?::text[]) AS o`,
+			tx.NewInsert().Model(&row).Returning("seq"), pgdialect.Array(ev.OrgIDs))
+		if err := write(ctx, q, "insert "+typ+" event"); err != nil {
+			return ev, err
+		}
+		return ev, write(ctx, tx.NewRaw("NOTIFY "+EventChannel+", ?", ev.ID), "notify "+typ+" event")
+	}
 	if _, err := tx.NewInsert().Model(&row).Returning("seq").Exec(ctx); err != nil {
 		return ev, fmt.Errorf("insert %s event: %w", typ, err)
 	}

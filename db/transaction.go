@@ -86,44 +86,15 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 	var out *transaction.Transaction
 	var denied error
 	err = s.db.inTx(ctx, func(tx bun.Tx) error {
-		if in.IdempotencyKey != nil {
-			prior, err := s.claimKey(ctx, tx, p.OrgID, *in.IdempotencyKey, in.RequestHash())
-			if err != nil || prior != nil {
-				out = prior
-				return err
-			}
-		}
-		parties, err := lockParties(ctx, tx, p.OrgID, in.FromAgent, in.ToAgent)
-		if err != nil {
+		// The writes go out together once everything they depend on has
+		// been read: begin, the sender check, the locks, the counterparty
+		// counts, the writes, commit (six round trips).
+		ctx, batch := withBatch(ctx, s.db)
+		var err error
+		if out, denied, err = s.execute(ctx, tx, p, in, cur); err != nil {
 			return err
 		}
-		sender, receiver := parties[in.FromAgent], parties[in.ToAgent]
-		if sender == nil || sender.OrgID != p.OrgID {
-			return agentNotFound(in.FromAgent)
-		}
-		if receiver == nil {
-			return agentNotFound(in.ToAgent)
-		}
-		now := s.db.Now()
-		decision, err := evaluatePolicy(ctx, tx, sender, receiver, in.Action, in.Amount, cur, now)
-		if err != nil {
-			return err
-		}
-		if !decision.Allowed {
-			denied = policyDenied(decision)
-			return s.recordRefusal(ctx, tx, sender, in, cur, decision, p, now)
-		}
-		out, err = s.complete(ctx, tx, sender, receiver, in, cur, p, now)
-		if err != nil {
-			return err
-		}
-		if in.IdempotencyKey != nil {
-			k := idempotencyRow{OrgID: p.OrgID, Key: *in.IdempotencyKey, RequestHash: in.RequestHash(), TransactionID: out.ID, CreatedAt: now}
-			if _, err := tx.NewInsert().Model(&k).Exec(ctx); err != nil {
-				return fmt.Errorf("store idempotency key: %w", err)
-			}
-		}
-		return trustExecuted(ctx, tx, sender, receiver, "transaction:"+out.ID, now)
+		return batch.flush(ctx, tx)
 	})
 	if err != nil {
 		return nil, err
@@ -132,6 +103,48 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 		return nil, denied
 	}
 	return out, nil
+}
+
+// execute is Execute's transaction: the transaction made, or the refusal
+// (recorded on the sender's chain), or an error. Its writes may be queued
+// on ctx's batch.
+func (s *TransactionService) execute(ctx context.Context, tx bun.Tx, p auth.Principal, in transaction.ExecuteInput, cur money.Currency) (out *transaction.Transaction, denied, err error) {
+	if in.IdempotencyKey != nil {
+		prior, err := s.claimKey(ctx, tx, p.OrgID, *in.IdempotencyKey, in.RequestHash())
+		if err != nil || prior != nil {
+			return prior, nil, err
+		}
+	}
+	parties, err := lockParties(ctx, tx, p.OrgID, in.FromAgent, in.ToAgent)
+	if err != nil {
+		return nil, nil, err
+	}
+	sender, receiver := parties[in.FromAgent], parties[in.ToAgent]
+	if sender == nil || sender.OrgID != p.OrgID {
+		return nil, nil, agentNotFound(in.FromAgent)
+	}
+	if receiver == nil {
+		return nil, nil, agentNotFound(in.ToAgent)
+	}
+	now := s.db.Now()
+	decision, err := evaluatePolicy(ctx, tx, sender, receiver, in.Action, in.Amount, cur, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !decision.Allowed {
+		return nil, policyDenied(decision), s.recordRefusal(ctx, tx, sender, in, cur, decision, p, now)
+	}
+	out, err = s.complete(ctx, tx, sender, receiver, in, cur, p, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.IdempotencyKey != nil {
+		k := idempotencyRow{OrgID: p.OrgID, Key: *in.IdempotencyKey, RequestHash: in.RequestHash(), TransactionID: out.ID, CreatedAt: now}
+		if err := write(ctx, tx.NewInsert().Model(&k), "store idempotency key"); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, nil, trustExecuted(ctx, tx, sender, receiver, "transaction:"+out.ID, now)
 }
 
 // claimKey serializes requests with one idempotency key: the second waits on
@@ -320,8 +333,10 @@ func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, re
 	row := transactionRow{ID: id.New(id.Transaction), FromAgent: sender.ID, ToAgent: receiver.ID,
 		FromOrg: sender.OrgID, ToOrg: receiver.OrgID, Action: in.Action, Amount: in.Amount, Currency: cur,
 		Memo: in.Memo, Status: string(transaction.Completed), CreatedAt: now}
-	if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
-		return nil, fmt.Errorf("insert transaction: %w", err)
+	// Returning NULL: the columns left to their defaults are NULL, and a
+	// batched statement returns no rows.
+	if err := write(ctx, tx.NewInsert().Model(&row).Returning("NULL"), "insert transaction"); err != nil {
+		return nil, err
 	}
 	t := row.transaction()
 	if err := s.db.auditBoth(ctx, tx, agent.AuditTransactionCompleted, actor, now, t, sender, receiver, nil); err != nil {

@@ -101,15 +101,15 @@ func storeTrust(ctx context.Context, tx bun.Tx, a *agentRow, c trust.Counters, c
 		first = &c.FirstExternalAt
 	}
 	prevScore, prevAssessment := a.TC.Score, a.TC.Assessment
-	_, err := tx.NewUpdate().Table("trust_counters").
+	err := write(ctx, tx.NewUpdate().Table("trust_counters").
 		Set("evidence_at = ?", c.At).Set("completed = ?", c.Completed).Set("failures = ?", c.Failures).
 		Set("limit_refusals = ?", c.LimitRefusals).Set("reversals = ?", c.Reversals).
 		Set("disputing_orgs = ?", c.DisputingOrgs).Set("open_disputes = ?", c.OpenDisputes).
 		Set("counterparty_orgs = ?", c.CounterpartyOrgs).Set("first_external_at = ?", first).
 		Set("score = ?", res.Score).Set("assessment = ?", res.Assessment).Set("updated_at = ?", now).
-		Where("agent_id = ?", a.ID).Exec(ctx)
+		Where("agent_id = ?", a.ID), "store trust counters")
 	if err != nil {
-		return fmt.Errorf("store trust counters: %w", err)
+		return err
 	}
 	a.TC = trustCounters{EvidenceAt: c.At, Completed: c.Completed, Failures: c.Failures, LimitRefusals: c.LimitRefusals,
 		Reversals: c.Reversals, DisputingOrgs: c.DisputingOrgs, OpenDisputes: c.OpenDisputes,
@@ -118,8 +118,8 @@ func storeTrust(ctx context.Context, tx bun.Tx, a *agentRow, c trust.Counters, c
 		return nil
 	}
 	snap := snapshotRow{AgentID: a.ID, At: now, Score: res.Score, Assessment: res.Assessment, Cause: &cause}
-	if _, err := tx.NewInsert().Model(&snap).Exec(ctx); err != nil {
-		return fmt.Errorf("insert trust snapshot: %w", err)
+	if err := write(ctx, tx.NewInsert().Model(&snap).Returning("NULL"), "insert trust snapshot"); err != nil {
+		return err
 	}
 	data := trust.ScoreChanged(a.ID, prevScore, prevAssessment, res, cause)
 	_, err = appendEvent(ctx, tx, event.TrustScoreChanged, now, data, a.OrgID)

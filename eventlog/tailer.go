@@ -27,6 +27,10 @@ type Tailer struct {
 	log   *slog.Logger
 	Poll  time.Duration // safety poll, in case a notification is lost (default 2s)
 	Batch int           // events per statement (default 500)
+	// Gap is the least time between the starts of two reads (default
+	// 20ms): a lone commit is read at once, a burst of them waits up to Gap
+	// and is read in one statement instead of one per commit.
+	Gap time.Duration
 }
 
 // New returns a Tailer over src; log may be nil.
@@ -34,7 +38,7 @@ func New(src Source, log *slog.Logger) *Tailer {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Tailer{src: src, wake: make(chan struct{}, 1), log: log, Poll: 2 * time.Second, Batch: 500}
+	return &Tailer{src: src, wake: make(chan struct{}, 1), log: log, Poll: 2 * time.Second, Batch: 500, Gap: 20 * time.Millisecond}
 }
 
 // Wake asks Run to read now. It never blocks: wake-ups that arrive while one
@@ -64,9 +68,18 @@ func (t *Tailer) Run(ctx context.Context, start event.Position, deliver func([]e
 		recheck time.Duration
 		again   <-chan time.Time
 	)
+	var last time.Time // when the last read started
 	for {
+		if wait := t.Gap - time.Since(last); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(wait):
+			}
+		}
 		found := false
 		for {
+			last = time.Now()
 			evs, err := t.src.ReadEvents(ctx, pos, t.Batch)
 			if err != nil {
 				if ctx.Err() != nil {

@@ -5,6 +5,11 @@
 // no goroutine per idle subscriber. A
 // subscriber that asks to resume `after` an event is replayed from the log up
 // to the hub's position, then continues live, with no gap and no duplicate.
+//
+// With no local subscriber the hub sleeps: it reads nothing, however many
+// events are committed (a replica serving only requests spends no statement
+// and no CPU on the log). The first subscriber wakes it, and it starts again
+// from the log's head, exactly as when it first ran.
 package live
 
 import (
@@ -12,6 +17,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agenttrust/service/event"
@@ -44,10 +50,16 @@ type Hub struct {
 	opts Options
 	log  *slog.Logger
 
-	ready chan struct{} // closed once pos is known
+	demand chan struct{}                   // a subscriber asks the sleeping hub to wake (one slot)
+	tailer atomic.Pointer[eventlog.Tailer] // the awake hub's reader; nil while asleep
 
 	mu      sync.Mutex
-	pos     event.Position // every event up to pos has been fanned out
+	awake   bool           // the hub is reading the log, and pos is its position
+	woken   chan struct{}  // closed when the hub next wakes (or shuts down), then replaced
+	waiting int            // Subscribe calls waiting for the hub to wake
+	gen     int            // counts wake-ups: a batch read before the last one is stale
+	sleep   func()         // stops the awake hub's reader
+	pos     event.Position // while awake: every event up to pos has been fanned out
 	subs    map[string]map[*Subscription]struct{}
 	closing bool
 	running sync.WaitGroup // subscriptions whose channel is not yet closed
@@ -67,53 +79,101 @@ func NewHub(src Source, opts Options) *Hub {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Hub{src: src, opts: opts, log: opts.Logger, ready: make(chan struct{}),
-		subs: map[string]map[*Subscription]struct{}{}}
+	return &Hub{src: src, opts: opts, log: opts.Logger, demand: make(chan struct{}, 1),
+		woken: make(chan struct{}), subs: map[string]map[*Subscription]struct{}{}}
 }
 
-// Run reads the log from its current head and fans new events out until ctx
-// ends, then shuts the hub down (see Shutdown). It returns ctx's error, or
-// the error of reading the head.
+// Run listens for new events and, while the hub has subscribers, reads the
+// log from its head at the first subscription onwards and fans new events
+// out, until ctx ends; then it shuts the hub down (see Shutdown). It returns
+// ctx's error.
 func (h *Hub) Run(ctx context.Context) error {
 	defer h.Shutdown()
-	var start event.Position
+	listening := make(chan struct{})
+	go func() { h.src.ListenEvents(ctx, h.wake); close(listening) }()
+	defer func() { <-listening }()
 	for {
-		var err error
-		if start, err = h.src.EventHead(ctx); err == nil {
-			break
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-h.demand:
 		}
+		start, err := h.head(ctx)
+		if err != nil {
+			return err
+		}
+		tctx, stop := context.WithCancel(ctx)
+		h.mu.Lock()
+		if h.waiting == 0 || h.closing { // the subscribers gave up
+			h.mu.Unlock()
+			stop()
+			continue
+		}
+		t := eventlog.New(countedReads{h.src, h.opts.Metrics}, h.log)
+		t.Poll, t.Batch = h.opts.Poll, h.opts.Batch
+		h.gen++
+		gen := h.gen
+		h.pos, h.awake, h.sleep = start, true, stop
+		h.tailer.Store(t)
+		close(h.woken)
+		h.woken = make(chan struct{})
+		h.mu.Unlock()
+		_ = t.Run(tctx, start, func(evs []event.Event) { h.deliver(gen, evs) })
+		stop()
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+	}
+}
+
+// head reads the log's head, retrying until it succeeds or ctx ends: a hub
+// that starts there misses nothing committed afterwards.
+func (h *Hub) head(ctx context.Context) (event.Position, error) {
+	for {
+		start, err := h.src.EventHead(ctx)
+		if err == nil {
+			return start, nil
+		}
+		if ctx.Err() != nil {
+			return start, ctx.Err()
 		}
 		h.log.Warn("live events: read log head", "err", err)
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return start, ctx.Err()
 		case <-time.After(time.Second):
 		}
 	}
-	h.mu.Lock()
-	h.pos = start
-	h.mu.Unlock()
-	close(h.ready)
+}
 
-	t := eventlog.New(countedReads{h.src, h.opts.Metrics}, h.log)
-	t.Poll, t.Batch = h.opts.Poll, h.opts.Batch
-	listening := make(chan struct{})
-	wake := func() { h.opts.Metrics.woke(); t.Wake() }
-	go func() { h.src.ListenEvents(ctx, wake); close(listening) }()
-	err := t.Run(ctx, start, h.deliver)
-	<-listening
-	return err
+// wake passes a notification to the awake hub's reader; a sleeping hub has
+// nothing to read.
+func (h *Hub) wake() {
+	if t := h.tailer.Load(); t != nil {
+		h.opts.Metrics.woke()
+		t.Wake()
+	}
+}
+
+// sleepIfIdleLocked puts the hub to sleep once it has no subscriber and none
+// is waiting for it: its reader stops, and the next subscriber starts it
+// again from the log's head.
+func (h *Hub) sleepIfIdleLocked() {
+	if !h.awake || len(h.subs) > 0 || h.waiting > 0 {
+		return
+	}
+	h.awake = false
+	h.tailer.Store(nil)
+	h.sleep()
 }
 
 // deliver fans one batch out. It never blocks: a subscriber with Buffer
 // events undelivered is ended as slow, and the others go on.
-func (h *Hub) deliver(evs []event.Event) {
+func (h *Hub) deliver(gen int, evs []event.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closing {
-		return
+	if h.closing || !h.awake || gen != h.gen {
+		return // read before the hub slept
 	}
 	for i := range evs {
 		ev := &evs[i]
@@ -147,6 +207,7 @@ func (h *Hub) unregisterLocked(s *Subscription) {
 		if len(h.subs[s.orgID]) == 0 {
 			delete(h.subs, s.orgID)
 		}
+		h.sleepIfIdleLocked()
 	}
 }
 
@@ -160,6 +221,7 @@ func (h *Hub) Shutdown() {
 		return
 	}
 	h.closing = true
+	close(h.woken) // subscribers waiting for the hub give up
 	for _, set := range h.subs {
 		for s := range set {
 			h.endLocked(s, ErrShutdown)

@@ -122,6 +122,10 @@ func TestHubFanOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The first subscriber woke the hub, which reads once as it starts.
+	for deadline := time.Now().Add(5 * time.Second); src.reads.Load() == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	got := make([][]string, len(subs))
 	var wg sync.WaitGroup
 	for i, s := range subs {
@@ -215,6 +219,11 @@ func TestHubResumeAheadOfHub(t *testing.T) {
 	defer cancel()
 	go hub.Run(ctx) //nolint:errcheck
 	<-src.ready
+	// A subscriber keeps the hub awake at the log's head (it would start
+	// from the new head on waking otherwise).
+	if _, err := hub.Subscribe(ctx, live.Request{OrgID: "org_b"}); err != nil {
+		t.Fatal(err)
+	}
 	for range 3 {
 		src.append(event.AgentRegistered, "org_a") // evt_000001..3, not yet fanned out
 	}
@@ -244,5 +253,71 @@ func TestHubResumeAheadOfHub(t *testing.T) {
 	}
 	if ahead.Err() != context.Canceled {
 		t.Fatalf("ended with %v", ahead.Err())
+	}
+}
+
+// With no subscriber the hub reads nothing, however many notifications
+// arrive. The first subscriber wakes it at the log's head: it gets what is
+// committed after it subscribed, and a subscriber resuming after an event
+// committed while the hub slept gets the rest from the log, once each. When
+// the last subscriber leaves, the hub sleeps again.
+func TestHubSleepsWithoutSubscribers(t *testing.T) {
+	t.Parallel()
+	src := &memLog{ready: make(chan struct{})}
+	hub := live.NewHub(src, live.Options{Poll: time.Hour})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go hub.Run(ctx) //nolint:errcheck
+	<-src.ready
+	for range 5 {
+		src.append(event.AgentRegistered, "org_a") // evt_000001..5
+		src.notify()
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := src.reads.Load(); n != 0 {
+		t.Fatalf("%d reads with no subscriber", n)
+	}
+	subCtx, unsubscribe := context.WithCancel(ctx)
+	fresh, err := hub.Subscribe(subCtx, live.Request{OrgID: "org_a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed, err := hub.Subscribe(subCtx, live.Request{OrgID: "org_a", After: "evt_000003"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.append(event.AgentRegistered, "org_a") // evt_000006
+	src.notify()
+	next := func(s *live.Subscription, want string) {
+		t.Helper()
+		select {
+		case ev := <-s.C:
+			if ev.ID != want {
+				t.Fatalf("got %s, want %s", ev.ID, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no %s", want)
+		}
+	}
+	next(fresh, "evt_000006")
+	for _, want := range []string{"evt_000004", "evt_000005", "evt_000006"} {
+		next(resumed, want)
+	}
+	unsubscribe()
+	for range fresh.C {
+		t.Fatal("an event after the end")
+	}
+	for range resumed.C {
+		t.Fatal("an event after the end")
+	}
+	time.Sleep(20 * time.Millisecond)
+	before := src.reads.Load()
+	for range 3 {
+		src.append(event.AgentRegistered, "org_a")
+		src.notify()
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := src.reads.Load() - before; n != 0 {
+		t.Fatalf("%d reads after the last subscriber left", n)
 	}
 }

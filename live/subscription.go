@@ -82,11 +82,6 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 		}
 		after = p
 	}
-	select {
-	case <-h.ready:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 	// One slot: the hub hands an event over when the consumer has taken the
 	// previous one, and a backlog waits in pending (bounded by Buffer).
 	ch := make(chan *event.Event, 1)
@@ -99,9 +94,9 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	// log in two: everything up to head is replayed from the database,
 	// everything after it arrives from the hub.
 	h.mu.Lock()
-	if h.closing {
+	if err := h.awaitLocked(ctx); err != nil {
 		h.mu.Unlock()
-		return nil, errClosing
+		return nil, err
 	}
 	head := h.pos
 	if h.subs[req.OrgID] == nil {
@@ -126,6 +121,35 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 		go h.pump(s, after, head)
 	}
 	return s, nil
+}
+
+// awaitLocked wakes a sleeping hub and waits, with h.mu released, until it
+// has read the log's head; it returns with h.mu held and the hub awake, or
+// with an error (the hub shut down, or ctx ended).
+func (h *Hub) awaitLocked(ctx context.Context) error {
+	for !h.awake && !h.closing && ctx.Err() == nil {
+		h.waiting++
+		woken := h.woken
+		select {
+		case h.demand <- struct{}{}:
+		default:
+		}
+		h.mu.Unlock()
+		select {
+		case <-woken:
+		case <-ctx.Done():
+		}
+		h.mu.Lock()
+		h.waiting--
+	}
+	switch {
+	case h.closing:
+		return errClosing
+	case ctx.Err() != nil:
+		h.sleepIfIdleLocked()
+		return ctx.Err()
+	}
+	return nil
 }
 
 // offerLocked hands ev to s, straight into C if it is free and nothing is

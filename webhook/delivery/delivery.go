@@ -179,7 +179,19 @@ func (r *Runner) dispatch(ctx context.Context) {
 	defer t.Stop()
 	backoff := 50 * time.Millisecond
 	recheck := 5 * time.Millisecond
+	var last time.Time // when the last pass started
 	for {
+		// Every commit wakes the dispatcher: under load, passes start at
+		// most dispatchGap apart, so that one pass takes the events of
+		// many commits instead of one transaction per commit.
+		if wait := dispatchGap - time.Since(last); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+		}
+		last = time.Now()
 		n, pending, err := r.svc.DispatchWebhooks(ctx, r.cfg.Batch)
 		if n > 0 {
 			recheck = 5 * time.Millisecond
@@ -195,7 +207,8 @@ func (r *Runner) dispatch(ctx context.Context) {
 			backoff = min(2*backoff, 5*time.Second)
 			continue
 		case n == r.cfg.Batch:
-			continue // more to read
+			last = time.Time{}
+			continue // more to read, at once
 		case pending:
 			// Committed events wait for older transactions to end: look
 			// again shortly instead of at the next poll.
@@ -216,6 +229,11 @@ func (r *Runner) dispatch(ctx context.Context) {
 		}
 	}
 }
+
+// dispatchGap is the least time between two dispatch passes woken by
+// commits (a lone commit is dispatched at once; a burst waits this long at
+// most).
+const dispatchGap = 20 * time.Millisecond
 
 // prune deletes attempt records past the retention, hourly.
 func (r *Runner) prune(ctx context.Context) {
