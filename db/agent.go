@@ -246,12 +246,20 @@ func getOwn(ctx context.Context, q bun.IDB, orgID, agentID string) (*agent.Agent
 
 // List returns a page of the caller's agents, newest first, by keyset on seq.
 func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Page, error) {
+	page, _, err := s.db.listAgents(ctx, f, false)
+	return page, err
+}
+
+// listAgents reads a page of the caller's agents in one statement, and with
+// withTrust each one's trust counters too, scored at the current time
+// (profiles[i] is page.Agents[i]'s, nil for an agent without counters).
+func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool) (*agent.Page, []*trust.Profile, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkLimit(f.Limit); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Each combination of filters is its own statement, so that every
 	// prepared plan uses the index made for it.
@@ -263,7 +271,7 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	if f.After != "" {
 		seq, err := parseSeqCursor(f.After)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		args = append(args, seq)
 		sql += fmt.Sprintf(" AND seq < $%d", len(args))
@@ -271,42 +279,56 @@ func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Pag
 	args = append(args, f.Limit+1)
 	sql += fmt.Sprintf(" ORDER BY seq DESC LIMIT $%d", len(args))
 	// A request whose key is not yet confirmed (auth.Fold) has the page's
-	// statement check it too, so it needs no lookup of its own.
+	// statement check it too, so it needs no lookup of its own; a page with
+	// trust reads the counters by the same statement (pk lookups beside the
+	// page's rows), so it needs no second one.
 	keyID := auth.Fold(ctx)
-	if keyID != "" {
-		args = append(args, keyID)
-		sql = fmt.Sprintf(`SELECT page.*, EXISTS (SELECT 1 FROM api_keys WHERE id = $%d AND revoked_at IS NULL) FROM (%s) AS page ORDER BY seq DESC`, len(args), sql)
+	if withTrust || keyID != "" {
+		outer, from := `SELECT page.*`, ` FROM (`+sql+`) AS page`
+		if withTrust {
+			outer += `, ` + counterColumns
+			from += ` LEFT JOIN trust_counters AS tc ON tc.agent_id = page.id`
+		}
+		if keyID != "" {
+			args = append(args, keyID)
+			outer += fmt.Sprintf(`, EXISTS (SELECT 1 FROM api_keys WHERE id = $%d AND revoked_at IS NULL)`, len(args))
+		}
+		sql = outer + from + ` ORDER BY page.seq DESC`
 	}
-	rows, err := s.db.query(ctx, sql, args...)
+	rows, err := d.query(ctx, sql, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list agents: %w", err)
+		return nil, nil, fmt.Errorf("list agents: %w", err)
 	}
 	defer rows.Close()
-	sc := newAgentScanner(p.OrgID, rows, f.Limit+1, keyID != "")
+	sc := newAgentScanner(p.OrgID, rows, f.Limit+1, withTrust, keyID != "")
 	for rows.Next() {
 		if err := sc.scan(rows); err != nil {
-			return nil, fmt.Errorf("list agents: %w", err)
+			return nil, nil, fmt.Errorf("list agents: %w", err)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list agents: %w", err)
+		return nil, nil, fmt.Errorf("list agents: %w", err)
 	}
 	if keyID != "" && len(sc.agents) > 0 { // with no row, the statement said nothing about the key
 		auth.Confirm(ctx, sc.live)
 		if !sc.live {
-			return nil, auth.Revoked()
+			return nil, nil, auth.Revoked()
 		}
 	}
 	agents, seqs, err := sc.page()
 	if err != nil {
-		return nil, fmt.Errorf("list agents: %w", err)
+		return nil, nil, fmt.Errorf("list agents: %w", err)
 	}
 	page := &agent.Page{}
 	page.Agents, page.HasNextPage = trimPage(agents, f.Limit)
 	if n := len(page.Agents); n > 0 {
 		page.EndCursor = seqCursor(seqs[n-1])
 	}
-	return page, nil
+	var profiles []*trust.Profile
+	if withTrust {
+		profiles = sc.profiles(len(page.Agents), d.Now())
+	}
+	return page, profiles, nil
 }
 
 // Count counts the caller's agents, optionally of one status.
