@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/trust"
 )
 
 // agentColumns are the columns agentScanner reads, in its order (the list's
@@ -28,7 +30,17 @@ const (
 	colEnvironment
 	colStatus
 	colFingerprint
+	colCreated
+	colUpdated
+	colCounters // the first of counterColumns, when a page is read with trust
 )
+
+// counterColumns are an agent's trust counters (trust.Counters) as
+// agentScanner reads them after agentColumns, from trust_counters AS tc.
+const counterColumns = "tc.evidence_at, tc.completed, tc.failures, tc.limit_refusals, tc.reversals, tc.disputing_orgs, tc.open_disputes, tc.counterparty_orgs, tc.first_external_at, tc.updated_at"
+
+// nCounterColumns is the number of counterColumns.
+const nCounterColumns = 10
 
 // agentScanner reads a page of agentColumns rows of one organization
 // straight into one slab of agents: a page of agents is the service's
@@ -52,6 +64,21 @@ type agentScanner struct {
 	created, updated time.Time
 	live             bool // the API key check after agentColumns, when asked for (auth.Fold)
 	dest             []any
+
+	// With trust: each row's counters (trust.Counters), and whether it had
+	// any; c, first and tcUpdated are the destinations of counterColumns.
+	withTrust bool
+	counters  []rowCounters
+	c         trust.Counters
+	first     pgtype.Timestamptz
+	tcUpdated time.Time
+}
+
+// rowCounters are one row's trust counters.
+type rowCounters struct {
+	c       trust.Counters
+	updated time.Time
+	ok      bool // the agent has counters
 }
 
 // span is a piece of agentScanner.text.
@@ -63,14 +90,20 @@ type agentText struct {
 	acts                                span // indexes of agentScanner.acts
 }
 
-// newAgentScanner reads rows of agentColumns, followed by the key's liveness
-// when withKey.
-func newAgentScanner(orgID string, rows pgx.Rows, capacity int, withKey bool) *agentScanner {
+// newAgentScanner reads rows of agentColumns, followed by counterColumns
+// when withTrust, and by the key's liveness when withKey.
+func newAgentScanner(orgID string, rows pgx.Rows, capacity int, withTrust, withKey bool) *agentScanner {
 	s := &agentScanner{orgID: orgID, agents: make([]agent.Agent, 0, capacity), seqs: make([]int64, 0, capacity),
 		text: make([]byte, 0, 160*capacity), rows: make([]agentText, 0, capacity), acts: make([]span, 0, 2*capacity)}
 	fields := rows.FieldDescriptions()
 	s.raw = len(fields) > colActions && fields[colActions].Format == pgx.BinaryFormatCode
 	s.dest = []any{&s.seq, nil, nil, nil, nil, nil, nil, nil, nil, nil, &s.created, &s.updated}
+	if withTrust {
+		s.withTrust, s.counters = true, make([]rowCounters, 0, capacity)
+		c := &s.c
+		s.dest = append(s.dest, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals,
+			&c.DisputingOrgs, &c.OpenDisputes, &c.CounterpartyOrgs, &s.first, &s.tcUpdated)
+	}
 	if withKey {
 		s.dest = append(s.dest, &s.live)
 	}
@@ -82,8 +115,27 @@ func newAgentScanner(orgID string, rows pgx.Rows, capacity int, withKey bool) *a
 
 // scan reads the current row.
 func (s *agentScanner) scan(rows pgx.Rows) error {
-	if err := rows.Scan(s.dest...); err != nil {
+	dest := s.dest
+	hasCounters := s.withTrust && rows.RawValues()[colCounters] != nil // evidence_at is NOT NULL: nil is no row of trust_counters
+	if s.withTrust && !hasCounters {
+		// The counters' destinations cannot take NULL: skip those columns.
+		dest = append(make([]any, 0, len(dest)), dest...)
+		for i := colCounters; i < colCounters+nCounterColumns; i++ {
+			dest[i] = nil
+		}
+	}
+	if err := rows.Scan(dest...); err != nil {
 		return fmt.Errorf("scan agent: %w", err)
+	}
+	if s.withTrust {
+		rc := rowCounters{ok: hasCounters}
+		if hasCounters {
+			rc.c, rc.updated = s.c, s.tcUpdated.UTC()
+			if s.first.Valid {
+				rc.c.FirstExternalAt = s.first.Time
+			}
+		}
+		s.counters = append(s.counters, rc)
 	}
 	s.agents = append(s.agents, agent.Agent{OrgID: s.orgID, CreatedAt: s.created.UTC(), UpdatedAt: s.updated.UTC()})
 	a := &s.agents[len(s.agents)-1]
@@ -177,6 +229,24 @@ func (s *agentScanner) page() ([]*agent.Agent, []int64, error) {
 		out[i] = a
 	}
 	return out, s.seqs, nil
+}
+
+// profiles scores the first n rows' counters at now, in row order; an
+// agent without counters has a nil profile. The profiles are one slab.
+func (s *agentScanner) profiles(n int, now time.Time) []*trust.Profile {
+	slab := make([]trust.Profile, n)
+	out := make([]*trust.Profile, n)
+	for i := range n {
+		rc := &s.counters[i]
+		if !rc.ok {
+			continue
+		}
+		a := &s.agents[i]
+		rc.c.Suspended = a.Status == agent.Suspended
+		slab[i] = trust.NewProfile(a.ID, rc.c, now, rc.updated)
+		out[i] = &slab[i]
+	}
+	return out
 }
 
 // constants are the values of the enum columns, so that reading them

@@ -77,6 +77,13 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 	return out, nil
 }
 
+// ListWithProfiles reads a page of the caller's agents, as AgentService.List
+// does, and each one's counters by the same statement, scored at the
+// current time: a dashboard's page with trust is one round trip.
+func (s *TrustService) ListWithProfiles(ctx context.Context, f agent.ListFilter) (*agent.Page, []*trust.Profile, error) {
+	return s.db.listAgents(ctx, f, true)
+}
+
 // Batch answers up to trust.MaxBatch ids in the order asked, in one statement.
 func (s *TrustService) Batch(ctx context.Context, agentIDs []string) ([]trust.Summary, error) {
 	if err := trust.ValidateBatch(agentIDs); err != nil {

@@ -206,7 +206,7 @@ func (w *confirmWriter) check() bool {
 		if fe := w.confirm.confirm(); fe != nil {
 			w.refused = true
 			h := w.ResponseWriter.Header()
-			for _, name := range []string{"Retry-After", "Allow", "Content-Type", "Cache-Control"} {
+			for _, name := range []string{"Retry-After", "Allow", "Content-Type", "Cache-Control", "Content-Length"} {
 				h.Del(name)
 			}
 			w.refuse(fe)

@@ -44,11 +44,19 @@ func (r *queryResolver) Agent(ctx context.Context, id string) (*agent.Agent, err
 }
 
 func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, error) {
-	page, err := r.svc.Agents.List(ctx, agent.ListFilter{Status: status, Limit: paging.Limit(limit), After: deref(after, "")})
+	page, err := r.svc.Agents.List(ctx, listFilter(status, limit, after))
 	if err != nil {
 		return nil, err
 	}
-	return &model.AgentConnection{Nodes: page.Agents, PageInfo: pageInfo(page.EndCursor, page.HasNextPage), Status: status}, nil
+	return agentConnection(page, status), nil
+}
+
+func listFilter(status *agent.Status, limit *int, after *string) agent.ListFilter {
+	return agent.ListFilter{Status: status, Limit: paging.Limit(limit), After: deref(after, "")}
+}
+
+func agentConnection(page *agent.Page, status *agent.Status) *model.AgentConnection {
+	return &model.AgentConnection{Nodes: page.Agents, PageInfo: pageInfo(page.EndCursor, page.HasNextPage), Status: status}
 }
 
 func (r *queryResolver) VerifyAgent(ctx context.Context, id string) (*agent.Verification, error) {

@@ -171,7 +171,13 @@ func (s agentsPageSchema) run(ctx context.Context, oc *graphql.OperationContext,
 				ret = graphql.Null
 			}
 		}()
+		var profiles []*trust.Profile
 		res, err := oc.ResolverMiddleware(ctx, func(ctx context.Context) (any, error) {
+			if p.withTrust { // the page and its profiles in one statement
+				conn, read, err := s.r.agentsWithTrust(ctx, status, limit, after)
+				profiles = read
+				return conn, err
+			}
 			return s.r.Query().Agents(ctx, status, limit, after)
 		})
 		if err != nil {
@@ -179,8 +185,10 @@ func (s agentsPageSchema) run(ctx context.Context, oc *graphql.OperationContext,
 			return graphql.Null
 		}
 		conn := res.(*model.AgentConnection)
-		var profiles []*trust.Profile
-		if p.withTrust && len(conn.Nodes) > 0 {
+		if p.withTrust && !profilesOf(conn.Nodes, profiles) {
+			// A middleware answered another page, or an agent has no
+			// counters: the batched trust resolver reads them (and reports
+			// its error as gqlgen does).
 			if profiles, err = s.r.Agent().Trust(ctx, conn.Nodes); err != nil {
 				failed = true
 				return graphql.Null
@@ -205,6 +213,30 @@ func (s agentsPageSchema) run(ctx context.Context, oc *graphql.OperationContext,
 		buf.WriteByte('}')
 	}
 	return &graphql.Response{Data: buf.Bytes()}, true
+}
+
+// agentsWithTrust is Query.agents with each agent's trust profile, read by
+// the page's own statement (profiles[i] is conn.Nodes[i]'s, nil for an agent
+// without counters).
+func (r *Resolver) agentsWithTrust(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, []*trust.Profile, error) {
+	page, profiles, err := r.svc.Trust.ListWithProfiles(ctx, listFilter(status, limit, after))
+	if err != nil {
+		return nil, nil, err
+	}
+	return agentConnection(page, status), profiles, nil
+}
+
+// profilesOf reports whether profiles are the nodes' own, one each.
+func profilesOf(nodes []*agent.Agent, profiles []*trust.Profile) bool {
+	if len(profiles) != len(nodes) {
+		return false
+	}
+	for i, p := range profiles {
+		if p == nil || p.AgentID != nodes[i].ID {
+			return false
+		}
+	}
+	return true
 }
 
 // rawJSON is an already written value.

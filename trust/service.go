@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/money"
 )
@@ -110,6 +111,10 @@ type Service interface {
 	// Profiles scores any agents among agentIDs at the current time; unknown
 	// ids are simply absent from the map.
 	Profiles(ctx context.Context, agentIDs []string) (map[string]*Profile, error)
+	// ListWithProfiles is agent.Service's List (same page, same errors)
+	// with each listed agent's profile, read by the page's own statement:
+	// profiles[i] is page.Agents[i]'s, nil for an agent without counters.
+	ListWithProfiles(ctx context.Context, f agent.ListFilter) (*agent.Page, []*Profile, error)
 	// Batch answers in the order asked. ValidationFailed for other than 1 to
 	// MaxBatch ids (ValidateBatch); NotFound naming the unknown ids
 	// (extension missingIds).

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -45,6 +46,8 @@ type options struct {
 	agents      int
 	rounds      int
 	wrk         string
+	cpuprofile  string // after the measured runs, one more run of profile, CPU-profiled into this file
+	profile     string
 }
 
 func main() {
@@ -56,6 +59,8 @@ func main() {
 	flag.IntVar(&o.agents, "agents", 50, "agents seeded (the page is 50)")
 	flag.IntVar(&o.rounds, "rounds", envInt("ROUNDS", 1), "rounds of floor, plain, trust (interleaved, to expose drift)")
 	flag.StringVar(&o.wrk, "wrk", envOr("WRK", "wrk"), "the wrk binary")
+	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "after the measured runs, run -profile's target once more (unreported) with the process CPU-profiled into this file")
+	flag.StringVar(&o.profile, "profile", "trust", "the target -cpuprofile profiles: floor, plain, trust, typename or evaluateTrust")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-read:", err)
@@ -169,6 +174,12 @@ func run(ctx context.Context, o options) error {
 		res.print(name+" c1", 1)
 	}
 
+	if o.cpuprofile != "" {
+		if err := profileRun(o, targets); err != nil {
+			return err
+		}
+	}
+
 	fmt.Println()
 	fmt.Println("ratios (service / floor, same run; mean over rounds):")
 	for _, name := range []string{"plain", "trust"} {
@@ -184,5 +195,35 @@ func run(ctx context.Context, o options) error {
 	}
 	tn, ev := results["typename"][0], results["evaluateTrust"][0]
 	fmt.Printf("  evaluateTrust / { __typename } latency, one client: p50 %.2f×   mean %.2f×\n", ev.p50/tn.p50, ev.mean/tn.mean)
+	return nil
+}
+
+// profileRun runs o.profile's target once more, as it was measured (one
+// client for the latency targets), with the process CPU-profiled into
+// o.cpuprofile: both servers run in this process, so the profile is the
+// server's side of that target (and this process' idle wrk bookkeeping).
+func profileRun(o options, targets map[string]target) error {
+	t, ok := targets[o.profile]
+	if !ok {
+		return fmt.Errorf("-profile %q: no such target", o.profile)
+	}
+	conns := o.connections
+	if o.profile == "typename" || o.profile == "evaluateTrust" {
+		o.threads, conns = 1, 1
+	}
+	f, err := os.Create(o.cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	_, err = load(o, t, conns)
+	pprof.StopCPUProfile()
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.profile, err)
+	}
+	fmt.Printf("# CPU profile of one more %s run: %s\n", o.profile, o.cpuprofile)
 	return nil
 }

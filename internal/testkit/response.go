@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -105,6 +106,10 @@ func Serve(t testing.TB, h http.Handler, req *http.Request) *Response {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	r := &Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.String()}
+	// A real connection would cut a longer body, or wait for a shorter one.
+	if cl := r.Header.Get("Content-Length"); cl != "" && cl != strconv.Itoa(rec.Body.Len()) {
+		t.Fatalf("HTTP %d answer says Content-Length %s, has %d bytes: %s", rec.Code, cl, rec.Body.Len(), r.Body)
+	}
 	if strings.Contains(r.Header.Get("Content-Type"), "json") {
 		if !json.Valid(rec.Body.Bytes()) {
 			t.Fatalf("HTTP %d answer is not JSON: %s", rec.Code, r.Body)

@@ -1,0 +1,150 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/db/dbtest"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/trust"
+)
+
+// TestListWithProfiles: a page read with its profiles in one statement is
+// List's page (filters, cursors, errors alike), and each profile is the one
+// Profiles computes for that agent (counters away from their defaults, a
+// suspended agent, an agent without counters: nil). With a recalled key the
+// same statement checks the key, and a revoked key is refused.
+func TestListWithProfiles(t *testing.T) {
+	t.Parallel()
+	d := dbtest.New(t)
+	ctx := context.Background()
+	orgs := db.NewOrgService(d)
+	orgID, keyID, _, err := orgs.CreateOrg(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx = auth.WithPrincipal(ctx, auth.Principal{OrgID: orgID, KeyID: keyID})
+	agents, trustSvc := db.NewAgentService(d), db.NewTrustService(d)
+	var ids []string
+	for i := range 7 {
+		a, err := agents.Register(ctx, agent.RegisterInput{Name: fmt.Sprint("a", i), AuthorizedActions: []string{"purchase"},
+			SpendingLimit: money.MustParse("100.50"), Currency: "USD", Environment: agent.Sandbox})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, a.ID)
+	}
+	for i, id := range ids[1:4] {
+		if err := d.Exec(ctx, `UPDATE trust_counters SET completed = ?, failures = 1.25, limit_refusals = 2, reversals = 0.5,
+			disputing_orgs = 0.75, open_disputes = 1, counterparty_orgs = ?, first_external_at = now() - interval '3 days',
+			evidence_at = now() - interval '1 day', updated_at = now() - interval '2 hours' WHERE agent_id = ?`, 10*(i+1), i+1, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := agents.Suspend(ctx, ids[2], nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Exec(ctx, `DELETE FROM trust_counters WHERE agent_id = ?`, ids[5]); err != nil {
+		t.Fatal(err)
+	}
+
+	suspended := agent.Suspended
+	compare := func(t *testing.T, ctx context.Context, f agent.ListFilter) *agent.Page {
+		t.Helper()
+		before := d.Statements()
+		page, profiles, err := trustSvc.ListWithProfiles(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := d.Statements() - before; n != 1 {
+			t.Fatalf("ListWithProfiles ran %d statements, want 1", n)
+		}
+		want, err := agents.List(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(deref(page.Agents)) != fmt.Sprint(deref(want.Agents)) || page.EndCursor != want.EndCursor || page.HasNextPage != want.HasNextPage {
+			t.Fatalf("page %+v\nList's %+v", page, want)
+		}
+		if len(profiles) != len(page.Agents) {
+			t.Fatalf("%d profiles for %d agents", len(profiles), len(page.Agents))
+		}
+		pageIDs := make([]string, len(page.Agents))
+		for i, a := range page.Agents {
+			pageIDs[i] = a.ID
+		}
+		byID, err := trustSvc.Profiles(ctx, pageIDs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, id := range pageIDs {
+			got, want := profiles[i], byID[id]
+			if (got == nil) != (want == nil) {
+				t.Fatalf("agent %s: profile %+v, Profiles' %+v", id, got, want)
+			}
+			if got == nil {
+				continue
+			}
+			if got.AgentID != id || got.Score != want.Score || got.Assessment != want.Assessment ||
+				!got.UpdatedAt.Equal(want.UpdatedAt) || fmt.Sprint(got.Contributions()) != fmt.Sprint(want.Contributions()) {
+				t.Fatalf("agent %s: profile %+v, Profiles' %+v", id, got, want)
+			}
+		}
+		return page
+	}
+	first := compare(t, ctx, agent.ListFilter{Limit: 4})
+	if !first.HasNextPage || len(first.Agents) != 4 {
+		t.Fatalf("first page %+v", first)
+	}
+	compare(t, ctx, agent.ListFilter{Limit: 4, After: first.EndCursor})
+	compare(t, ctx, agent.ListFilter{Limit: 50, Status: &suspended})
+	compare(t, ctx, agent.ListFilter{Limit: 50})
+
+	var profiles []*trust.Profile
+	if _, profiles, err = trustSvc.ListWithProfiles(ctx, agent.ListFilter{Limit: 50}); err != nil {
+		t.Fatal(err)
+	}
+	missing := 0
+	for _, p := range profiles {
+		if p == nil {
+			missing++
+		}
+	}
+	if missing != 1 {
+		t.Fatalf("%d agents without a profile, want 1 (its counters deleted)", missing)
+	}
+	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Limit: 0}); failure.CodeOf(err) != failure.ValidationFailed {
+		t.Fatalf("limit 0: %v", err)
+	}
+	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Limit: 5, After: "bogus"}); failure.CodeOf(err) != failure.ValidationFailed {
+		t.Fatalf("bad cursor: %v", err)
+	}
+
+	// A recalled key: the page's statement checks it.
+	check := &auth.KeyCheck{KeyID: keyID}
+	compare(t, auth.WithKeyCheck(ctx, check), agent.ListFilter{Limit: 3})
+	if done, live := check.State(); !done || !live {
+		t.Fatalf("key check done %v live %v, want confirmed live", done, live)
+	}
+	if err := orgs.RevokeKey(ctx, keyID); err != nil {
+		t.Fatal(err)
+	}
+	check = &auth.KeyCheck{KeyID: keyID}
+	_, _, err = trustSvc.ListWithProfiles(auth.WithKeyCheck(ctx, check), agent.ListFilter{Limit: 3})
+	if done, live := check.State(); !done || live || failure.CodeOf(err) != failure.Unauthenticated {
+		t.Fatalf("revoked key: check done %v live %v, err %v", done, live, err)
+	}
+}
+
+func deref(agents []*agent.Agent) []agent.Agent {
+	out := make([]agent.Agent, len(agents))
+	for i, a := range agents {
+		out[i] = *a
+	}
+	return out
+}
