@@ -80,6 +80,7 @@ func TestMetrics(t *testing.T) {
 	b.Do(b.Key, registerQuery, map[string]any{"input": map[string]any{"name": "", "authorizedActions": []string{"a"},
 		"spendingLimit": "1", "currency": "USD", "environment": "sandbox"}})
 	b.Post("", map[string]any{"query": `{ agents { totalCount } }`})
+	b.Do(b.Key, `{ agents { nope } }`, nil) // refused before it runs
 
 	r := b.Get("", "/metrics")
 	if r.Status != http.StatusOK {
@@ -88,8 +89,9 @@ func TestMetrics(t *testing.T) {
 	for _, want := range []string{
 		`att_graphql_requests_total{operation="query:agents",outcome="ok"} 2`,
 		`att_graphql_requests_total{operation="mutation:registerAgent",outcome="VALIDATION_FAILED"} 1`,
+		`att_graphql_requests_total{operation="invalid",outcome="GRAPHQL_VALIDATION_FAILED"} 1`,
 		`att_graphql_request_duration_seconds_count{operation="query:agents",outcome="ok"} 2`,
-		`att_http_requests_total{code="200",route="/graphql"} 3`,
+		`att_http_requests_total{code="200",route="/graphql"} 4`,
 		`att_http_requests_total{code="401",route="/graphql"} 1`,
 		`att_db_max_open_connections `,
 	} {
