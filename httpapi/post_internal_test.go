@@ -48,3 +48,45 @@ func TestPlainJSON(t *testing.T) {
 		}
 	}
 }
+
+// plainJSON agrees with encoding/json on every valid document: it lets data
+// through exactly when encoding/json would write it unchanged.
+func FuzzPlainJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"agents":{"nodes":[{"id":"agent_1","name":"High Risk","spendingLimit":100.5}]}}`,
+		`{"a":"quote \" and backslash \\ and \u00e9 é ✓"}`, `{"a":"x>y"}`, "{\"a\":\"line\u2028sep\"}",
+		`{"a": 1}`, `[1, "a b"]`, `"\\"`, ` null`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		b, err := json.Marshal(&graphql.Response{Data: json.RawMessage(data)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if same := string(b) == `{"data":`+string(data)+`}`; plainJSON(data) != same {
+			t.Fatalf("plainJSON(%q) = %v, but encoding/json writes %s", data, !same, b)
+		}
+	})
+}
+
+func BenchmarkPlainJSON(b *testing.B) {
+	var page []byte
+	page = append(page, `{"agents":{"nodes":[`...)
+	for i := range 50 {
+		if i > 0 {
+			page = append(page, ',')
+		}
+		page = append(page, `{"id":"agent_01JH0000000000000000000000","name":"payments agent","status":"ACTIVE","spendingLimit":"1000.00","currency":"USD","environment":"PRODUCTION","createdAt":"2026-11-23T06:50:37.123456Z","trust":{"score":812,"assessment":"Verified"}}`...)
+	}
+	page = append(page, `]}}`...)
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if !plainJSON(page) {
+			b.Fatal("declined")
+		}
+	}
+}
