@@ -80,8 +80,13 @@ func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Princip
 // Recall returns the principal of a key Authenticate found live, while its
 // recorded last use is less than auth.LastUseResolution old (so a key in
 // steady use is looked up, and its use recorded, about once a minute per
-// replica). It runs no statement and does not know about revocations: the
-// caller confirms the key within the request (auth.KeyCheck).
+// replica). Once that is older, one caller is refused, looks the key up and
+// records its use, and the key's other requests meanwhile (for up to
+// keyRefreshWait) are still answered: without that, every request in flight
+// at that moment would look the key up and race to record its use, a stall of
+// hundreds of milliseconds every minute under load. It runs no statement and
+// does not know about revocations: the caller confirms the key within the
+// request (auth.KeyCheck).
 func (s *OrgService) Recall(key string) (auth.Principal, bool) {
 	return s.recall.get(auth.Hash(key), s.db.Now())
 }
@@ -96,7 +101,15 @@ type keyMemo struct {
 type memoKey struct {
 	p    auth.Principal
 	used time.Time
+	// refreshing is when a caller was refused to look the key up again
+	// (zero if none has been yet).
+	refreshing time.Time
 }
+
+// keyRefreshWait is how long a key's other requests are answered from the
+// memo while one looks it up again; a lookup that fails or takes longer lets
+// the next caller try.
+const keyRefreshWait = 5 * time.Second
 
 const keyMemoSize = 10_000
 
@@ -111,12 +124,19 @@ func (m *keyMemo) put(hash []byte, p auth.Principal, used time.Time) {
 
 func (m *keyMemo) get(hash []byte, now time.Time) (auth.Principal, bool) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	k, ok := m.keys[[sha256.Size]byte(hash)]
-	m.mu.Unlock()
-	if !ok || now.Sub(k.used) >= auth.LastUseResolution || now.Before(k.used) {
+	switch {
+	case !ok || now.Before(k.used):
 		return auth.Principal{}, false
+	case now.Sub(k.used) < auth.LastUseResolution:
+		return k.p, true
+	case !k.refreshing.IsZero() && now.Sub(k.refreshing) < keyRefreshWait && !now.Before(k.refreshing):
+		return k.p, true // another request is looking the key up
 	}
-	return k.p, true
+	k.refreshing = now
+	m.keys[[sha256.Size]byte(hash)] = k
+	return auth.Principal{}, false
 }
 
 // ListKeys describes an organization's keys, newest first; NotFound if there
