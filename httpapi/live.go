@@ -39,11 +39,10 @@ type liveConn struct {
 	cancel    context.CancelFunc
 	uw        *upgradeWriter // websocket: released once the connection is hijacked
 
-	// Websocket, until connection_init has been answered: what it needs of
-	// the upgrade request.
-	up upgrade
-
 	mu sync.Mutex
+	// up (websocket) is what connection_init needs of the upgrade request,
+	// until it has been answered.
+	up upgrade
 	// handoff (websocket) tells serveWebsocket how gqlgen's handling of the
 	// upgrade request ended: upgraded, or returned (with its panic, if any).
 	// It is nil once told.
