@@ -100,12 +100,7 @@ func (m *memLog) notify() {
 // their organization once, in order.
 func TestHubFanOut(t *testing.T) {
 	t.Parallel()
-	src := &memLog{ready: make(chan struct{})}
-	hub := live.NewHub(src, live.Options{Buffer: 16, Poll: time.Hour})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go hub.Run(ctx) //nolint:errcheck
-	<-src.ready
+	hub, src, ctx := runHub(t, live.Options{Buffer: 16, Poll: time.Hour})
 
 	const orgs, perOrg = 50, 20
 	subs := make([]*live.Subscription, 0, orgs*perOrg)
@@ -213,12 +208,7 @@ func TestRequestValidate(t *testing.T) {
 // sent twice. Without after, a subscriber gets what the hub fans out next.
 func TestHubResumeAheadOfHub(t *testing.T) {
 	t.Parallel()
-	src := &memLog{ready: make(chan struct{})}
-	hub := live.NewHub(src, live.Options{Poll: time.Hour})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go hub.Run(ctx) //nolint:errcheck
-	<-src.ready
+	hub, src, ctx := runHub(t, live.Options{Poll: time.Hour})
 	// A subscriber keeps the hub awake at the log's head (it would start
 	// from the new head on waking otherwise).
 	if _, err := hub.Subscribe(ctx, live.Request{OrgID: "org_b"}); err != nil {
@@ -263,12 +253,7 @@ func TestHubResumeAheadOfHub(t *testing.T) {
 // the last subscriber leaves, the hub sleeps again.
 func TestHubSleepsWithoutSubscribers(t *testing.T) {
 	t.Parallel()
-	src := &memLog{ready: make(chan struct{})}
-	hub := live.NewHub(src, live.Options{Poll: time.Hour})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go hub.Run(ctx) //nolint:errcheck
-	<-src.ready
+	hub, src, ctx := runHub(t, live.Options{Poll: time.Hour})
 	for range 5 {
 		src.append(event.AgentRegistered, "org_a") // evt_000001..5
 		src.notify()
@@ -320,4 +305,14 @@ func TestHubSleepsWithoutSubscribers(t *testing.T) {
 	if n := src.reads.Load() - before; n != 0 {
 		t.Fatalf("%d reads after the last subscriber left", n)
 	}
+}
+
+// runHub starts a hub over an empty log and returns once it has read the
+// log's head; it stops with the test, whose context it returns.
+func runHub(t *testing.T, opts live.Options) (*live.Hub, *memLog, context.Context) {
+	src := &memLog{ready: make(chan struct{})}
+	hub := live.NewHub(src, opts)
+	go hub.Run(t.Context()) //nolint:errcheck
+	<-src.ready
+	return hub, src, t.Context()
 }
