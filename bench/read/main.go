@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 
@@ -162,6 +163,9 @@ func run(ctx context.Context, o options) error {
 			res.print(name, r)
 		}
 	}
+	gc := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/heap/live:bytes"}}
+	metrics.Read(gc)
+	fmt.Printf("# after the rounds: GOGC=%d, live heap %.1f MiB\n", gc[0].Value.Uint64(), float64(gc[1].Value.Uint64())/(1<<20))
 	// Latency of one request at a time: evaluateTrust against { __typename }.
 	for _, name := range []string{"typename", "evaluateTrust"} {
 		lat := o
