@@ -203,6 +203,16 @@ func (s *WebhookService) List(ctx context.Context) ([]webhook.Endpoint, error) {
 	return out, nil
 }
 
+// AnyActive reports whether any organization has an active endpoint: with
+// none, the dispatcher has no one to route events to.
+func (s *WebhookService) AnyActive(ctx context.Context) (bool, error) {
+	var any bool
+	if err := s.db.bun.NewRaw(`SELECT EXISTS (SELECT 1 FROM webhooks WHERE active)`).Scan(ctx, &any); err != nil {
+		return false, fmt.Errorf("look for active webhooks: %w", err)
+	}
+	return any, nil
+}
+
 // Get returns one of the organization's endpoints.
 func (s *WebhookService) Get(ctx context.Context, whID string) (*webhook.Endpoint, error) {
 	p, err := auth.FromContext(ctx)

@@ -174,13 +174,33 @@ func (r *Runner) Wake() {
 }
 
 // dispatch queues jobs for new events whenever woken, and on a slow poll.
+//
+// While no organization has an active endpoint, a pass would read the
+// events only to route them to no one, in a transaction of six round trips:
+// the dispatcher then passes on the poll only (which keeps its cursor at
+// most a poll's worth of events behind the log), and a commit's
+// notification costs nothing. Each poll looks again, so the first endpoint
+// registered gets its events within a poll.
 func (r *Runner) dispatch(ctx context.Context) {
 	t := time.NewTicker(r.cfg.Poll)
 	defer t.Stop()
 	backoff := 50 * time.Millisecond
 	recheck := 5 * time.Millisecond
 	var last time.Time // when the last pass started
+	idle := false      // no active endpoint at the last poll
+	woken := false     // this pass was asked for by a notification
 	for {
+		if woken && idle {
+			woken = r.waitDispatch(ctx, t)
+			if ctx.Err() != nil {
+				return
+			}
+			continue
+		}
+		if !woken {
+			active, err := r.svc.AnyActive(ctx)
+			idle = err == nil && !active
+		}
 		// Every commit wakes the dispatcher: under load, passes start at
 		// most dispatchGap apart, so that one pass takes the events of
 		// many commits instead of one transaction per commit.
@@ -221,12 +241,23 @@ func (r *Runner) dispatch(ctx context.Context) {
 			continue
 		}
 		backoff = 50 * time.Millisecond
-		select {
-		case <-ctx.Done():
+		woken = r.waitDispatch(ctx, t)
+		if ctx.Err() != nil {
 			return
-		case <-r.wake:
-		case <-t.C:
 		}
+	}
+}
+
+// waitDispatch waits for a notification (true) or the poll (false), or for
+// ctx to end.
+func (r *Runner) waitDispatch(ctx context.Context, poll *time.Ticker) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-r.wake:
+		return true
+	case <-poll.C:
+		return false
 	}
 }
 

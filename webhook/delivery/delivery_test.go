@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
@@ -487,5 +489,55 @@ func TestBatchRetrySendsOnlyWhatFailed(t *testing.T) {
 	}
 	if active, failures := endpoint(t, e, whID); !active || failures != 0 {
 		t.Fatalf("active %v, consecutive_failures %d; want true, 0", active, failures)
+	}
+}
+
+// TestIdleDispatcherPassesOnThePollOnly: with no active endpoint anywhere,
+// commits do not make the dispatcher read the log (its cursor stays where
+// the start-up pass left it); an endpoint registered later gets the events
+// that happen once it exists, none from before.
+func TestIdleDispatcherPassesOnThePollOnly(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	e.RegisterAgent("before-start")
+	r, stop := e.Start(delivery.Config{Poll: time.Hour})
+	conn, err := pgx.Connect(context.Background(), e.DBURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	cursor := func() string {
+		var c string
+		if err := conn.QueryRow(context.Background(), `SELECT xid::text || '/' || seq FROM webhook_dispatch_cursor`).Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	deadline := time.Now().Add(wait)
+	for cursor() == "0/0" { // the start-up pass
+		if time.Now().After(deadline) {
+			t.Fatal("the start-up pass never moved the cursor")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	started := cursor()
+	for i := range 5 {
+		e.RegisterAgent("idle-" + strconv.Itoa(i))
+		r.Wake()
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := cursor(); got != started {
+		t.Fatalf("with no active endpoint, commits moved the dispatch cursor from %s to %s", started, got)
+	}
+	stop()
+
+	rcv := webhooktest.New(t)
+	e.Register(rcv.URL(), event.AgentRegistered)
+	e.Start(delivery.Config{Poll: 100 * time.Millisecond})
+	id := e.RegisterAgent("after")
+	got := rcv.Wait(t, 1, wait, event.AgentRegistered)
+	time.Sleep(300 * time.Millisecond) // room for a wrong delivery of an older event
+	if got = rcv.Requests(event.AgentRegistered); len(got) != 1 || !strings.Contains(string(got[0].Body), id) {
+		t.Fatalf("want only the registration of %s, got %d deliveries", id, len(got))
 	}
 }
