@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/keyring"
@@ -65,6 +66,18 @@ func TestServeLiveEventsAndDrain(t *testing.T) {
 	}
 	if m, err := read(); err != nil || m["type"] != "next" || !strings.Contains(toJSON(m), "agent.registered") {
 		t.Fatalf("event: %v %v", m, err)
+	}
+	// The hub and the webhook dispatcher share the process's one LISTEN.
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listeners int
+	err = conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+		AND query ILIKE 'LISTEN%att_events%'`).Scan(&listeners)
+	conn.Close(ctx)
+	if err != nil || listeners != 1 {
+		t.Fatalf("the process holds %d LISTEN connections on the event channel (%v), want 1", listeners, err)
 	}
 
 	cancel() // what SIGTERM does

@@ -25,6 +25,7 @@ type DB struct {
 	statements atomic.Int64
 	migrated   atomic.Bool
 	keys       *keyring.Ring
+	listener   eventListener
 	// Now is the clock; tests may replace it before use.
 	Now func() time.Time
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -144,10 +145,65 @@ func logEvents(rows []logRow) ([]event.Event, error) {
 }
 
 // ListenEvents calls wake whenever a transaction that appended events
-// commits, and once after every (re)connection of the listener, since
-// notifications sent while it was away are lost. It returns when ctx ends.
-// Notifications are only a wake-up: readers must still poll now and then.
+// commits, once when it starts, and once after every (re)connection of the
+// listener, since notifications sent while it was away are lost. It returns
+// when ctx ends. Notifications are only a wake-up: readers must still poll
+// now and then. However many callers listen (the live hub, the webhook
+// dispatcher), the process holds one LISTEN connection: the first caller
+// starts it and the last one to return stops it.
 func (d *DB) ListenEvents(ctx context.Context, wake func()) {
+	l := &d.listener
+	l.mu.Lock()
+	if l.wakes == nil {
+		l.wakes = map[*func()]bool{}
+	}
+	l.wakes[&wake] = true
+	if l.stop == nil {
+		lctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+		done := make(chan struct{})
+		l.stop, l.done = stop, done
+		go func() { defer close(done); d.listen(lctx, l.wakeAll) }()
+	}
+	l.mu.Unlock()
+	wake()
+	<-ctx.Done()
+	l.mu.Lock()
+	delete(l.wakes, &wake)
+	var done chan struct{}
+	if len(l.wakes) == 0 {
+		l.stop()
+		done, l.stop, l.done = l.done, nil, nil
+	}
+	l.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+// eventListener is the process's one LISTEN on EventChannel and who it wakes.
+type eventListener struct {
+	mu    sync.Mutex
+	wakes map[*func()]bool
+	stop  context.CancelFunc // of the running listener; nil when none runs
+	done  chan struct{}
+}
+
+func (l *eventListener) wakeAll() {
+	l.mu.Lock()
+	wakes := make([]func(), 0, len(l.wakes))
+	for w := range l.wakes {
+		wakes = append(wakes, *w)
+	}
+	l.mu.Unlock()
+	for _, w := range wakes {
+		w()
+	}
+}
+
+// listen holds a LISTEN connection until ctx ends, reconnecting with
+// backoff, and calls wake for every notification and after every
+// (re)connection.
+func (d *DB) listen(ctx context.Context, wake func()) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		ln := pgdriver.NewListener(d.bun)

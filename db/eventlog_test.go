@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/event"
@@ -227,4 +229,91 @@ func ids(evs []event.Event) []string {
 		out[i] = e.ID
 	}
 	return out
+}
+
+// Two listeners share one LISTEN connection; each is woken by a commit,
+// one leaving does not stop the other's wake-ups, and the connection goes
+// with the last one.
+func TestListenEventsSharesOneConnection(t *testing.T) {
+	t.Parallel()
+	d, url := dbtest.NewWithURL(t)
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	listeners := func() int {
+		var n int
+		if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+			AND query ILIKE 'LISTEN%'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	listen := func() (woken chan struct{}, stop func()) {
+		woken = make(chan struct{}, 100)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			d.ListenEvents(ctx, func() { woken <- struct{}{} })
+		}()
+		return woken, func() { cancel(); <-done }
+	}
+	drain := func(c chan struct{}) {
+		for len(c) > 0 {
+			<-c
+		}
+	}
+	commit := func() {
+		tx, err := d.BeginEventTx(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Append(event.AgentRegistered, "org_a"); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	woken := func(c chan struct{}) bool {
+		select {
+		case <-c:
+			return true
+		case <-time.After(10 * time.Second):
+			return false
+		}
+	}
+
+	a, stopA := listen()
+	b, stopB := listen()
+	deadline := time.Now().Add(10 * time.Second)
+	for listeners() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d LISTEN connections for two listeners, want 1", listeners())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // the connection's own wake-ups
+	drain(a)
+	drain(b)
+	commit()
+	if !woken(a) || !woken(b) {
+		t.Fatal("a commit did not wake both listeners")
+	}
+	stopA()
+	drain(b)
+	commit()
+	if !woken(b) {
+		t.Fatal("after the first listener left, a commit did not wake the second")
+	}
+	stopB()
+	deadline = time.Now().Add(10 * time.Second) // a closed connection's backend exits soon after
+	for listeners() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d LISTEN connections after both listeners left, want 0", listeners())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
