@@ -44,7 +44,7 @@ func benchPageSQL(orgID, agentID string) string {
 
 const (
 	benchAgentFields = `id name authorizedActions spendingLimit dailyLimit currency environment status fingerprint createdAt updatedAt`
-	benchAuditSel    = ` auditChain { sequence action timestamp actor details hash previousHash }`
+	benchAuditSel    = ` auditChain(limit: 10) { sequence action timestamp actor details hash previousHash }`
 	benchTrustSel    = ` trust { agentId score assessment factors { completionRate disputeRatio } updatedAt }`
 )
 
