@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 // The collector's target follows the live heap unless GOGC is set.
@@ -42,10 +43,15 @@ func TuneGC() string {
 	if v, ok := os.LookupEnv("GOGC"); ok {
 		return v
 	}
-	t := &gcTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, percent: -1}
-	t.tune()
+	tuning.Do(func() {
+		t := &gcTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, percent: -1}
+		t.tune()
+	})
 	return "400 to 100 as the live heap grows from 12 to 48 MiB"
 }
+
+// tuning starts one tuner per process, however many servers it runs.
+var tuning sync.Once
 
 type gcTuner struct {
 	sample  []metrics.Sample
