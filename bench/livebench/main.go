@@ -286,6 +286,8 @@ func run(adminURL string, nSubs, nOrgs, nEvents, nWriters, memRate int, profiles
 	if e, ok := dropErr.Load().(string); ok {
 		fmt.Printf("  (the last of them: %s)\n", e)
 	}
+	fmt.Printf("  server's collector target: GOGC=%.0f idle, %.0f after the burst; collections during the burst: %.0f\n",
+		m0["go_gc_gogc_percent"], m1["go_gc_gogc_percent"], m1["go_gc_duration_seconds_count"]-m0["go_gc_duration_seconds_count"])
 	fmt.Printf("  server RSS after the burst: %.1f MiB; load average: %s", mib(rssBusy), load)
 	if got.Load() < want {
 		return fmt.Errorf("only %d of %d deliveries arrived", got.Load(), want)
