@@ -41,3 +41,35 @@ func (d *DB) CompareParties(ctx context.Context, ids ...string) error {
 	}
 	return nil
 }
+
+// PartyPlans runs evaluateTrust's read of ids (with the API key keyID's
+// check when keyID is set) calls times on one connection of the read pool,
+// and returns how many of those calls Postgres ran on the statement's generic
+// plan and how many it planned afresh (pg_prepared_statements).
+func (d *DB) PartyPlans(ctx context.Context, ids []string, keyID string, calls int) (generic, custom int64, err error) {
+	conn, err := d.reads.Acquire(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer conn.Release()
+	sql := partySQL(len(ids), keyID != "")
+	args := make([]any, 0, len(ids)+1)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	if keyID != "" {
+		args = append(args, keyID)
+	}
+	for range calls {
+		rows, err := conn.Query(ctx, sql, args...)
+		if err != nil {
+			return 0, 0, err
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return 0, 0, err
+		}
+	}
+	err = conn.QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1`, sql).Scan(&generic, &custom)
+	return generic, custom, err
+}
