@@ -73,7 +73,65 @@ func (a Amount) Append(b []byte) []byte {
 // StringFixed returns the amount with exactly places decimal places ("100.50"), rounding half away from zero; places is clamped to 0..MaxPlaces.
 func (a Amount) StringFixed(places int32) string {
 	places = max(0, min(places, MaxPlaces))
+	if c, exp, ok := a.small(); ok && (exp >= 0 || -exp <= places) {
+		return string(appendFixed(make([]byte, 0, 24+places), c, exp, places))
+	}
 	return a.d.StringFixed(places)
+}
+
+// small returns the amount as c × 10^exp when c fits an int64 (at most 16
+// digits), for the paths that need no math/big: every amount within
+// MaxAmount with up to one decimal place, and the usual amounts of any.
+func (a Amount) small() (c int64, exp int32, ok bool) {
+	if a.d.NumDigits() > 15 { // NumDigits may count one digit short
+		return 0, 0, false
+	}
+	return a.d.CoefficientInt64(), a.d.Exponent(), true
+}
+
+// appendFixed appends c × 10^exp with exactly places decimal places, which
+// must be at least -exp (nothing is rounded).
+func appendFixed(b []byte, c int64, exp, places int32) []byte {
+	if c < 0 {
+		b = append(b, '-')
+	}
+	var buf [20]byte
+	digits := strconv.AppendUint(buf[:0], absInt64(c), 10)
+	frac := int32(0) // fractional digits written
+	switch {
+	case c == 0:
+		b = append(b, '0')
+	case exp >= 0:
+		b = append(b, digits...)
+		for range exp {
+			b = append(b, '0')
+		}
+	case int32(len(digits)) > -exp:
+		split := len(digits) + int(exp)
+		b = append(append(append(b, digits[:split]...), '.'), digits[split:]...)
+		frac = -exp
+	default:
+		b = append(b, '0', '.')
+		for range -exp - int32(len(digits)) {
+			b = append(b, '0')
+		}
+		b = append(b, digits...)
+		frac = -exp
+	}
+	if places > frac && frac == 0 {
+		b = append(b, '.')
+	}
+	for range places - frac {
+		b = append(b, '0')
+	}
+	return b
+}
+
+func absInt64(c int64) uint64 {
+	if c < 0 {
+		return uint64(-c)
+	}
+	return uint64(c)
 }
 
 // Decimal returns the amount as a shopspring decimal for arithmetic this package does not offer.
@@ -99,6 +157,16 @@ func (a Amount) IsNegative() bool { return a.d.IsNegative() }
 
 // Places returns the number of decimal places of the value, ignoring trailing zeros ("100.50" → 1, "100" → 0).
 func (a Amount) Places() int32 {
+	if c, exp, ok := a.small(); ok {
+		if c == 0 {
+			return 0
+		}
+		for exp < 0 && c%10 == 0 {
+			c /= 10
+			exp++
+		}
+		return max(-exp, 0)
+	}
 	s := a.String()
 	if i := strings.IndexByte(s, '.'); i >= 0 {
 		return int32(len(s) - i - 1)
