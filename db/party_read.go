@@ -92,9 +92,17 @@ func (d *DB) readParties(ctx context.Context, ids ...string) (map[string]*agentR
 	}
 	defer rows.Close()
 	out := make(map[string]*agentRow, len(ids))
-	live := true
+	live, raw := true, rawParties(rows, keyID != "")
 	for rows.Next() {
-		r, err := scanParty(rows, keyID != "", &live)
+		var (
+			r   *agentRow
+			err error
+		)
+		if raw {
+			r, err = decodeParty(rows.RawValues(), keyID != "", &live)
+		} else {
+			r, err = scanParty(rows, keyID != "", &live)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -112,8 +120,9 @@ func (d *DB) readParties(ctx context.Context, ids ...string) (map[string]*agentR
 	return out, nil
 }
 
-// scanParty reads one row of partyColumns, and with withKey the key's
-// liveness after them into live.
+// scanParty reads one row of partyColumns through pgx's scan plans, and
+// with withKey the key's liveness after them into live: decodeParty's
+// reference, for rows not in the binary format.
 func scanParty(rows pgx.Rows, withKey bool, live *bool) (*agentRow, error) {
 	var (
 		r     agentRow
