@@ -8,6 +8,8 @@
 package money
 
 import (
+	"cmp"
+	"math"
 	"strconv"
 	"strings"
 
@@ -144,7 +146,33 @@ func (a Amount) Add(b Amount) Amount { return Amount{d: a.d.Add(b.d)} }
 func (a Amount) Sub(b Amount) Amount { return Amount{d: a.d.Sub(b.d)} }
 
 // Cmp compares by value and returns -1 if a < b, 0 if a == b ("1.50" vs "1.5"), +1 if a > b.
-func (a Amount) Cmp(b Amount) int { return a.d.Cmp(b.d) }
+func (a Amount) Cmp(b Amount) int {
+	if ac, ae, ok := a.small(); ok {
+		if bc, be, ok := b.small(); ok {
+			if c, ok := cmpSmall(ac, ae, bc, be); ok {
+				return c
+			}
+		}
+	}
+	return a.d.Cmp(b.d)
+}
+
+// cmpSmall compares ac × 10^ae with bc × 10^be in int64 arithmetic, when
+// bringing both to the smaller exponent does not overflow (shopspring's Cmp
+// does it with math/big, computing 10^n each time).
+func cmpSmall(ac int64, ae int32, bc int64, be int32) (int, bool) {
+	if ae < be {
+		c, ok := cmpSmall(bc, be, ac, ae)
+		return -c, ok
+	}
+	for d := ae - be; d > 0 && ac != 0; d-- {
+		if ac > math.MaxInt64/10 || ac < math.MinInt64/10 {
+			return 0, false
+		}
+		ac *= 10
+	}
+	return cmp.Compare(ac, bc), true
+}
 
 // IsZero reports whether the amount is 0.
 func (a Amount) IsZero() bool { return a.d.IsZero() }
