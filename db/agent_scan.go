@@ -1,8 +1,6 @@
 package db
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"time"
 
@@ -172,36 +170,9 @@ func (s *agentScanner) keep(b []byte) span {
 }
 
 // keepArray copies the elements of a one-dimensional text[] in Postgres'
-// binary array format: ndim, flags, element type, (length, lower bound) per
-// dimension, then each element as its length and bytes.
+// binary array format (arrayElements).
 func (s *agentScanner) keepArray(b []byte) error {
-	if len(b) < 12 {
-		return errors.New("short array")
-	}
-	switch ndim := binary.BigEndian.Uint32(b); ndim {
-	case 0:
-		return nil
-	case 1:
-	default:
-		return fmt.Errorf("%d-dimensional array", ndim)
-	}
-	if len(b) < 20 {
-		return errors.New("short array")
-	}
-	n, p := int(binary.BigEndian.Uint32(b[12:])), 20
-	for range n {
-		if len(b) < p+4 {
-			return errors.New("short array")
-		}
-		l := int(int32(binary.BigEndian.Uint32(b[p:])))
-		p += 4
-		if l < 0 || len(b) < p+l {
-			return errors.New("null or short array element")
-		}
-		s.acts = append(s.acts, s.keep(b[p:p+l]))
-		p += l
-	}
-	return nil
+	return arrayElements(b, func(e []byte) { s.acts = append(s.acts, s.keep(e)) })
 }
 
 // page completes the agents: their text becomes one string, sliced.

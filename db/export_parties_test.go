@@ -14,6 +14,9 @@ func (d *DB) CompareParties(ctx context.Context, ids ...string) error {
 	if err != nil {
 		return err
 	}
+	if err := d.decodedAlike(ctx, ids); err != nil {
+		return err
+	}
 	var rows []agentRow
 	if err := agentsFor(d.bun, &rows, ids...).Scan(ctx); err != nil {
 		return err
@@ -40,4 +43,74 @@ func (d *DB) CompareParties(ctx context.Context, ids ...string) error {
 		}
 	}
 	return nil
+}
+
+// PartyPlans runs evaluateTrust's read of ids (with the API key keyID's
+// check when keyID is set) calls times on one connection of the read pool,
+// and returns how many of those calls Postgres ran on the statement's generic
+// plan and how many it planned afresh (pg_prepared_statements).
+func (d *DB) PartyPlans(ctx context.Context, ids []string, keyID string, calls int) (generic, custom int64, err error) {
+	conn, err := d.reads.Acquire(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer conn.Release()
+	sql := partySQL(len(ids), keyID != "")
+	args := make([]any, 0, len(ids)+1)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	if keyID != "" {
+		args = append(args, keyID)
+	}
+	for range calls {
+		rows, err := conn.Query(ctx, sql, args...)
+		if err != nil {
+			return 0, 0, err
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return 0, 0, err
+		}
+	}
+	err = conn.QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1`, sql).Scan(&generic, &custom)
+	return generic, custom, err
+}
+
+// decodedAlike reads ids with the key check and requires the rows in the
+// binary format, each decoded by decodeParty exactly as rows.Scan reads it
+// (scanParty).
+func (d *DB) decodedAlike(ctx context.Context, ids []string) error {
+	args := []any{}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := d.reads.Query(ctx, partySQL(len(ids), true), append(args, "key_none")...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rawParties(rows, true) {
+		return fmt.Errorf("the party read's rows are not all in the binary format of partyOIDs: %+v", rows.FieldDescriptions())
+	}
+	n := 0
+	for rows.Next() {
+		liveRaw, liveScan := true, true
+		raw, err := decodeParty(rows.RawValues(), true, &liveRaw)
+		if err != nil {
+			return err
+		}
+		scanned, err := scanParty(rows, true, &liveScan)
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(raw, scanned) || liveRaw != liveScan || liveRaw {
+			return fmt.Errorf("decoded %+v (key live %t), scanned %+v (%t)", raw, liveRaw, scanned, liveScan)
+		}
+		n++
+	}
+	if n != len(ids) {
+		return fmt.Errorf("%d rows for %d ids", n, len(ids))
+	}
+	return rows.Err()
 }

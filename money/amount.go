@@ -8,6 +8,8 @@
 package money
 
 import (
+	"cmp"
+	"math"
 	"strconv"
 	"strings"
 
@@ -73,7 +75,65 @@ func (a Amount) Append(b []byte) []byte {
 // StringFixed returns the amount with exactly places decimal places ("100.50"), rounding half away from zero; places is clamped to 0..MaxPlaces.
 func (a Amount) StringFixed(places int32) string {
 	places = max(0, min(places, MaxPlaces))
+	if c, exp, ok := a.small(); ok && (exp >= 0 || -exp <= places) {
+		return string(appendFixed(make([]byte, 0, 24+places), c, exp, places))
+	}
 	return a.d.StringFixed(places)
+}
+
+// small returns the amount as c × 10^exp when c fits an int64 (at most 16
+// digits), for the paths that need no math/big: every amount within
+// MaxAmount with up to one decimal place, and the usual amounts of any.
+func (a Amount) small() (c int64, exp int32, ok bool) {
+	if a.d.NumDigits() > 15 { // NumDigits may count one digit short
+		return 0, 0, false
+	}
+	return a.d.CoefficientInt64(), a.d.Exponent(), true
+}
+
+// appendFixed appends c × 10^exp with exactly places decimal places, which
+// must be at least -exp (nothing is rounded).
+func appendFixed(b []byte, c int64, exp, places int32) []byte {
+	if c < 0 {
+		b = append(b, '-')
+	}
+	var buf [20]byte
+	digits := strconv.AppendUint(buf[:0], absInt64(c), 10)
+	frac := int32(0) // fractional digits written
+	switch {
+	case c == 0:
+		b = append(b, '0')
+	case exp >= 0:
+		b = append(b, digits...)
+		for range exp {
+			b = append(b, '0')
+		}
+	case int32(len(digits)) > -exp:
+		split := len(digits) + int(exp)
+		b = append(append(append(b, digits[:split]...), '.'), digits[split:]...)
+		frac = -exp
+	default:
+		b = append(b, '0', '.')
+		for range -exp - int32(len(digits)) {
+			b = append(b, '0')
+		}
+		b = append(b, digits...)
+		frac = -exp
+	}
+	if places > frac && frac == 0 {
+		b = append(b, '.')
+	}
+	for range places - frac {
+		b = append(b, '0')
+	}
+	return b
+}
+
+func absInt64(c int64) uint64 {
+	if c < 0 {
+		return uint64(-c)
+	}
+	return uint64(c)
 }
 
 // Decimal returns the amount as a shopspring decimal for arithmetic this package does not offer.
@@ -86,7 +146,33 @@ func (a Amount) Add(b Amount) Amount { return Amount{d: a.d.Add(b.d)} }
 func (a Amount) Sub(b Amount) Amount { return Amount{d: a.d.Sub(b.d)} }
 
 // Cmp compares by value and returns -1 if a < b, 0 if a == b ("1.50" vs "1.5"), +1 if a > b.
-func (a Amount) Cmp(b Amount) int { return a.d.Cmp(b.d) }
+func (a Amount) Cmp(b Amount) int {
+	if ac, ae, ok := a.small(); ok {
+		if bc, be, ok := b.small(); ok {
+			if c, ok := cmpSmall(ac, ae, bc, be); ok {
+				return c
+			}
+		}
+	}
+	return a.d.Cmp(b.d)
+}
+
+// cmpSmall compares ac × 10^ae with bc × 10^be in int64 arithmetic, when
+// bringing both to the smaller exponent does not overflow (shopspring's Cmp
+// does it with math/big, computing 10^n each time).
+func cmpSmall(ac int64, ae int32, bc int64, be int32) (int, bool) {
+	if ae < be {
+		c, ok := cmpSmall(bc, be, ac, ae)
+		return -c, ok
+	}
+	for d := ae - be; d > 0 && ac != 0; d-- {
+		if ac > math.MaxInt64/10 || ac < math.MinInt64/10 {
+			return 0, false
+		}
+		ac *= 10
+	}
+	return cmp.Compare(ac, bc), true
+}
 
 // IsZero reports whether the amount is 0.
 func (a Amount) IsZero() bool { return a.d.IsZero() }
@@ -99,6 +185,16 @@ func (a Amount) IsNegative() bool { return a.d.IsNegative() }
 
 // Places returns the number of decimal places of the value, ignoring trailing zeros ("100.50" → 1, "100" → 0).
 func (a Amount) Places() int32 {
+	if c, exp, ok := a.small(); ok {
+		if c == 0 {
+			return 0
+		}
+		for exp < 0 && c%10 == 0 {
+			c /= 10
+			exp++
+		}
+		return max(-exp, 0)
+	}
 	s := a.String()
 	if i := strings.IndexByte(s, '.'); i >= 0 {
 		return int32(len(s) - i - 1)

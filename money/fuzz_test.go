@@ -121,3 +121,51 @@ func FuzzParseSmallMatchesBig(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSmallPathsMatch: the int64 paths of Cmp, StringFixed, Places and
+// ValidatePositive give what the math/big ones give, for parsed amounts and
+// for sums and differences (whose coefficients keep trailing zeros).
+func FuzzSmallPathsMatch(f *testing.F) {
+	for _, s := range []string{"0", "1.00", "100.5", "-450.000", "0.000001", "999999999999999.999999", "999999999999999",
+		"123456789012345.6", "1e-30", "1e15", "12e14", "0.1234567", "5", "-0.5", "1e31"} {
+		f.Add(s, "0.10")
+		f.Add(s, "1e15")
+	}
+	f.Fuzz(func(t *testing.T, s, u string) {
+		a, err := ParseAmount(s)
+		if err != nil {
+			return
+		}
+		b, err := ParseAmount(u)
+		if err != nil {
+			b = AmountFromInt(int64(len(u)))
+		}
+		xs := []Amount{a, b, a.Add(b), a.Sub(b), b.Sub(a), AmountFromInt(int64(len(s)) * 1000)}
+		for _, x := range xs {
+			for _, y := range xs {
+				if got, want := x.Cmp(y), x.d.Cmp(y.d); got != want {
+					t.Fatalf("%s (%se%d).Cmp(%s (%se%d)) = %d, want %d", x, x.d.Coefficient(), x.d.Exponent(), y, y.d.Coefficient(), y.d.Exponent(), got, want)
+				}
+			}
+			for places := int32(-1); places <= MaxPlaces+1; places++ {
+				clamped := max(0, min(places, MaxPlaces))
+				if got, want := x.StringFixed(places), x.d.StringFixed(clamped); got != want {
+					t.Fatalf("%s (%se%d).StringFixed(%d) = %q, want %q", x, x.d.Coefficient(), x.d.Exponent(), places, got, want)
+				}
+			}
+			want := int32(0)
+			if str := x.String(); strings.Contains(str, ".") {
+				want = int32(len(str) - strings.IndexByte(str, '.') - 1)
+			}
+			if got := x.Places(); got != want {
+				t.Fatalf("%s (%se%d).Places() = %d, want %d", x, x.d.Coefficient(), x.d.Exponent(), got, want)
+			}
+			if withinLimits(x) && validatePositive(x) != nil {
+				t.Fatalf("%s (%se%d): the int64 path accepts, the long way says %v", x, x.d.Coefficient(), x.d.Exponent(), validatePositive(x))
+			}
+			if fmt.Sprint(ValidatePositive(x)) != fmt.Sprint(validatePositive(x)) {
+				t.Fatalf("%s: ValidatePositive %v, the long way %v", x, ValidatePositive(x), validatePositive(x))
+			}
+		}
+	})
+}

@@ -4,6 +4,14 @@ import "strconv"
 
 // ValidatePositive checks the currency-independent rules (greater than zero, magnitude <= MaxAmount, at most MaxPlaces places and MaxDigits significant digits) and returns a *ValidationError unwrapping to ErrNotPositive, ErrOutOfRange or ErrTooPrecise.
 func ValidatePositive(a Amount) error {
+	if withinLimits(a) {
+		return nil
+	}
+	return validatePositive(a)
+}
+
+// validatePositive is ValidatePositive the long way, with its errors.
+func validatePositive(a Amount) error {
 	if !a.IsPositive() {
 		return &ValidationError{Amount: a, Reason: ErrNotPositive.Error(), Err: ErrNotPositive}
 	}
@@ -46,4 +54,25 @@ func ValidateAmount(a Amount, c Currency) error {
 		}
 	}
 	return nil
+}
+
+// withinLimits reports, without math/big, that a positive amount of at most
+// 15 significant digits passes ValidatePositive: at most MaxIntegerDigits
+// integer digits and MaxPlaces places. Such an amount is below MaxAmount
+// (over it takes 15 integer digits and at least 7 places). False says
+// nothing: ValidatePositive then checks the long way.
+func withinLimits(a Amount) bool {
+	c, exp, ok := a.small()
+	if !ok || c <= 0 {
+		return false
+	}
+	for c%10 == 0 {
+		c /= 10
+		exp++
+	}
+	n := int32(1)
+	for x := c; x >= 10; x /= 10 {
+		n++
+	}
+	return n <= 15 && n+exp <= MaxIntegerDigits && exp >= -MaxPlaces
 }

@@ -133,7 +133,7 @@ func Evaluate(in Input) Decision {
 	case in.Amount.Cmp(s.SpendingLimit) > 0:
 		return deny(ReasonAmountExceedsLimit, "amount %s exceeds the spending limit of %s", fmtAmt(in.Amount, cur), fmtAmt(s.SpendingLimit, cur))
 	}
-	within := fmt.Sprintf("allowed: amount %s is within the spending limit of %s", fmtAmt(in.Amount, cur), fmtAmt(s.SpendingLimit, cur))
+	within := "allowed: amount " + fmtAmt(in.Amount, cur) + " is within the spending limit of " + fmtAmt(s.SpendingLimit, cur)
 	if s.DailyLimit == nil {
 		return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " (no daily limit)"}
 	}
