@@ -274,7 +274,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	// River adds this process to AttemptedBy at every fetch, snoozes
 	// included: one entry means no earlier run can have recorded attempts.
 	firstRun := len(job.AttemptedBy) == 1
-	b, err := r.svc.DeliveryBatch(ctx, job.Args.WebhookID, job.Args.Events(), job.ID, firstRun)
+	b, err := r.svc.DeliveryBatch(ctx, r.pool, job.Args.WebhookID, job.Args.Events(), job.ID, firstRun)
 	switch {
 	case failure.CodeOf(err) == failure.NotFound:
 		return nil // the endpoint was deleted: nothing left to do
@@ -284,7 +284,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 		return river.JobCancel(errors.New("endpoint is inactive"))
 	}
 	sent, unsent := r.send(ctx, lane, b)
-	inactive, err := r.svc.RecordAttempts(context.WithoutCancel(ctx), b.WebhookID, job.ID, sent)
+	inactive, err := r.svc.RecordAttempts(context.WithoutCancel(ctx), r.pool, b.WebhookID, job.ID, sent)
 	if err != nil {
 		return err
 	}
