@@ -244,9 +244,11 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []ev
 	return jobs, nil
 }
 
-// PruneDeliveries deletes attempt records older than the retention.
+// PruneDeliveries deletes attempt records older than the retention, each
+// endpoint's through its newest-first index (webhook_deliveries_page).
 func (s *WebhookService) PruneDeliveries(ctx context.Context) (int64, error) {
-	res, err := s.db.bun.NewDelete().Model((*deliveryRow)(nil)).Where("created_at < ?", s.db.Now().Add(-s.cfg.Retention)).Exec(ctx)
+	res, err := s.db.bun.NewRaw(`DELETE FROM webhook_deliveries d USING webhooks w
+		WHERE d.webhook_id = w.id AND d.created_at < ?`, s.db.Now().Add(-s.cfg.Retention)).Exec(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("prune webhook deliveries: %w", err)
 	}
