@@ -4,6 +4,7 @@
 package webhook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/url"
@@ -158,11 +159,46 @@ type Message struct {
 	Data      json.RawMessage `json:"data"`
 }
 
-// Body encodes the delivery body of an event.
+// Body encodes the delivery body of an event: what json.Marshal makes of a
+// Message, built by hand (it is made for every attempt).
 func Body(id, typ string, at time.Time, data json.RawMessage) []byte {
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
 	}
-	b, _ := json.Marshal(Message{ID: id, Type: typ, Timestamp: event.FormatTime(at), Data: data}) // cannot fail: data is valid JSON from the log
-	return b
+	b := bytes.NewBuffer(make([]byte, 0, len(data)+len(id)+len(typ)+64))
+	b.WriteString(`{"id":`)
+	writeJSONString(b, id)
+	b.WriteString(`,"type":`)
+	writeJSONString(b, typ)
+	b.WriteString(`,"timestamp":"`)
+	b.WriteString(event.FormatTime(at))
+	b.WriteString(`","data":`)
+	if err := json.Compact(b, data); err != nil {
+		// Not valid JSON, which the log never holds: json.Marshal refuses it too.
+		out, _ := json.Marshal(Message{ID: id, Type: typ, Timestamp: event.FormatTime(at), Data: data})
+		return out
+	}
+	if bytes.ContainsAny(data, "<>&\u2028\u2029") {
+		// json.Marshal escapes these (for HTML): the body stays byte for
+		// byte what it was.
+		esc := bytes.NewBuffer(make([]byte, 0, b.Len()+16))
+		json.HTMLEscape(esc, b.Bytes())
+		b = esc
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// writeJSONString writes s as a JSON string, as json.Marshal does.
+func writeJSONString(b *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+			q, _ := json.Marshal(s)
+			b.Write(q)
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
