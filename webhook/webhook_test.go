@@ -158,6 +158,7 @@ func TestBodyIsWhatMarshalMakes(t *testing.T) {
 		`{"agent_id": "agent_1", "n": [1, 2, {"x": null}]}`,
 		`{"note": "a <b> & c", "sep": "\u2028 \u2029", "raw": "x` + "\u2028" + `y"}`,
 		`{"quote": "say \"hi\"\n", "unicode": "éß✓"}`,
+		"{\n \"a\" :\t\"x  y \\\\\" ,\r\n\"b\":[ 1 , 2 ] }",
 		``,
 	} {
 		for _, id := range []string{"evt_1", `odd"id<&>` + "\x01é"} {
