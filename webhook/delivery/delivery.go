@@ -288,9 +288,13 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 		return river.JobCancel(errors.New("endpoint is inactive"))
 	}
 	sent, unsent := r.send(ctx, lane, b)
+	// The record outlives the job's context (the attempts were made), not
+	// the statement timeout the service's own pool has.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), db.StatementTimeout)
 	r.recorder <- struct{}{}
-	inactive, err := r.svc.RecordAttempts(context.WithoutCancel(ctx), r.pool, b.WebhookID, job.ID, sent)
+	inactive, err := r.svc.RecordAttempts(rctx, r.pool, b.WebhookID, job.ID, sent)
 	<-r.recorder
+	cancel()
 	if err != nil {
 		return err
 	}
