@@ -90,11 +90,12 @@ type Runner struct {
 	lanes  *lanes
 	// senders hands messages to the Workers goroutines that post them.
 	senders chan sendRequest
-	// recorder lets one job at a time record its attempts: concurrent
-	// COPYs into one table cost Postgres more CPU per row (measured 2.3x
-	// with 10 at once) and finish no sooner.
-	recorder chan struct{}
-	wake     chan struct{}
+	// dbTurn lets one job at a time load its batch or record its attempts
+	// on the pool: Postgres spends less CPU per row on them one after the
+	// other than at once (concurrent COPYs into one table cost 2.3x per row
+	// with 10 at once), and they finish no later.
+	dbTurn chan struct{}
+	wake   chan struct{}
 	// retryAfter carries an endpoint's Retry-After from Work to NextRetry.
 	retryAfter sync.Map // job id -> time.Duration
 }
@@ -113,7 +114,7 @@ func New(ctx context.Context, d *db.DB, svc *db.WebhookService, sender webhook.S
 	if err != nil {
 		return nil, fmt.Errorf("webhook delivery pool: %w", err)
 	}
-	r := &Runner{cfg: cfg, db: d, svc: svc, sender: sender, pool: pool, lanes: newLanes(cfg.PerEndpoint), senders: make(chan sendRequest), recorder: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
+	r := &Runner{cfg: cfg, db: d, svc: svc, sender: sender, pool: pool, lanes: newLanes(cfg.PerEndpoint), senders: make(chan sendRequest), dbTurn: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, &worker{r: r}); err != nil {
 		pool.Close()
@@ -278,7 +279,11 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	// River adds this process to AttemptedBy at every fetch, snoozes
 	// included: one entry means no earlier run can have recorded attempts.
 	firstRun := len(job.AttemptedBy) == 1
+	if !acquire(ctx, r.dbTurn) {
+		return ctx.Err()
+	}
 	b, err := r.svc.DeliveryBatch(ctx, r.pool, job.Args.WebhookID, job.Args.Events(), job.ID, firstRun)
+	<-r.dbTurn
 	switch {
 	case failure.CodeOf(err) == failure.NotFound:
 		return nil // the endpoint was deleted: nothing left to do
@@ -291,9 +296,9 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	// The record outlives the job's context (the attempts were made), not
 	// the statement timeout the service's own pool has.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), db.StatementTimeout)
-	r.recorder <- struct{}{}
+	r.dbTurn <- struct{}{}
 	inactive, err := r.svc.RecordAttempts(rctx, r.pool, b.WebhookID, job.ID, sent)
-	<-r.recorder
+	<-r.dbTurn
 	cancel()
 	if err != nil {
 		return err
