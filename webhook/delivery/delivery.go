@@ -92,10 +92,10 @@ type Runner struct {
 	senders chan sendRequest
 	// dbTurn lets one job at a time load or record a batch of turnRows
 	// or more on the pool: Postgres spends less CPU per row on them one
-	// after the other than at once (concurrent COPYs into one table cost
-	// 2.3x per row with 10 at once), and they finish no later. Smaller
-	// batches do not wait for it: they cost little per job, and their
-	// commits, many at once, share Postgres' WAL flushes.
+	// after the other than at once (COPYs of 100 records measured 22 µs
+	// of CPU per row one at a time, 52 ten at once), and they finish no
+	// later. Smaller batches do not wait for it: they cost little per
+	// job, and their commits, many at once, share Postgres' WAL flushes.
 	dbTurn chan struct{}
 	wake   chan struct{}
 	// retryAfter carries an endpoint's Retry-After from Work to NextRetry.
