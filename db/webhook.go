@@ -346,21 +346,28 @@ func (s *WebhookService) jobsFor(whID string, eventIDs []string) []river.InsertM
 	return jobs
 }
 
-// Delete removes an endpoint and its attempt records; its queued jobs find
-// it gone and stop.
+// Delete removes an endpoint and its attempt records in one transaction;
+// its queued jobs find it gone and stop. A job recording attempts holds a
+// key-share lock on the endpoint's row, so the deletion waits for it and
+// then deletes those records too.
 func (s *WebhookService) Delete(ctx context.Context, whID string) error {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return err
 	}
-	res, err := s.db.bun.NewDelete().Model((*webhookRow)(nil)).Where("id = ?", whID).Where("org_id = ?", p.OrgID).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("delete webhook: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return webhookNotFound(whID)
-	}
-	return nil
+	return s.db.inTx(ctx, func(tx bun.Tx) error {
+		res, err := tx.NewDelete().Model((*webhookRow)(nil)).Where("id = ?", whID).Where("org_id = ?", p.OrgID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("delete webhook: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return webhookNotFound(whID)
+		}
+		if _, err := tx.NewDelete().Model((*deliveryRow)(nil)).Where("webhook_id = ?", whID).Exec(ctx); err != nil {
+			return fmt.Errorf("delete webhook deliveries: %w", err)
+		}
+		return nil
+	})
 }
 
 // Test sends a signed webhook.test now and reports the answer; it records

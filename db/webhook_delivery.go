@@ -3,18 +3,17 @@ package db
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
-	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/webhook"
 )
 
@@ -76,142 +75,73 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 // DeliveryBatch loads what a delivery job needs, in one statement: the
 // endpoint and, in log order, those of eventIDs addressed to its
 // organization that job jobID has not yet delivered there (a job worked
-// before, retried or snoozed, sends only what is left). firstRun says the
-// job was never worked before, so no attempt of it can be recorded and the
-// statement skips looking for them. Errors: failure.NotFound when the
-// endpoint was deleted.
-func (s *WebhookService) DeliveryBatch(ctx context.Context, whID string, eventIDs []string, jobID int64, firstRun bool) (*webhook.Batch, error) {
-	var rows []struct {
-		webhookRow
-		EventID   *string         `bun:"event_id"`
-		EventType string          `bun:"event_type"`
-		Data      json.RawMessage `bun:"event_data"`
-		EventAt   time.Time       `bun:"event_at"`
-	}
+// before, retried or snoozed, sends only what is left), each with the number
+// of its attempts recorded there so far. firstRun says the job was never
+// worked before, so no attempt of it can be recorded and the statement skips
+// looking for them. It reads on pool, the delivery runner's own pgx pool, in
+// Postgres' binary format. Errors: failure.NotFound when the endpoint was
+// deleted.
+func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, whID string, eventIDs []string, jobID int64, firstRun bool) (*webhook.Batch, error) {
 	// The look for delivered events is a subplan Postgres may run as a scan
 	// of every job's records: only a job worked before needs it.
-	delivered, args := ``, []any{bun.In(eventIDs), whID}
+	q, args := batchFirstRun, []any{eventIDs, whID}
 	if !firstRun {
-		delivered = `AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.event_id = e.id AND d.job_id = ? AND d.success)`
-		args = []any{bun.In(eventIDs), jobID, whID}
+		q, args = batchRetry, []any{eventIDs, whID, jobID}
 	}
-	err := s.db.bun.NewRaw(`SELECT w.*, e.id AS event_id, e.type AS event_type, e.data AS event_data, e.created_at AS event_at
-		FROM webhooks w LEFT JOIN events e ON e.id IN (?) AND w.org_id = ANY(e.org_ids) `+delivered+`
-		WHERE w.id = ? ORDER BY e.xid, e.seq`, args...).Scan(ctx, &rows)
+	s.db.statements.Add(1)
+	rows, err := pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load delivery batch: %w", err)
 	}
-	if len(rows) == 0 {
+	defer rows.Close()
+	var (
+		w            webhookRow
+		found        bool
+		evID, evType *string
+		data         []byte
+		evAt         *time.Time
+		prior        int
+		messages     []webhook.Outgoing
+	)
+	for rows.Next() {
+		if err := rows.Scan(&w.ID, &w.OrgID, &w.URL, &w.Active, &w.ConsecutiveFailures, &w.SecretSealed,
+			&w.PreviousSecretSealed, &w.PreviousSecretUntil, &evID, &evType, &data, &evAt, &prior); err != nil {
+			return nil, fmt.Errorf("load delivery batch: %w", err)
+		}
+		found = true
+		if evID != nil {
+			if messages == nil {
+				messages = make([]webhook.Outgoing, 0, len(eventIDs))
+			}
+			messages = append(messages, webhook.Outgoing{ID: *evID, Type: *evType, At: evAt.UTC(), Data: data, Prior: prior})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load delivery batch: %w", err)
+	}
+	if !found {
 		return nil, webhookNotFound(whID)
 	}
-	w := &rows[0].webhookRow
-	secrets, err := s.secrets(w)
+	secrets, err := s.secrets(&w)
 	if err != nil {
 		return nil, err
 	}
-	b := &webhook.Batch{WebhookID: w.ID, OrgID: w.OrgID, URL: w.URL, Active: w.Active,
-		ConsecutiveFailures: w.ConsecutiveFailures, Secrets: secrets}
-	for _, r := range rows {
-		if r.EventID != nil {
-			b.Messages = append(b.Messages, webhook.Outgoing{ID: *r.EventID, Type: r.EventType, At: r.EventAt.UTC(), Data: r.Data})
-		}
-	}
-	return b, nil
+	return &webhook.Batch{WebhookID: w.ID, OrgID: w.OrgID, URL: w.URL, Active: w.Active,
+		ConsecutiveFailures: w.ConsecutiveFailures, Secrets: secrets, Messages: messages}, nil
 }
 
-// attemptRecord is one attempt as RecordAttempts hands it to Postgres.
-type attemptRecord struct {
-	ID           string    `json:"id"`
-	EventID      string    `json:"event_id"`
-	EventType    string    `json:"event_type"`
-	Success      bool      `json:"success"`
-	StatusCode   *int      `json:"status_code"`
-	LatencyMs    int       `json:"latency_ms"`
-	Error        *string   `json:"error"`
-	ResponseBody *string   `json:"response_body"`
-	CreatedAt    time.Time `json:"created_at"`
-}
-
-// RecordAttempts stores a job's attempts at one endpoint and their effect on
-// it in one transaction of three statements however many there are: a
-// success resets consecutive_failures, a failure counts (in the order the
-// attempts ended, webhook.TallyAttempts), and a 410 or reaching
-// WEBHOOK_DISABLE_AFTER disables the endpoint and appends webhook.disabled.
-// It reports whether the endpoint is (now) inactive or gone, so the caller
-// stops. A batch that changes no count takes no row lock.
-func (s *WebhookService) RecordAttempts(ctx context.Context, whID string, jobID int64, sent []webhook.Sent) (inactive bool, err error) {
-	if len(sent) == 0 {
-		return false, nil
-	}
-	now := s.db.Now()
-	recs := make([]attemptRecord, len(sent))
-	attempts := make([]webhook.Attempt, len(sent))
-	var lastStatus *int
-	for i, a := range sent {
-		r := attemptRecord{ID: id.New(id.Delivery), EventID: a.Message.ID, EventType: a.Message.Type, Success: a.Success(),
-			LatencyMs: int(a.Latency.Milliseconds()), CreatedAt: now.Add(-time.Since(a.Done))}
-		if a.StatusCode != 0 {
-			r.StatusCode, r.ResponseBody = &a.StatusCode, &a.Body
-		}
-		if a.Err != "" {
-			r.Error = &a.Err
-		}
-		if !a.Success() {
-			lastStatus = r.StatusCode
-		}
-		recs[i], attempts[i] = r, a.Attempt
-	}
-	batch, err := json.Marshal(recs)
-	if err != nil {
-		return false, fmt.Errorf("encode attempts: %w", err)
-	}
-	tally := webhook.TallyAttempts(attempts)
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
-		// An attempt's number counts this endpoint's earlier attempts at the
-		// event; the insert finds no endpoint row when it was deleted.
-		res, err := tx.NewRaw(`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at, job_id)
-			SELECT x.id, w.id, x.event_id, x.event_type,
-			       1 + (SELECT count(*) FROM webhook_deliveries p WHERE p.webhook_id = w.id AND p.event_id = x.event_id),
-			       x.success, x.status_code, x.latency_ms, x.error, x.response_body, x.created_at, ?
-			FROM jsonb_to_recordset(?::jsonb) AS x(id text, event_id text, event_type text, success boolean, status_code integer,
-			       latency_ms integer, error text, response_body text, created_at timestamptz)
-			JOIN webhooks w ON w.id = ?`, jobID, string(batch), whID).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("record attempts: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			inactive = true // deleted meanwhile
-			return nil
-		}
-		var row webhookRow
-		err = tx.NewRaw(`WITH u AS (
-				UPDATE webhooks SET consecutive_failures = CASE WHEN ? THEN ? ELSE consecutive_failures + ? END
-				WHERE id = ? AND consecutive_failures <> CASE WHEN ? THEN ? ELSE consecutive_failures + ? END
-				RETURNING id, org_id, url, active, consecutive_failures)
-			SELECT * FROM u
-			UNION ALL SELECT id, org_id, url, active, consecutive_failures FROM webhooks WHERE id = ? AND NOT EXISTS (SELECT 1 FROM u)`,
-			tally.Reset, tally.Failures, tally.Failures, whID, tally.Reset, tally.Failures, tally.Failures, whID).Scan(ctx, &row)
-		if err != nil {
-			return fmt.Errorf("count failures: %w", err)
-		}
-		if !row.Active {
-			inactive = true
-			return nil
-		}
-		reason := webhook.DisableReason(tally, row.ConsecutiveFailures, s.cfg.DisableAfter)
-		if reason == "" {
-			return nil
-		}
-		inactive = true
-		if _, err := tx.ExecContext(ctx, `UPDATE webhooks SET active = false, disabled_at = ?, updated_at = ? WHERE id = ?`, now, now, whID); err != nil {
-			return fmt.Errorf("disable webhook: %w", err)
-		}
-		data := webhook.Disabled{WebhookID: row.ID, URL: row.URL, Reason: reason, ConsecutiveFailures: row.ConsecutiveFailures, LastStatusCode: lastStatus}
-		_, err = appendEvent(ctx, tx, event.WebhookDisabled, now, data, row.OrgID)
-		return err
-	})
-	return inactive, err
-}
+// batchSelect is DeliveryBatch's statement; batchRetry adds the look for the
+// events the job already delivered.
+const (
+	batchSelect = `SELECT w.id, w.org_id, w.url, w.active, w.consecutive_failures, w.secret_sealed,
+		w.previous_secret_sealed, w.previous_secret_until, e.id, e.type, e.data, e.created_at,
+		(SELECT count(*)::int FROM webhook_deliveries p WHERE p.webhook_id = w.id AND p.event_id = e.id)
+		FROM webhooks w LEFT JOIN events e ON e.id = ANY($1::text[]) AND w.org_id = ANY(e.org_ids) `
+	batchFirstRun = batchSelect + `WHERE w.id = $2 ORDER BY e.xid, e.seq`
+	batchRetry    = batchSelect + `AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+			WHERE d.webhook_id = w.id AND d.event_id = e.id AND d.job_id = $3 AND d.success)
+		WHERE w.id = $2 ORDER BY e.xid, e.seq`
+)
 
 // DispatchWebhooks queues delivery jobs for the next batch of logged events
 // (one job per endpoint and up to JobEvents of its events)
@@ -314,9 +244,11 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []ev
 	return jobs, nil
 }
 
-// PruneDeliveries deletes attempt records older than the retention.
+// PruneDeliveries deletes attempt records older than the retention, each
+// endpoint's through its newest-first index (webhook_deliveries_page).
 func (s *WebhookService) PruneDeliveries(ctx context.Context) (int64, error) {
-	res, err := s.db.bun.NewDelete().Model((*deliveryRow)(nil)).Where("created_at < ?", s.db.Now().Add(-s.cfg.Retention)).Exec(ctx)
+	res, err := s.db.bun.NewRaw(`DELETE FROM webhook_deliveries d USING webhooks w
+		WHERE d.webhook_id = w.id AND d.created_at < ?`, s.db.Now().Add(-s.cfg.Retention)).Exec(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("prune webhook deliveries: %w", err)
 	}

@@ -41,9 +41,14 @@ func secretKey(secret string) ([]byte, error) {
 // each secret, space-separated, per Standard Webhooks v1: "v1,<base64
 // HMAC-SHA256(key, id.timestamp.body)>". Errors: ErrBadSecret.
 func Signature(secrets []string, msgID string, at time.Time, body []byte) (string, error) {
-	ts := strconv.FormatInt(at.Unix(), 10)
-	sigs := make([]string, 0, len(secrets))
-	for _, s := range secrets {
+	return signature(secrets, msgID, strconv.FormatInt(at.Unix(), 10), body)
+}
+
+func signature(secrets []string, msgID, ts string, body []byte) (string, error) {
+	const sigLen = len("v1,") + 44 // base64 of 32 bytes
+	out := make([]byte, 0, len(secrets)*(sigLen+1))
+	var sum [sha256.Size]byte
+	for i, s := range secrets {
 		k, err := secretKey(s)
 		if err != nil {
 			return "", err
@@ -54,22 +59,30 @@ func Signature(secrets []string, msgID string, at time.Time, body []byte) (strin
 		m.Write([]byte(ts))
 		m.Write([]byte{'.'})
 		m.Write(body)
-		sigs = append(sigs, "v1,"+base64.StdEncoding.EncodeToString(m.Sum(nil)))
+		if i > 0 {
+			out = append(out, ' ')
+		}
+		out = append(out, "v1,"...)
+		out = base64.StdEncoding.AppendEncode(out, m.Sum(sum[:0]))
 	}
-	return strings.Join(sigs, " "), nil
+	return string(out), nil
 }
 
 // SetHeaders sets the Standard Webhooks headers and the content type of a
 // delivery signed at at. Errors: ErrBadSecret.
 func SetHeaders(h http.Header, secrets []string, msgID string, at time.Time, body []byte) error {
-	sig, err := Signature(secrets, msgID, at, body)
+	ts := strconv.FormatInt(at.Unix(), 10)
+	sig, err := signature(secrets, msgID, ts, body)
 	if err != nil {
 		return err
 	}
-	h.Set("Content-Type", "application/json")
-	h.Set("User-Agent", "agenttrust-webhooks/1")
-	h.Set("webhook-id", msgID)
-	h.Set("webhook-timestamp", strconv.FormatInt(at.Unix(), 10))
-	h.Set("webhook-signature", sig)
+	// Canonical keys set directly: what h.Set would store, without
+	// canonicalising each name and allocating each value's slice.
+	v := []string{"application/json", "agenttrust-webhooks/1", msgID, ts, sig}
+	h["Content-Type"] = v[0:1:1]
+	h["User-Agent"] = v[1:2:2]
+	h["Webhook-Id"] = v[2:3:3]
+	h["Webhook-Timestamp"] = v[3:4:4]
+	h["Webhook-Signature"] = v[4:5:5]
 	return nil
 }

@@ -4,6 +4,7 @@
 package webhook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/url"
@@ -158,11 +159,76 @@ type Message struct {
 	Data      json.RawMessage `json:"data"`
 }
 
-// Body encodes the delivery body of an event.
+// Body encodes the delivery body of an event: what json.Marshal makes of a
+// Message, built by hand (it is made for every attempt). data must be valid
+// JSON (the log's jsonb is); it is compacted and HTML-escaped as json.Marshal
+// does, without json's validating scanner.
 func Body(id, typ string, at time.Time, data json.RawMessage) []byte {
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
 	}
-	b, _ := json.Marshal(Message{ID: id, Type: typ, Timestamp: event.FormatTime(at), Data: data}) // cannot fail: data is valid JSON from the log
-	return b
+	b := bytes.NewBuffer(make([]byte, 0, len(data)+len(id)+len(typ)+64))
+	b.WriteString(`{"id":`)
+	writeJSONString(b, id)
+	b.WriteString(`,"type":`)
+	writeJSONString(b, typ)
+	b.WriteString(`,"timestamp":"`)
+	b.WriteString(event.FormatTime(at))
+	b.WriteString(`","data":`)
+	writeCompact(b, data)
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// writeCompact writes valid JSON src as json.Marshal writes a RawMessage:
+// without the whitespace between tokens, and with <, >, &, U+2028 and U+2029
+// escaped as \u003c, \u003e, \u0026, \u2028 and \u2029.
+func writeCompact(b *bytes.Buffer, src []byte) {
+	const hex = "0123456789abcdef"
+	inString, escaped, start := false, false, 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case inString && escaped:
+			escaped = false
+			continue
+		case inString && c == '\\':
+			escaped = true
+			continue
+		case c == '"':
+			inString = !inString
+			continue
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			b.Write(src[start:i])
+			start = i + 1
+			continue
+		case c == '<' || c == '>' || c == '&':
+			b.Write(src[start:i])
+			b.WriteString(`\u00`)
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xF])
+			start = i + 1
+		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
+			b.Write(src[start:i])
+			b.WriteString(`\u202`)
+			b.WriteByte(hex[src[i+2]&0xF])
+			i += 2
+			start = i + 1
+		}
+	}
+	b.Write(src[start:])
+}
+
+// writeJSONString writes s as a JSON string, as json.Marshal does.
+func writeJSONString(b *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+			q, _ := json.Marshal(s)
+			b.Write(q)
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }

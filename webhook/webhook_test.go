@@ -1,6 +1,8 @@
 package webhook_test
 
 import (
+	"cmp"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -144,5 +146,29 @@ func TestDeliveryJobReadsBatchesAndSingleEvents(t *testing.T) {
 	}
 	if got := (webhook.DeliveryJob{WebhookID: "wh_1", EventID: "evt_9"}).Events(); len(got) != 1 || got[0] != "evt_9" {
 		t.Fatalf("single-event job events %v", got)
+	}
+}
+
+// Body builds by hand what json.Marshal makes of a Message: the same bytes
+// whatever the data holds (spacing, HTML characters, line separators).
+func TestBodyIsWhatMarshalMakes(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 21, 19, 51, 27, 123e6, time.UTC)
+	for _, data := range []string{
+		`{"agent_id": "agent_1", "n": [1, 2, {"x": null}]}`,
+		`{"note": "a <b> & c", "sep": "\u2028 \u2029", "raw": "x` + "\u2028" + `y"}`,
+		`{"quote": "say \"hi\"\n", "unicode": "éß✓"}`,
+		"{\n \"a\" :\t\"x  y \\\\\" ,\r\n\"b\":[ 1 , 2 ] }",
+		``,
+	} {
+		for _, id := range []string{"evt_1", `odd"id<&>` + "\x01é"} {
+			want, err := json.Marshal(webhook.Message{ID: id, Type: "agent.registered", Timestamp: "2026-11-21T19:51:27.123Z", Data: json.RawMessage(cmp.Or(data, "{}"))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := webhook.Body(id, "agent.registered", at, json.RawMessage(data)); string(got) != string(want) {
+				t.Errorf("Body(%q, %s)\n got %s\nwant %s", id, data, got, want)
+			}
+		}
 	}
 }

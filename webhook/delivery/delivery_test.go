@@ -409,6 +409,37 @@ func TestRedeliverPagesAndPrunes(t *testing.T) {
 	}
 }
 
+// A deleted endpoint's attempt records go with it, and another endpoint's stay.
+func TestDeleteRemovesRecords(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	rcv := webhooktest.New(t)
+	gone, _ := e.Register(rcv.URL()+"/gone", event.AgentRegistered)
+	kept, _ := e.Register(rcv.URL()+"/kept", event.AgentRegistered)
+	e.Start(delivery.Config{})
+	e.RegisterAgent("d1")
+	eventually(t, "both endpoints' attempts recorded", func() bool {
+		return len(deliveries(t, e, gone)) == 1 && len(deliveries(t, e, kept)) == 1
+	})
+	if r := e.Do(e.Key, http.MethodDelete, "/webhooks/"+gone, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	conn, err := pgx.Connect(context.Background(), e.DBURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	count := func(whID string) (n int) {
+		if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM webhook_deliveries WHERE webhook_id = $1`, whID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if g, k := count(gone), count(kept); g != 0 || k != 1 {
+		t.Fatalf("after the deletion %d records of the deleted endpoint and %d of the other; want 0 and 1", g, k)
+	}
+}
+
 func TestEndpointCap(t *testing.T) {
 	t.Parallel()
 	e := webhooktest.NewEnv(t, webhooktest.Options{})

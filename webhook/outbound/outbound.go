@@ -57,8 +57,12 @@ func LoadCAFile(path string) (*x509.CertPool, error) {
 
 // Client posts to endpoints under the policy.
 type Client struct {
-	cfg  Config
-	http *http.Client
+	cfg Config
+	// transport is used without an http.Client: a redirect is the answer
+	// (never followed), and the request's context bounds the whole request,
+	// so the client's per-request redirect bookkeeping (a copy of the
+	// headers) and timeout goroutine are not needed.
+	transport *http.Transport
 }
 
 // New returns a client for cfg.
@@ -91,13 +95,7 @@ func New(cfg Config) *Client {
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
-	return &Client{cfg: cfg, http: &http.Client{
-		Transport: tr,
-		Timeout:   cfg.Timeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse // a 3xx is the answer, and a failure
-		},
-	}}
+	return &Client{cfg: cfg, transport: tr}
 }
 
 // Response is what an endpoint answered.
@@ -110,24 +108,31 @@ type Response struct {
 
 // Post sends body with header to url. An error means no HTTP answer came
 // (refused address, DNS, connect, TLS, timeout); its message is safe to show
-// to the endpoint's owner.
+// to the endpoint's owner. A 3xx is returned as the answer, not followed.
 func (c *Client) Post(ctx context.Context, url string, header http.Header, body []byte) (*Response, error) {
 	start := time.Now()
 	if !strings.HasPrefix(url, "https://") {
 		return nil, errors.New("only https:// endpoints are allowed")
 	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout) // the answer's body included
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("bad endpoint URL: %w", err)
 	}
 	req.Header = header
-	resp, err := c.http.Do(req)
+	resp, err := c.transport.RoundTrip(req)
 	if err != nil {
 		return nil, describe(err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxResponseBytes))
-	out := &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: b, Latency: time.Since(start)}
+	out := &Response{StatusCode: resp.StatusCode, Header: resp.Header}
+	if resp.ContentLength == 0 {
+		out.Latency = time.Since(start)
+		return out, nil
+	}
+	out.Body, err = io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxResponseBytes))
+	out.Latency = time.Since(start)
 	if err != nil {
 		// The status arrived; a body cut short does not change it.
 		return out, nil

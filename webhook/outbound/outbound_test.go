@@ -75,7 +75,27 @@ func TestClientChecksAddressesAtDialTime(t *testing.T) {
 	})
 	slow := outbound.New(outbound.Config{AllowPrivateNetworks: true, RootCAs: rcv.Roots(), Timeout: 300 * time.Millisecond})
 	start := time.Now()
-	if _, err := slow.Post(context.Background(), rcv.URL(), http.Header{}, nil); err == nil || time.Since(start) > 2*time.Second {
+	if _, err := slow.Post(context.Background(), rcv.URL(), http.Header{}, nil); err == nil || err.Error() != "timed out waiting for the endpoint" || time.Since(start) > 2*time.Second {
 		t.Fatalf("hung endpoint: %v after %s, want a timeout near 300ms", err, time.Since(start))
+	}
+}
+
+// Answers with a body leave the connection reusable: the request's deadline,
+// cancelled once the answer is read, does not close it.
+func TestClientReusesConnections(t *testing.T) {
+	t.Parallel()
+	rcv := webhooktest.New(t)
+	rcv.Answer(func(webhooktest.Request) webhooktest.Answer {
+		return webhooktest.Answer{Status: 200, Body: strings.Repeat("ok", 100)}
+	})
+	c := outbound.New(outbound.Config{AllowPrivateNetworks: true, RootCAs: rcv.Roots(), Timeout: 5 * time.Second})
+	for i := range 20 {
+		resp, err := c.Post(context.Background(), rcv.URL(), http.Header{}, []byte("{}"))
+		if err != nil || resp.StatusCode != 200 || len(resp.Body) != 200 {
+			t.Fatalf("post %d: %v %+v", i, err, resp)
+		}
+	}
+	if n := rcv.Conns(); n != 1 {
+		t.Fatalf("20 posts one after the other opened %d connections, want 1", n)
 	}
 }

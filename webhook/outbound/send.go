@@ -16,7 +16,7 @@ var _ webhook.Sender = (*Client)(nil)
 func (c *Client) Send(ctx context.Context, url string, secrets []string, msg webhook.Outgoing) webhook.Attempt {
 	start := time.Now()
 	body := webhook.Body(msg.ID, msg.Type, msg.At, msg.Data)
-	h := http.Header{}
+	h := make(http.Header, 5)
 	if err := webhook.SetHeaders(h, secrets, msg.ID, time.Now(), body); err != nil {
 		return webhook.Attempt{Err: "cannot sign: " + err.Error(), Latency: time.Since(start)}
 	}

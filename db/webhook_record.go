@@ -1,0 +1,166 @@
+package db
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/webhook"
+)
+
+// RecordAttempts stores a job's attempts at one endpoint and their effect on
+// it in one transaction of three statements however many there are: a
+// success resets consecutive_failures, a failure counts (in the order the
+// attempts ended, webhook.TallyAttempts), and a 410 or reaching
+// WEBHOOK_DISABLE_AFTER disables the endpoint and appends webhook.disabled.
+// It runs on pool, the delivery runner's own pgx pool, and the attempts
+// reach Postgres by COPY, numbered from their messages' Prior. It reports
+// whether the endpoint is (now) inactive or gone, so the caller stops. A
+// batch that changes no count takes only a key-share lock on the endpoint's
+// row, which no other delivery waits for and which keeps a concurrent
+// deletion from missing its records.
+func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool, whID string, jobID int64, sent []webhook.Sent) (inactive bool, err error) {
+	if len(sent) == 0 {
+		return false, nil
+	}
+	now := s.db.Now()
+	attempts := make([]webhook.Attempt, len(sent))
+	var lastStatus *int
+	for i, a := range sent {
+		if !a.Success() {
+			lastStatus = nil
+			if a.StatusCode != 0 {
+				lastStatus = &sent[i].StatusCode
+			}
+		}
+		attempts[i] = a.Attempt
+	}
+	rows := attemptRows(whID, jobID, now, sent)
+	tally := webhook.TallyAttempts(attempts)
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		// The endpoint first: its new count, or a key-share lock when the
+		// count does not change; no row means it was deleted.
+		var w webhookRow
+		s.db.statements.Add(1)
+		err := tx.QueryRow(ctx, `WITH u AS (
+				UPDATE webhooks SET consecutive_failures = CASE WHEN $2 THEN $3 ELSE consecutive_failures + $3 END
+				WHERE id = $1 AND consecutive_failures <> CASE WHEN $2 THEN $3 ELSE consecutive_failures + $3 END
+				RETURNING id, org_id, url, active, consecutive_failures)
+			SELECT * FROM u
+			UNION ALL SELECT * FROM (SELECT id, org_id, url, active, consecutive_failures FROM webhooks WHERE id = $1 FOR KEY SHARE) k
+			WHERE NOT EXISTS (SELECT 1 FROM u)`, whID, tally.Reset, tally.Failures).
+			Scan(&w.ID, &w.OrgID, &w.URL, &w.Active, &w.ConsecutiveFailures)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			inactive = true // deleted meanwhile
+			return nil
+		case err != nil:
+			return fmt.Errorf("count failures: %w", err)
+		}
+		s.db.statements.Add(1)
+		if _, err := tx.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(rows), copyAttempts); err != nil {
+			return fmt.Errorf("record attempts: %w", err)
+		}
+		if !w.Active {
+			inactive = true
+			return nil
+		}
+		reason := webhook.DisableReason(tally, w.ConsecutiveFailures, s.cfg.DisableAfter)
+		if reason == "" {
+			return nil
+		}
+		inactive = true
+		data := webhook.Disabled{WebhookID: w.ID, URL: w.URL, Reason: reason, ConsecutiveFailures: w.ConsecutiveFailures, LastStatusCode: lastStatus}
+		ev, err := event.New(id.New(id.Event), event.WebhookDisabled, data, w.OrgID)
+		if err != nil {
+			return fmt.Errorf("encode %s event: %w", event.WebhookDisabled, err)
+		}
+		// The endpoint's disabling and the event announcing it, in one
+		// statement: appendEvent's three writes for a pgx transaction.
+		s.db.statements.Add(1)
+		_, err = tx.Exec(ctx, `WITH d AS (UPDATE webhooks SET active = false, disabled_at = $1, updated_at = $1 WHERE id = $2),
+				e AS (INSERT INTO events (id, type, org_ids, data, created_at) VALUES ($3, $4, $5, $6, $1) RETURNING seq),
+				o AS (INSERT INTO event_orgs (org_id, event_seq) SELECT unnest($5::text[]), seq FROM e)
+			SELECT pg_notify($7, seq::text) FROM e`, now, whID, ev.ID, ev.Type, ev.OrgIDs, string(ev.Data), EventChannel)
+		if err != nil {
+			return fmt.Errorf("disable webhook: %w", err)
+		}
+		return nil
+	})
+	return inactive, err
+}
+
+// copyAttempts is the COPY attemptRows feeds.
+const copyAttempts = `COPY webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success,
+	status_code, latency_ms, error, response_body, created_at, job_id) FROM STDIN`
+
+// attemptRows encodes a job's attempts as the rows of a text-format COPY
+// into webhook_deliveries: each record is dated when its attempt ended (now
+// less the time since), so records list in the order attempts ended.
+func attemptRows(whID string, jobID int64, now time.Time, sent []webhook.Sent) []byte {
+	size := 0
+	for _, a := range sent {
+		size += 256 + len(a.Err) + 2*len(a.Body)
+	}
+	b := make([]byte, 0, size)
+	job := strconv.AppendInt(nil, jobID, 10)
+	for _, a := range sent {
+		b = append(b, id.New(id.Delivery)...)
+		b = append(b, '\t')
+		b = appendCopyText(b, whID)
+		b = append(b, '\t')
+		b = appendCopyText(b, a.Message.ID)
+		b = append(b, '\t')
+		b = appendCopyText(b, a.Message.Type)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(a.Message.Prior+1), 10)
+		b = append(b, '\t')
+		b = strconv.AppendBool(b, a.Success())
+		b = append(b, '\t')
+		if a.StatusCode != 0 {
+			b = strconv.AppendInt(b, int64(a.StatusCode), 10)
+		} else {
+			b = append(b, `\N`...)
+		}
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, a.Latency.Milliseconds(), 10)
+		b = append(b, '\t')
+		if a.Err != "" {
+			b = appendCopyText(b, a.Err)
+		} else {
+			b = append(b, `\N`...)
+		}
+		b = append(b, '\t')
+		if a.StatusCode != 0 {
+			b = appendCopyText(b, a.Body)
+		} else {
+			b = append(b, `\N`...)
+		}
+		b = append(b, '\t')
+		b = now.Add(-time.Since(a.Done)).UTC().AppendFormat(b, "2006-01-02 15:04:05.999999Z07:00")
+		b = append(b, '\t')
+		b = append(b, job...)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// copyEscaper escapes what COPY's text format gives a meaning to.
+var copyEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
+
+// appendCopyText appends s as one field of a text-format COPY row.
+func appendCopyText(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, "\\\n\r\t") {
+		return append(b, s...)
+	}
+	return append(b, copyEscaper.Replace(s)...)
+}
