@@ -572,3 +572,31 @@ func TestIdleDispatcherPassesOnThePollOnly(t *testing.T) {
 		t.Fatalf("want only the registration of %s, got %d deliveries", id, len(got))
 	}
 }
+
+// An endpoint's answer is recorded as it came, whatever bytes it holds
+// (the records reach Postgres through COPY's text format, which gives tabs,
+// line ends and backslashes a meaning): only NULs and invalid UTF-8, which
+// a text column cannot hold, are dropped.
+func TestRecordsKeepAnyResponseBody(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{Schedule: "1h"})
+	rcv := webhooktest.New(t)
+	whID, _ := e.Register(rcv.URL(), event.AgentRegistered)
+	const body = "a\tb\nc\r\nd\\e \\N \\. é€\x00\xff end"
+	rcv.Answer(func(webhooktest.Request) webhooktest.Answer { return webhooktest.Answer{Status: 500, Body: body} })
+	e.Start(delivery.Config{})
+	e.RegisterAgent("a1")
+	var recs []deliveryRecord
+	eventually(t, "a recorded attempt", func() bool { recs = deliveries(t, e, whID); return len(recs) == 1 })
+	want := "a\tb\nc\r\nd\\e \\N \\. é€ end"
+	if r := recs[0]; r.Response == nil || *r.Response != want || r.Error == nil || r.Success {
+		t.Fatalf("recorded %+v (response %q), want the failed attempt with response %q", r, deref(r.Response), want)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}
