@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -158,6 +159,7 @@ func (d *DB) ListenEvents(ctx context.Context, wake func()) {
 		l.wakes = map[*func()]bool{}
 	}
 	l.wakes[&wake] = true
+	l.publish()
 	if l.stop == nil {
 		lctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 		done := make(chan struct{})
@@ -169,6 +171,7 @@ func (d *DB) ListenEvents(ctx context.Context, wake func()) {
 	<-ctx.Done()
 	l.mu.Lock()
 	delete(l.wakes, &wake)
+	l.publish()
 	var done chan struct{}
 	if len(l.wakes) == 0 {
 		l.stop()
@@ -184,18 +187,23 @@ func (d *DB) ListenEvents(ctx context.Context, wake func()) {
 type eventListener struct {
 	mu    sync.Mutex
 	wakes map[*func()]bool
-	stop  context.CancelFunc // of the running listener; nil when none runs
+	list  atomic.Pointer[[]func()] // wakes' functions, replaced (not changed) under mu
+	stop  context.CancelFunc       // of the running listener; nil when none runs
 	done  chan struct{}
 }
 
-func (l *eventListener) wakeAll() {
-	l.mu.Lock()
-	wakes := make([]func(), 0, len(l.wakes))
+// publish makes list hold wakes' functions; mu is held.
+func (l *eventListener) publish() {
+	list := make([]func(), 0, len(l.wakes))
 	for w := range l.wakes {
-		wakes = append(wakes, *w)
+		list = append(list, *w)
 	}
-	l.mu.Unlock()
-	for _, w := range wakes {
+	l.list.Store(&list)
+}
+
+// wakeAll calls every listener's wake: once per commit, so it takes no lock.
+func (l *eventListener) wakeAll() {
+	for _, w := range *l.list.Load() {
 		w()
 	}
 }
