@@ -39,7 +39,8 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 			// machine cut batches short at half of it and queue the rest again.
 			cfg := delivery.Config{Workers: 50, PerEndpoint: 50, JobTimeout: time.Minute}
 			for range b.N {
-				e := webhooktest.NewEnv(b, webhooktest.Options{})
+				// Production bounds the sender's connections per host to its workers (server.go).
+				e := webhooktest.NewEnv(b, webhooktest.Options{MaxConns: cfg.Workers})
 				rcv := webhooktest.New(b)
 				for i := range endpoints {
 					e.Register(fmt.Sprintf("%s/%d", rcv.URL(), i), event.AgentRegistered)
