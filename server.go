@@ -105,7 +105,9 @@ func (m *Main) Open(ctx context.Context) error {
 // WEBHOOK_* settings and the key ring.
 func (m *Main) openWebhooks() error {
 	c := m.Config.Webhooks
-	oc := outbound.Config{AllowPrivateNetworks: c.AllowPrivateNetworks, RootCAs: c.roots}
+	// Deliveries are the client's busiest users, and at most
+	// delivery.DefaultWorkers of them are in flight at once.
+	oc := outbound.Config{AllowPrivateNetworks: c.AllowPrivateNetworks, RootCAs: c.roots, MaxConnsPerHost: delivery.DefaultWorkers}
 	if c.AllowPrivateNetworks {
 		m.Logger.Warn("WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: deliveries may reach loopback and private addresses (development and tests only)")
 	}

@@ -28,8 +28,10 @@ import (
 // same receiver with a plain net/http client at the same concurrency, and
 // reports both rates and their ratio. Both rates run from the first request
 // the receiver gets to the last; cold-deliveries/s also counts the runner's
-// start (River's client, the first read of the log), first-ms. Run: make
-// bench-webhooks.
+// start (River's client, the first read of the log), first-ms. The CPU
+// figures named window- count only that span, as the ratio does; the others
+// count the runner's whole life (its start, and the records after the last
+// delivery, included). Run: make bench-webhooks.
 func BenchmarkDeliveryThroughput(b *testing.B) {
 	for _, endpoints := range []int{1, 50} {
 		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
@@ -39,7 +41,8 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 			// machine cut batches short at half of it and queue the rest again.
 			cfg := delivery.Config{Workers: 50, PerEndpoint: 50, JobTimeout: time.Minute}
 			for range b.N {
-				e := webhooktest.NewEnv(b, webhooktest.Options{})
+				// Production bounds the sender's connections per host to its workers (server.go).
+				e := webhooktest.NewEnv(b, webhooktest.Options{MaxConns: cfg.Workers})
 				rcv := webhooktest.New(b)
 				for i := range endpoints {
 					e.Register(fmt.Sprintf("%s/%d", rcv.URL(), i), event.AgentRegistered)
@@ -51,18 +54,22 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				cpu0 := cpuTime()
 				pg0 := pgCPU(b, e.DBURL)
 				start := time.Now()
+				sampled := sampleCPU(b, e.DBURL)
 				_, stop := e.Start(cfg)
 				got := rcv.Wait(b, deliveries, 2*time.Minute, event.AgentRegistered)
 				cold := time.Since(start)
 				took := got[len(got)-1].At.Sub(got[0].At)
 				pg1 := pgCPU(b, e.DBURL)
+				samples := sampled()
 				stop()
 				cpu1 := cpuTime()
 				after := dbStats(b, e.DBURL)
 				conns, plainConns := rcv.Conns()-conns, rcv.Conns()
 
+				sampled = sampleCPU(b, "")
 				plainPost(b, rcv, got, min(cfg.Workers, cfg.PerEndpoint*endpoints))
 				cpu2 := cpuTime()
+				plainSamples := sampled()
 				posted := rcv.Requests(event.AgentRegistered)[len(got):]
 				plain := posted[len(posted)-1].At.Sub(posted[0].At)
 				b.ReportMetric(float64(deliveries)/took.Seconds(), "deliveries/s")
@@ -79,6 +86,15 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				if pg0 >= 0 && pg1 >= 0 {
 					b.ReportMetric(float64((pg1-pg0).Microseconds())/deliveries, "pg-cpu-µs/delivery")
 				}
+				// Between the first request the receiver got and the last, to
+				// the nearest 10 ms sample.
+				cpu, pg := window(samples, got[0].At, got[len(got)-1].At)
+				b.ReportMetric(float64(cpu.Microseconds())/deliveries, "window-cpu-µs/delivery")
+				if pg >= 0 {
+					b.ReportMetric(float64(pg.Microseconds())/deliveries, "window-pg-cpu-µs/delivery")
+				}
+				cpu, _ = window(plainSamples, posted[0].At, posted[len(posted)-1].At)
+				b.ReportMetric(float64(cpu.Microseconds())/deliveries, "window-plain-cpu-µs/post")
 				if *stats {
 					b.ReportMetric(float64(after.commits-before.commits)/deliveries, "xacts/delivery")
 					b.ReportMetric(float64(after.rows-before.rows)/deliveries, "rows-written/delivery")
@@ -148,30 +164,107 @@ func pgCPU(b *testing.B, url string) time.Duration {
 		b.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+	d, err := backendsCPU(ctx, conn)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return d
+}
+
+// sample is this process's and the database's backends' CPU time at a moment.
+type sample struct {
+	at      time.Time
+	cpu, pg time.Duration
+}
+
+// sampleCPU samples every 10 ms, the backends of the database at url too
+// (over one connection, not counted) unless url is empty, until the
+// function it returns is called, which returns the samples.
+func sampleCPU(b *testing.B, url string) func() []sample {
+	b.Helper()
+	ctx := context.Background()
+	var conn *pgx.Conn
+	if url != "" {
+		var err error
+		if conn, err = pgx.Connect(ctx, url); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var samples []sample
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			s := sample{at: time.Now(), cpu: cpuTime(), pg: -1}
+			if conn != nil {
+				if pg, err := backendsCPU(ctx, conn); err == nil {
+					s.pg = pg
+				}
+			}
+			samples = append(samples, s)
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() []sample {
+		close(stop)
+		<-done
+		if conn != nil {
+			conn.Close(ctx)
+		}
+		return samples
+	}
+}
+
+// window is the CPU time used between the samples nearest from and to; pg
+// is -1 when either sample lacks the backends'.
+func window(samples []sample, from, to time.Time) (cpu, pg time.Duration) {
+	near := func(t time.Time) sample {
+		best := samples[0]
+		for _, s := range samples[1:] {
+			if s.at.Sub(t).Abs() < best.at.Sub(t).Abs() {
+				best = s
+			}
+		}
+		return best
+	}
+	f, l := near(from), near(to)
+	pg = -1
+	if f.pg >= 0 && l.pg >= 0 {
+		pg = l.pg - f.pg
+	}
+	return l.cpu - f.cpu, pg
+}
+
+// backendsCPU is pgCPU over conn, whose own backend it leaves out.
+func backendsCPU(ctx context.Context, conn *pgx.Conn) (time.Duration, error) {
+	rows, err := conn.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+	if err != nil {
+		return 0, err
+	}
 	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
 	if err != nil {
-		b.Fatal(err)
+		return 0, err
 	}
 	var total time.Duration
 	for _, pid := range pids {
 		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if err != nil {
-			return -1
+			return -1, nil
 		}
 		// utime and stime are fields 14 and 15, counted after the command's closing parenthesis.
 		f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
 		if len(f) < 13 {
-			return -1
+			return -1, nil
 		}
 		ut, _ := strconv.ParseInt(f[11], 10, 64)
 		st, _ := strconv.ParseInt(f[12], 10, 64)
 		total += time.Duration(ut+st) * time.Second / clockTicks
 	}
-	return total
+	return total, nil
 }
 
 // clockTicks is USER_HZ, the unit of /proc's CPU times: 100 on Linux.

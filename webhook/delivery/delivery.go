@@ -30,7 +30,7 @@ type Config struct {
 	DatabaseURL string
 	// Workers is how many deliveries a process sends at once, and how many
 	// delivery jobs (batches of events for one endpoint) it works at once
-	// (default 100).
+	// (default DefaultWorkers).
 	Workers int
 	// PerEndpoint is how many of them may go to one endpoint, and how many
 	// of its jobs may run here at once (default 10), so a slow or hung
@@ -47,14 +47,16 @@ type Config struct {
 	// River's fetch poll (default 200ms), beside their notifications.
 	Poll      time.Duration
 	FetchPoll time.Duration
-	// Batch is how many events one dispatch transaction reads (default 500).
+	// Batch is how many events one dispatch transaction reads (default
+	// 2000): a backlog is dispatched in fewer passes, each of which costs a
+	// transaction, a River insert and the fetches it wakes.
 	Batch  int
 	Logger *slog.Logger
 }
 
 func (c *Config) defaults() {
 	if c.Workers <= 0 {
-		c.Workers = 100
+		c.Workers = DefaultWorkers
 	}
 	if c.PerEndpoint <= 0 {
 		c.PerEndpoint = 10
@@ -72,12 +74,17 @@ func (c *Config) defaults() {
 		c.FetchPoll = 200 * time.Millisecond
 	}
 	if c.Batch <= 0 {
-		c.Batch = 500
+		c.Batch = 2000
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 }
+
+// DefaultWorkers is Config.Workers' default: at most that many deliveries
+// are in flight from one process, so its outbound client never needs more
+// connections than that to one host.
+const DefaultWorkers = 100
 
 // Runner is one process's share of webhook delivery.
 type Runner struct {

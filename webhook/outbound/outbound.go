@@ -37,6 +37,11 @@ type Config struct {
 	Timeout time.Duration
 	// MaxResponseBytes is how much of an answer is read (default 64 KiB).
 	MaxResponseBytes int64
+	// MaxConnsPerHost bounds the connections open to one host (0: no
+	// bound). Set to the number of requests the caller makes at once, it
+	// keeps the transport from dialing (and handshaking) a connection for
+	// a request that another one, about to be free, serves first.
+	MaxConnsPerHost int
 }
 
 // LoadCAFile reads PEM certificates from path into a pool with the system roots.
@@ -92,6 +97,7 @@ func New(cfg Config) *Client {
 		TLSHandshakeTimeout:   cfg.ConnectTimeout,
 		ResponseHeaderTimeout: cfg.Timeout,
 		MaxIdleConnsPerHost:   128, // an endpoint may have that many deliveries in flight across workers
+		MaxConnsPerHost:       cfg.MaxConnsPerHost,
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,5 +98,34 @@ func TestClientReusesConnections(t *testing.T) {
 	}
 	if n := rcv.Conns(); n != 1 {
 		t.Fatalf("20 posts one after the other opened %d connections, want 1", n)
+	}
+}
+
+// TestClientBoundsConnections: with MaxConnsPerHost, concurrent posts to one
+// host share that many connections and wait for one to be free instead of
+// dialing (and handshaking) more; without it, each concurrent post dials.
+func TestClientBoundsConnections(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ max, atLeast, atMost int }{{0, 4, 8}, {3, 1, 3}} {
+		rcv := webhooktest.New(t)
+		rcv.Answer(func(webhooktest.Request) webhooktest.Answer {
+			return webhooktest.Answer{Status: 204, Delay: 50 * time.Millisecond}
+		})
+		c := outbound.New(outbound.Config{AllowPrivateNetworks: true, RootCAs: rcv.Roots(), Timeout: 5 * time.Second, MaxConnsPerHost: tc.max})
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				if resp, err := c.Post(context.Background(), rcv.URL(), http.Header{}, []byte("{}")); err != nil || resp.StatusCode != 204 {
+					t.Errorf("post: %v %+v", err, resp)
+				}
+			})
+		}
+		wg.Wait()
+		if n := rcv.Conns(); n < tc.atLeast || n > tc.atMost {
+			t.Errorf("MaxConnsPerHost %d: 8 concurrent posts opened %d connections, want %d to %d", tc.max, n, tc.atLeast, tc.atMost)
+		}
+		if got := len(rcv.Requests()); got != 8 {
+			t.Errorf("MaxConnsPerHost %d: the receiver got %d requests, want 8", tc.max, got)
+		}
 	}
 }

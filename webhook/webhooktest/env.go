@@ -27,6 +27,7 @@ type Options struct {
 	DisableAfter int           // default 50
 	Strict       bool          // refuse private networks (the production policy)
 	Timeout      time.Duration // per request; default 3s
+	MaxConns     int           // the sender's connections per host (outbound.Config.MaxConnsPerHost)
 }
 
 // Env is one test's service: its own database, the HTTP handler with a
@@ -58,7 +59,7 @@ func NewEnv(t testing.TB, o Options) *Env {
 	}
 	keys, _ := keyring.Parse(keyring.Generate())
 	roots := New(t).Roots() // every httptest TLS server shares one certificate
-	sender := outbound.New(outbound.Config{AllowPrivateNetworks: !o.Strict, RootCAs: roots, Timeout: o.Timeout})
+	sender := outbound.New(outbound.Config{AllowPrivateNetworks: !o.Strict, RootCAs: roots, Timeout: o.Timeout, MaxConnsPerHost: o.MaxConns})
 	wh, err := db.NewWebhookService(d, keys, sender, db.WebhookConfig{Schedule: schedule, DisableAfter: o.DisableAfter})
 	if err != nil {
 		t.Fatal(err)
