@@ -18,12 +18,7 @@ import (
 func TestPartiesReadAlike(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	ctx := context.Background()
-	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(ctx, "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx = auth.WithPrincipal(ctx, auth.Principal{OrgID: orgID, KeyID: keyID})
+	ctx, _ := acme(t, d)
 	daily := money.MustParse("250.75")
 	var ids []string
 	for _, in := range []agent.RegisterInput{
@@ -52,12 +47,7 @@ func TestPartiesReadAlike(t *testing.T) {
 func TestPartyReadPlansOnce(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	ctx := context.Background()
-	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(ctx, "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx = auth.WithPrincipal(ctx, auth.Principal{OrgID: orgID, KeyID: keyID})
+	ctx, keyID := acme(t, d)
 	var ids []string
 	for _, name := range []string{"a", "b"} {
 		a, err := db.NewAgentService(d).Register(ctx, agent.RegisterInput{Name: name, AuthorizedActions: []string{"purchase"},
@@ -80,4 +70,14 @@ func TestPartyReadPlansOnce(t *testing.T) {
 			t.Errorf("%d ids, key check %t: %d generic and %d custom plans in %d calls, want at most 5 custom", len(c.ids), c.key != "", generic, custom, calls)
 		}
 	}
+}
+
+// acme creates an organization and returns a context acting with its key.
+func acme(t *testing.T, d *db.DB) (ctx context.Context, keyID string) {
+	t.Helper()
+	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return auth.WithPrincipal(context.Background(), auth.Principal{OrgID: orgID, KeyID: keyID}), keyID
 }
