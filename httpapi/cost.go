@@ -82,8 +82,13 @@ func (l operationLimits) MutateOperationContext(_ context.Context, oc *graphql.O
 		total = satAdd(total, n)
 		names = append(names, name)
 	}
-	sort.Strings(names)                          // a stable message for the same document
-	oc.Stats.SetExtension(rootFieldsStat, total) // what rootFieldCharge charges
+	sort.Strings(names) // a stable message for the same document
+	if oc.Operation.Operation != ast.Subscription {
+		// What rootFieldCharge charges. A subscription's operation context
+		// lives as long as the subscription, and the stats' map with it
+		// (about 300 bytes each): its one root field is counted again there.
+		oc.Stats.SetExtension(rootFieldsStat, total)
+	}
 	if total > int64(l.maxRootFields) {
 		return documentError("the operation selects %s root fields, more than the limit of %d (aliases count)", count(total), l.maxRootFields)
 	}
@@ -107,7 +112,7 @@ func (l operationLimits) MutateOperationContext(_ context.Context, oc *graphql.O
 }
 
 // rootFieldsStat names the operation's root field count (an int64) that
-// operationLimits leaves in the operation's stats for rootFieldCharge.
+// operationLimits leaves in a query's or mutation's stats for rootFieldCharge.
 const rootFieldsStat = "agenttrust.rootFields"
 
 // count renders a saturated figure honestly.

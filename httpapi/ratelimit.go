@@ -100,7 +100,7 @@ func (c rootFieldCharge) MutateOperationContext(ctx context.Context, oc *graphql
 		return nil // resolvers refuse the unauthenticated themselves
 	}
 	n, counted := oc.Stats.GetExtension(rootFieldsStat).(int64)
-	if !counted { // operationLimits did not run (it runs first on every server the edge builds)
+	if !counted { // a subscription, or operationLimits did not run (it runs first on every server the edge builds)
 		for _, v := range rootFields(oc.Operation.SelectionSet, oc.Doc.Fragments) {
 			n = satAdd(n, v)
 		}
