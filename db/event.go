@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
@@ -70,6 +71,25 @@ func appendEvent(ctx context.Context, tx bun.Tx, typ string, at time.Time, data 
 	}
 	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", EventChannel, fmt.Sprint(row.Seq)); err != nil {
 		return ev, fmt.Errorf("notify %s event: %w", typ, err)
+	}
+	return ev, nil
+}
+
+// appendEventTx is appendEvent for a transaction on a pgx pool (the webhook
+// delivery runner's): the event, its recipients and the notification in one
+// statement.
+func (d *DB) appendEventTx(ctx context.Context, tx pgx.Tx, typ string, at time.Time, data any, orgIDs ...string) (event.Event, error) {
+	ev, err := event.New(id.New(id.Event), typ, data, orgIDs...)
+	if err != nil {
+		return ev, fmt.Errorf("encode %s event: %w", typ, err)
+	}
+	ev.CreatedAt = at
+	d.statements.Add(1)
+	err = tx.QueryRow(ctx, `WITH e AS (INSERT INTO events (id, type, org_ids, data, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING seq),
+			o AS (INSERT INTO event_orgs (org_id, event_seq) SELECT unnest($3::text[]), seq FROM e)
+		SELECT seq, pg_notify($6, seq::text) FROM e`, ev.ID, ev.Type, ev.OrgIDs, string(ev.Data), at, EventChannel).Scan(&ev.Seq, nil)
+	if err != nil {
+		return ev, fmt.Errorf("insert %s event: %w", typ, err)
 	}
 	return ev, nil
 }

@@ -18,7 +18,8 @@ import (
 )
 
 // RecordAttempts stores a job's attempts at one endpoint and their effect on
-// it in one transaction of three statements however many there are: a
+// it in one transaction of two statements however many there are (two more
+// when it disables the endpoint): a
 // success resets consecutive_failures, a failure counts (in the order the
 // attempts ended, webhook.TallyAttempts), and a 410 or reaching
 // WEBHOOK_DISABLE_AFTER disables the endpoint and appends webhook.disabled.
@@ -79,22 +80,13 @@ func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool,
 			return nil
 		}
 		inactive = true
-		data := webhook.Disabled{WebhookID: w.ID, URL: w.URL, Reason: reason, ConsecutiveFailures: w.ConsecutiveFailures, LastStatusCode: lastStatus}
-		ev, err := event.New(id.New(id.Event), event.WebhookDisabled, data, w.OrgID)
-		if err != nil {
-			return fmt.Errorf("encode %s event: %w", event.WebhookDisabled, err)
-		}
-		// The endpoint's disabling and the event announcing it, in one
-		// statement: appendEvent's three writes for a pgx transaction.
 		s.db.statements.Add(1)
-		_, err = tx.Exec(ctx, `WITH d AS (UPDATE webhooks SET active = false, disabled_at = $1, updated_at = $1 WHERE id = $2),
-				e AS (INSERT INTO events (id, type, org_ids, data, created_at) VALUES ($3, $4, $5, $6, $1) RETURNING seq),
-				o AS (INSERT INTO event_orgs (org_id, event_seq) SELECT unnest($5::text[]), seq FROM e)
-			SELECT pg_notify($7, seq::text) FROM e`, now, whID, ev.ID, ev.Type, ev.OrgIDs, string(ev.Data), EventChannel)
-		if err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE webhooks SET active = false, disabled_at = $1, updated_at = $1 WHERE id = $2`, now, whID); err != nil {
 			return fmt.Errorf("disable webhook: %w", err)
 		}
-		return nil
+		data := webhook.Disabled{WebhookID: w.ID, URL: w.URL, Reason: reason, ConsecutiveFailures: w.ConsecutiveFailures, LastStatusCode: lastStatus}
+		_, err = s.db.appendEventTx(ctx, tx, event.WebhookDisabled, now, data, w.OrgID)
+		return err
 	})
 	return inactive, err
 }
