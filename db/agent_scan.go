@@ -62,6 +62,9 @@ type agentScanner struct {
 	created, updated time.Time
 	live             bool // the API key check after agentColumns, when asked for (auth.Fold)
 	dest             []any
+	// bare is dest with the counters' destinations nil, for a row without
+	// counters (they cannot take NULL).
+	bare []any
 
 	// With trust: each row's counters (trust.Counters), and whether it had
 	// any; c, first and tcUpdated are the destinations of counterColumns.
@@ -105,6 +108,12 @@ func newAgentScanner(orgID string, rows pgx.Rows, capacity int, withTrust, withK
 	if withKey {
 		s.dest = append(s.dest, &s.live)
 	}
+	if withTrust {
+		s.bare = append([]any(nil), s.dest...)
+		for i := colCounters; i < colCounters+nCounterColumns; i++ {
+			s.bare[i] = nil
+		}
+	}
 	if !s.raw {
 		s.dest[colActions] = &s.actions
 	}
@@ -116,11 +125,7 @@ func (s *agentScanner) scan(rows pgx.Rows) error {
 	dest := s.dest
 	hasCounters := s.withTrust && rows.RawValues()[colCounters] != nil // evidence_at is NOT NULL: nil is no row of trust_counters
 	if s.withTrust && !hasCounters {
-		// The counters' destinations cannot take NULL: skip those columns.
-		dest = append(make([]any, 0, len(dest)), dest...)
-		for i := colCounters; i < colCounters+nCounterColumns; i++ {
-			dest[i] = nil
-		}
+		dest = s.bare
 	}
 	if err := rows.Scan(dest...); err != nil {
 		return fmt.Errorf("scan agent: %w", err)
