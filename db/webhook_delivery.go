@@ -75,8 +75,7 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 // DeliveryBatch loads what a delivery job needs, in one statement: the
 // endpoint and, in log order, those of eventIDs addressed to its
 // organization that job jobID has not yet delivered there (a job worked
-// before, retried or snoozed, sends only what is left), each with the number
-// of its attempts recorded there so far. firstRun says the job was never
+// before, retried or snoozed, sends only what is left). firstRun says the job was never
 // worked before, so no attempt of it can be recorded and the statement skips
 // looking for them. It reads on pool, the delivery runner's own pgx pool, in
 // Postgres' binary format. Errors: failure.NotFound when the endpoint was
@@ -100,12 +99,11 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 		evID, evType *string
 		data         []byte
 		evAt         *time.Time
-		prior        int
 		messages     []webhook.Outgoing
 	)
 	for rows.Next() {
 		if err := rows.Scan(&w.ID, &w.OrgID, &w.URL, &w.Active, &w.ConsecutiveFailures, &w.SecretSealed,
-			&w.PreviousSecretSealed, &w.PreviousSecretUntil, &evID, &evType, &data, &evAt, &prior); err != nil {
+			&w.PreviousSecretSealed, &w.PreviousSecretUntil, &evID, &evType, &data, &evAt); err != nil {
 			return nil, fmt.Errorf("load delivery batch: %w", err)
 		}
 		found = true
@@ -113,7 +111,7 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 			if messages == nil {
 				messages = make([]webhook.Outgoing, 0, len(eventIDs))
 			}
-			messages = append(messages, webhook.Outgoing{ID: *evID, Type: *evType, At: evAt.UTC(), Data: data, Prior: prior})
+			messages = append(messages, webhook.Outgoing{ID: *evID, Type: *evType, At: evAt.UTC(), Data: data})
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -134,8 +132,7 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 // events the job already delivered.
 const (
 	batchSelect = `SELECT w.id, w.org_id, w.url, w.active, w.consecutive_failures, w.secret_sealed,
-		w.previous_secret_sealed, w.previous_secret_until, e.id, e.type, e.data, e.created_at,
-		(SELECT count(*)::int FROM webhook_deliveries p WHERE p.webhook_id = w.id AND p.event_id = e.id)
+		w.previous_secret_sealed, w.previous_secret_until, e.id, e.type, e.data, e.created_at
 		FROM webhooks w LEFT JOIN events e ON e.id = ANY($1::text[]) AND w.org_id = ANY(e.org_ids) `
 	batchFirstRun = batchSelect + `WHERE w.id = $2 ORDER BY e.xid, e.seq`
 	batchRetry    = batchSelect + `AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d

@@ -18,13 +18,14 @@ import (
 )
 
 // RecordAttempts stores a job's attempts at one endpoint and their effect on
-// it in one transaction of two statements however many there are (two more
+// it in one transaction of three statements however many there are (two more
 // when it disables the endpoint): a
 // success resets consecutive_failures, a failure counts (in the order the
 // attempts ended, webhook.TallyAttempts), and a 410 or reaching
 // WEBHOOK_DISABLE_AFTER disables the endpoint and appends webhook.disabled.
 // It runs on pool, the delivery runner's own pgx pool, and the attempts
-// reach Postgres by COPY, numbered from their messages' Prior. It reports
+// reach Postgres by COPY, each numbered one past the records of its event
+// at the endpoint that the transaction sees. It reports
 // whether the endpoint is (now) inactive or gone, so the caller stops. A
 // batch that changes no count takes only a key-share lock on the endpoint's
 // row, which no other delivery waits for and which keeps a concurrent
@@ -45,7 +46,6 @@ func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool,
 		}
 		attempts[i] = a.Attempt
 	}
-	rows := attemptRows(whID, jobID, now, sent)
 	tally := webhook.TallyAttempts(attempts)
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		// The endpoint first: its new count, or a key-share lock when the
@@ -67,6 +67,27 @@ func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool,
 		case err != nil:
 			return fmt.Errorf("count failures: %w", err)
 		}
+		// Each attempt is numbered one past the attempts at its event
+		// recorded by now: the load's count (Prior) misses a record that
+		// another job (a redelivery) committed since.
+		ids := make([]string, len(sent))
+		for i, a := range sent {
+			ids[i] = a.Message.ID
+		}
+		s.db.statements.Add(1)
+		counted, err := tx.Query(ctx, `SELECT event_id, count(*)::int FROM webhook_deliveries
+			WHERE webhook_id = $1 AND event_id = ANY($2::text[]) GROUP BY event_id`, whID, ids)
+		if err != nil {
+			return fmt.Errorf("count earlier attempts: %w", err)
+		}
+		prior := map[string]int{}
+		var evID string
+		var n int
+		_, err = pgx.ForEachRow(counted, []any{&evID, &n}, func() error { prior[evID] = n; return nil })
+		if err != nil {
+			return fmt.Errorf("count earlier attempts: %w", err)
+		}
+		rows := attemptRows(whID, jobID, now, sent, prior)
 		s.db.statements.Add(1)
 		if _, err := tx.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(rows), copyAttempts); err != nil {
 			return fmt.Errorf("record attempts: %w", err)
@@ -98,7 +119,7 @@ const copyAttempts = `COPY webhook_deliveries (id, webhook_id, event_id, event_t
 // attemptRows encodes a job's attempts as the rows of a text-format COPY
 // into webhook_deliveries: each record is dated when its attempt ended (now
 // less the time since), so records list in the order attempts ended.
-func attemptRows(whID string, jobID int64, now time.Time, sent []webhook.Sent) []byte {
+func attemptRows(whID string, jobID int64, now time.Time, sent []webhook.Sent, prior map[string]int) []byte {
 	size := 0
 	for _, a := range sent {
 		size += 256 + len(a.Err) + 2*len(a.Body)
@@ -114,7 +135,7 @@ func attemptRows(whID string, jobID int64, now time.Time, sent []webhook.Sent) [
 		b = append(b, '\t')
 		b = appendCopyText(b, a.Message.Type)
 		b = append(b, '\t')
-		b = strconv.AppendInt(b, int64(a.Message.Prior+1), 10)
+		b = strconv.AppendInt(b, int64(prior[a.Message.ID]+1), 10)
 		b = append(b, '\t')
 		b = strconv.AppendBool(b, a.Success())
 		b = append(b, '\t')

@@ -14,9 +14,6 @@ type Outgoing struct {
 	Type string
 	At   time.Time // the event's time: the body's timestamp
 	Data json.RawMessage
-	// Prior counts the attempts at this event to this endpoint recorded
-	// when the batch was loaded: this attempt's number is Prior+1.
-	Prior int
 }
 
 // Attempt is what one try to deliver a message produced.
