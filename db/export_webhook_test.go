@@ -1,0 +1,51 @@
+package db
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// CountAttemptsPlan seeds endpoint whID (of organization orgID) with records
+// of records events, then runs RecordAttempts' count of earlier attempts for
+// the first 100 of them on its generic plan, as a prepared statement ends
+// up, and returns the plan with the rows each node handled (EXPLAIN ANALYZE).
+func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records int) (string, error) {
+	conn, err := d.reads.Acquire(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Release()
+	var plan []string
+	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		for _, q := range []string{
+			`INSERT INTO webhooks (id, org_id, url, events, secret_sealed, created_at, updated_at)
+				VALUES ('` + whID + `', '` + orgID + `', 'https://example.com/', '{*}', 'x', now(), now())`,
+			`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, latency_ms, created_at, job_id)
+				SELECT 'dlv_' || g, '` + whID + `', 'evt_' || g, 'agent.registered', 1, true, 1, now(), 1 FROM generate_series(1, ` + strconv.Itoa(records) + `) g`,
+			`SET LOCAL plan_cache_mode = force_generic_plan`,
+			`PREPARE count_attempts AS ` + countAttempts,
+		} {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		ids := make([]string, 100)
+		for i := range ids {
+			ids[i] = "evt_" + strconv.Itoa(i+1)
+		}
+		rows, err := tx.Query(ctx, `EXPLAIN ANALYZE EXECUTE count_attempts('`+whID+`', '{`+strings.Join(ids, ",")+`}')`, pgx.QueryExecModeSimpleProtocol)
+		if err != nil {
+			return err
+		}
+		plan, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DEALLOCATE count_attempts`)
+		return err
+	})
+	return strings.Join(plan, "\n"), err
+}

@@ -1,0 +1,40 @@
+package db_test
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/db/dbtest"
+)
+
+// TestCountAttemptsProbesEachEvent: recording a job's attempts counts the
+// earlier attempts at its events by one index probe per event, not by a scan
+// of all the endpoint's records (which made each record of a busy endpoint
+// cost in proportion to the records before it). Checked on the generic plan,
+// on a table without statistics, as a fresh deployment runs it.
+func TestCountAttemptsProbesEachEvent(t *testing.T) {
+	t.Parallel()
+	d := dbtest.New(t)
+	ctx, _ := acme(t, d)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const records = 5000
+	plan, err := d.CountAttemptsPlan(ctx, p.OrgID, "wh_count", records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No node may handle more rows than the 100 events counted: a scan of
+	// the endpoint's records handles all 5,000 (and removes most by filter).
+	for _, m := range regexp.MustCompile(`(?:actual time=\S+ rows=|Rows Removed by Filter: )(\d+)`).FindAllStringSubmatch(plan, -1) {
+		if n, _ := strconv.Atoi(m[1]); n > 100 {
+			t.Fatalf("a plan node handled %d rows of %d records:\n%s", n, records, plan)
+		}
+	}
+	if !regexp.MustCompile(`Index Cond: \(\(webhook_id = \$1\) AND \(event_id = e\.event_id\)\)`).MatchString(plan) {
+		t.Errorf("the count does not probe the (webhook_id, event_id) index:\n%s", plan)
+	}
+}
