@@ -86,11 +86,22 @@ func updateAuditHead(q bun.IDB, a *agentRow) *bun.RawQuery {
 		a.AuditSeq, a.AuditHead, a.AuditHeadMAC, a.ID)
 }
 
-// jsonb appends a JSON value as bun appends a model's type:jsonb field.
+// jsonb appends a JSON value as bun appends a model's type:jsonb field: it
+// re-marshals the value (compacting it and escaping <, > and &), which
+// leaves JSON of plain ASCII without whitespace, as our encoders write it,
+// unchanged, so such a value is appended as it is.
 type jsonb json.RawMessage
 
 func (j jsonb) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
-	return schema.AppendJSONValue(gen, b, reflect.ValueOf(json.RawMessage(j))), nil
+	for _, c := range j {
+		if c <= ' ' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			return schema.AppendJSONValue(gen, b, reflect.ValueOf(json.RawMessage(j))), nil
+		}
+	}
+	if !json.Valid(j) {
+		return schema.AppendJSONValue(gen, b, reflect.ValueOf(json.RawMessage(j))), nil
+	}
+	return gen.Dialect().AppendJSON(b, j), nil
 }
 
 // auditChains loads a page of the chains of agents owned by orgID in chain

@@ -33,7 +33,7 @@ func TestWrittenOutStatements(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", what, got, want)
 		}
 	}
-	for _, details := range []string{`{"a":"b"}`, `{"r":"it's <a> & \"q\" \\ \u0000 é \u2028"}`, `null`, `{"n":[1,2.50,{"z":null}]}`} {
+	for _, details := range []string{`{"a":"b"}`, `{"r":"it's <a> & \"q\" \\ \u0000 é \u2028"}`, `null`, `{"n":[1,2.50,{"z":null}]}`, `{"a": 1}`, `{"a":"\\u0000"}`, `{"a":"x\u0000"}`, `{"a":"b"`, `{"a":"b"}}`, ``} {
 		for _, prev := range []string{"", "ff3a"} {
 			r := auditRow{AgentID: "agent_'x", Sequence: 7, Action: "transaction.completed", At: at, Actor: "key_k",
 				Details: json.RawMessage(details), Hash: "7ca0", PreviousHash: prev}
