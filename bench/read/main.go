@@ -8,7 +8,10 @@
 // -agents agents through the service's own GraphQL handler, serves the service
 // and the floor on loopback, runs wrk against each target in turn and prints
 // req/s, p50/p99 latency and the Go process CPU per request, then the ratios
-// to the floor. The database is dropped at the end. Run it with `make bench-read`.
+// to the floor. Then, unless -execute none, executeTransaction under wrk
+// against pgbench running the same SQL (bench/pgbench/execute.sql) with as
+// many clients in the same database (execute.go). The database is dropped at
+// the end. Run it with `make bench-read`.
 package main
 
 import (
@@ -40,15 +43,18 @@ const (
 )
 
 type options struct {
-	admin       string
-	duration    time.Duration
-	connections int
-	threads     int
-	agents      int
-	rounds      int
-	wrk         string
-	cpuprofile  string // after the measured runs, one more run of profile, CPU-profiled into this file
-	profile     string
+	admin        string
+	duration     time.Duration
+	connections  int
+	threads      int
+	agents       int
+	rounds       int
+	wrk          string
+	cpuprofile   string // after the measured runs, one more run of profile, CPU-profiled into this file
+	profile      string
+	execute      string // the executeTransaction target's senders: disjoint, random, or none (skipped)
+	executeConns int
+	pgbench      string
 }
 
 func main() {
@@ -62,6 +68,9 @@ func main() {
 	flag.StringVar(&o.wrk, "wrk", envOr("WRK", "wrk"), "the wrk binary")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "after the measured runs, run -profile's target once more (unreported) with the process CPU-profiled into this file")
 	flag.StringVar(&o.profile, "profile", "trust", "the target -cpuprofile profiles: floor, plain, trust, typename or evaluateTrust")
+	flag.StringVar(&o.execute, "execute", envOr("EXECUTE", "disjoint"), "after the read targets, executeTransaction against pgbench running the same SQL in the same database: disjoint (each connection its own sender, pgbench per_client=1), random (per_client=0), or none")
+	flag.IntVar(&o.executeConns, "execute-c", envInt("EXECUTE_CONNECTIONS", 8), "wrk connections and pgbench clients for the executeTransaction target")
+	flag.StringVar(&o.pgbench, "pgbench", envOr("PGBENCH", "pgbench"), "the pgbench binary")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-read:", err)
@@ -199,7 +208,18 @@ func run(ctx context.Context, o options) error {
 	}
 	tn, ev := results["typename"][0], results["evaluateTrust"][0]
 	fmt.Printf("  evaluateTrust / { __typename } latency, one client: p50 %.2f×   mean %.2f×\n", ev.p50/tn.p50, ev.mean/tn.mean)
-	return nil
+
+	if o.execute == "none" {
+		return nil
+	}
+	// Seeded only now, in organizations of their own, so that the read
+	// targets ran on the database as before.
+	pool.Reset() // the floor's idle connections: room for pgbench's
+	e, err := newExecuteBench(ctx, o, d, svc, dbURL, svcURL, tmp)
+	if err != nil {
+		return err
+	}
+	return e.run(ctx, o)
 }
 
 // profileRun runs o.profile's target once more, as it was measured (one
