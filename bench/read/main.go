@@ -52,6 +52,7 @@ type options struct {
 	wrk          string
 	cpuprofile   string // after the measured runs, one more run of profile, CPU-profiled into this file
 	profile      string
+	read         bool   // run the read targets (false: the executeTransaction target alone)
 	execute      string // the executeTransaction target's senders: disjoint, random, or none (skipped)
 	executeConns int
 	pgbench      string
@@ -68,6 +69,7 @@ func main() {
 	flag.StringVar(&o.wrk, "wrk", envOr("WRK", "wrk"), "the wrk binary")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "after the measured runs, run -profile's target once more (unreported) with the process CPU-profiled into this file")
 	flag.StringVar(&o.profile, "profile", "trust", "the target -cpuprofile profiles: floor, plain, trust, typename or evaluateTrust")
+	flag.BoolVar(&o.read, "read", true, "run the read targets (-read=false: the executeTransaction target alone)")
 	flag.StringVar(&o.execute, "execute", envOr("EXECUTE", "disjoint"), "after the read targets, executeTransaction against pgbench running the same SQL in the same database: disjoint (each connection its own sender, pgbench per_client=1), random (per_client=0), or none")
 	flag.IntVar(&o.executeConns, "execute-c", envInt("EXECUTE_CONNECTIONS", 8), "wrk connections and pgbench clients for the executeTransaction target")
 	flag.StringVar(&o.pgbench, "pgbench", envOr("PGBENCH", "pgbench"), "the pgbench binary")
@@ -153,6 +155,28 @@ func run(ctx context.Context, o options) error {
 
 	fmt.Printf("# %s  %d cores  %s  %d agents, wrk -t%d -c%d -d%s, %d round(s), GOGC=%s\n",
 		time.Now().UTC().Format(time.RFC3339), numCPU(), wrkVersion(o.wrk), o.agents, o.threads, o.connections, o.duration, o.rounds, gogc)
+	if o.read {
+		if err := readTargets(o, targets); err != nil {
+			return err
+		}
+	}
+
+	if o.execute == "none" {
+		return nil
+	}
+	// Seeded only now, in organizations of their own, so that the read
+	// targets ran on the database as before.
+	pool.Reset() // the floor's idle connections: room for pgbench's
+	e, err := newExecuteBench(ctx, o, d, svc, dbURL, svcURL, tmp)
+	if err != nil {
+		return err
+	}
+	return e.run(ctx, o)
+}
+
+// readTargets runs the read targets: rounds of floor, plain and trust, the
+// one-client latencies, and prints their ratios.
+func readTargets(o options, targets map[string]target) error {
 	fmt.Printf("%-14s %5s %9s %9s %9s %12s\n", "target", "round", "req/s", "p50 ms", "p99 ms", "cpu µs/req")
 	results := map[string][]result{}
 	warm := o
@@ -208,18 +232,7 @@ func run(ctx context.Context, o options) error {
 	}
 	tn, ev := results["typename"][0], results["evaluateTrust"][0]
 	fmt.Printf("  evaluateTrust / { __typename } latency, one client: p50 %.2f×   mean %.2f×\n", ev.p50/tn.p50, ev.mean/tn.mean)
-
-	if o.execute == "none" {
-		return nil
-	}
-	// Seeded only now, in organizations of their own, so that the read
-	// targets ran on the database as before.
-	pool.Reset() // the floor's idle connections: room for pgbench's
-	e, err := newExecuteBench(ctx, o, d, svc, dbURL, svcURL, tmp)
-	if err != nil {
-		return err
-	}
-	return e.run(ctx, o)
+	return nil
 }
 
 // profileRun runs o.profile's target once more, as it was measured (one
