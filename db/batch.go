@@ -74,12 +74,12 @@ func (b *writeBatch) flush(ctx context.Context, tx bun.Tx) error {
 	if b.n == 0 {
 		return nil
 	}
-	q, n, what := string(b.sql), b.n, strings.Join(b.what, ", ")
+	q, n, what := string(b.sql), b.n, b.what
 	b.sql = nil
 	b.n, b.what = 0, nil
 	// No arguments: bun and the driver send the text as it is.
 	if _, err := tx.ExecContext(ctx, q); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+		return fmt.Errorf("%s: %w", strings.Join(what, ", "), err)
 	}
 	b.d.statements.Add(int64(n - 1)) // the query hook counted the message once
 	return nil
