@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -269,6 +270,24 @@ func (e *executeBench) run(ctx context.Context, o options) error {
 		ratio += s.rps / p.tps
 	}
 	fmt.Printf("  executeTransaction / pgbench throughput %.2f× (mean over rounds)\n", ratio/float64(o.rounds))
+	if o.cpuprofile == "" || o.profile != "execute" {
+		return nil
+	}
+	// One more service run, unreported, with the process CPU-profiled.
+	f, err := os.Create(o.cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	_, err = e.runService(ctx, o)
+	pprof.StopCPUProfile()
+	if err != nil {
+		return fmt.Errorf("executeTransaction: %w", err)
+	}
+	fmt.Printf("# CPU profile of one more execute run: %s\n", o.cpuprofile)
 	return nil
 }
 

@@ -68,7 +68,7 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", envInt("ROUNDS", 1), "rounds of floor, plain, trust (interleaved, to expose drift)")
 	flag.StringVar(&o.wrk, "wrk", envOr("WRK", "wrk"), "the wrk binary")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "after the measured runs, run -profile's target once more (unreported) with the process CPU-profiled into this file")
-	flag.StringVar(&o.profile, "profile", "trust", "the target -cpuprofile profiles: floor, plain, trust, typename or evaluateTrust")
+	flag.StringVar(&o.profile, "profile", "trust", "the target -cpuprofile profiles: floor, plain, trust, typename, evaluateTrust or execute")
 	flag.BoolVar(&o.read, "read", true, "run the read targets (-read=false: the executeTransaction target alone)")
 	flag.StringVar(&o.execute, "execute", envOr("EXECUTE", "disjoint"), "after the read targets, executeTransaction against pgbench running the same SQL in the same database: disjoint (each connection its own sender, pgbench per_client=1), random (per_client=0), or none")
 	flag.IntVar(&o.executeConns, "execute-c", envInt("EXECUTE_CONNECTIONS", 8), "wrk connections and pgbench clients for the executeTransaction target")
@@ -211,7 +211,7 @@ func readTargets(o options, targets map[string]target) error {
 		res.print(name+" c1", 1)
 	}
 
-	if o.cpuprofile != "" {
+	if o.cpuprofile != "" && o.profile != "execute" {
 		if err := profileRun(o, targets); err != nil {
 			return err
 		}
