@@ -178,9 +178,6 @@ end
 // was a completed transaction: an answer with GraphQL errors is still an
 // HTTP 200, so the transactions committed are counted.
 func (e *executeBench) runService(ctx context.Context, o options) (result, error) {
-	if e.mode == "disjoint" {
-		o.threads = e.conns // one connection per thread: the thread's id is its sender
-	}
 	conn := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(e.dbURL)))
 	defer conn.Close()
 	count := func() (n int, err error) {
@@ -191,7 +188,7 @@ func (e *executeBench) runService(ctx context.Context, o options) (result, error
 	if err != nil {
 		return result{}, err
 	}
-	r, err := load(o, e.svc, e.conns)
+	r, err := e.runWrk(o)
 	if err != nil {
 		return r, err
 	}
@@ -203,6 +200,14 @@ func (e *executeBench) runService(ctx context.Context, o options) (result, error
 		return r, fmt.Errorf("%d requests answered but %d transactions committed: some answers were errors", r.requests, after-before)
 	}
 	return r, nil
+}
+
+// runWrk runs wrk with the script against the service.
+func (e *executeBench) runWrk(o options) (result, error) {
+	if e.mode == "disjoint" {
+		o.threads = e.conns // one connection per thread: the thread's id is its sender
+	}
+	return load(o, e.svc, e.conns)
 }
 
 var (
