@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 )
 
@@ -57,25 +59,69 @@ func (e AuditEntry) ComputeHash() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("canonicalize audit details: %w", err)
 	}
-	b, err := json.Marshal(link{
+	return e.linkHash(details)
+}
+
+// linkHash is ComputeHash for details already in canonical form.
+func (e AuditEntry) linkHash(details json.RawMessage) (string, error) {
+	l := link{
 		V: 1, AgentID: e.AgentID, Sequence: e.Sequence, Action: e.Action,
 		Timestamp: e.Timestamp.UTC().Truncate(time.Microsecond).Format(TimestampFormat),
 		Actor:     e.Actor, Details: details, PreviousHash: e.PreviousHash,
-	})
-	if err != nil {
-		return "", fmt.Errorf("encode audit link: %w", err)
+	}
+	b, ok := l.appendPlain(make([]byte, 0, 256+len(details)))
+	if !ok {
+		var err error
+		if b, err = json.Marshal(l); err != nil {
+			return "", fmt.Errorf("encode audit link: %w", err)
+		}
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]), nil
 }
 
+// appendPlain appends json.Marshal's encoding of l when every string in it
+// (details included) is plain ASCII that json.Marshal writes verbatim, and
+// reports whether it did; otherwise the caller marshals.
+func (l link) appendPlain(b []byte) ([]byte, bool) {
+	for _, s := range [...]string{l.AgentID, l.Action, l.Timestamp, l.Actor, l.PreviousHash} {
+		if !plainString(s) {
+			return b, false
+		}
+	}
+	// json.Marshal compacts a RawMessage and escapes <, > and & in it (and
+	// U+2028, U+2029): canonical details without those bytes, nor any
+	// non-ASCII byte, nor a control byte, come out unchanged.
+	for _, c := range []byte(l.Details) {
+		if c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			return b, false
+		}
+	}
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(l.V), 10)
+	b = append(append(append(b, `,"agent_id":"`...), l.AgentID...), `","sequence":`...)
+	b = strconv.AppendInt(b, int64(l.Sequence), 10)
+	b = append(append(append(b, `,"action":"`...), l.Action...), `","timestamp":"`...)
+	b = append(append(append(b, l.Timestamp...), `","actor":"`...), l.Actor...)
+	b = append(append(append(b, `","details":`...), l.Details...), `,"previous_hash":"`...)
+	return append(append(b, l.PreviousHash...), `"}`...), true
+}
+
+// plainString reports whether encoding/json writes s verbatim between quotes
+// whether or not it escapes HTML: printable ASCII without ", \, <, > or &.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 // NextEntry builds the entry that follows prev (nil for the first) and seals it with its hash.
 func NextEntry(prev *AuditEntry, agentID, action, actor string, at time.Time, details any) (AuditEntry, error) {
-	raw, err := json.Marshal(details)
+	raw, err := canonicalDetails(details)
 	if err != nil {
-		return AuditEntry{}, fmt.Errorf("encode audit details: %w", err)
-	}
-	if raw, err = CanonicalJSON(raw); err != nil {
 		return AuditEntry{}, err
 	}
 	e := AuditEntry{AgentID: agentID, Sequence: 1, Action: action, Actor: actor, Details: raw,
@@ -84,10 +130,54 @@ func NextEntry(prev *AuditEntry, agentID, action, actor string, at time.Time, de
 		e.Sequence = prev.Sequence + 1
 		e.PreviousHash = prev.Hash
 	}
-	if e.Hash, err = e.ComputeHash(); err != nil {
+	if e.Hash, err = e.linkHash(raw); err != nil {
 		return AuditEntry{}, err
 	}
 	return e, nil
+}
+
+// canonicalDetails is CanonicalJSON of details' JSON encoding. A flat object
+// of plain strings (what transactions record) is written directly, keys
+// sorted as encoding/json sorts them; anything else goes through
+// CanonicalJSON.
+func canonicalDetails(details any) (json.RawMessage, error) {
+	if m, ok := details.(map[string]any); ok && m != nil {
+		if b, ok := appendPlainObject(nil, m); ok {
+			return b, nil
+		}
+	}
+	raw, err := json.Marshal(details)
+	if err != nil {
+		return nil, fmt.Errorf("encode audit details: %w", err)
+	}
+	return CanonicalJSON(raw)
+}
+
+// appendPlainObject appends m as canonical JSON when its keys and values are
+// all plain strings (plainString), and reports whether it did.
+func appendPlainObject(b []byte, m map[string]any) ([]byte, bool) {
+	var keys [16]string
+	ks := keys[:0]
+	n := 2
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok || !plainString(k) || !plainString(s) {
+			return b, false
+		}
+		ks = append(ks, k)
+		n += len(k) + len(s) + 6
+	}
+	slices.Sort(ks)
+	b = slices.Grow(b, n)
+	b = append(b, '{')
+	for i, k := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), k...), `":"`...)
+		b = append(append(b, m[k].(string)...), '"')
+	}
+	return append(b, '}'), true
 }
 
 // VerifyChain re-walks a chain in sequence order: sequences count up from 1,
@@ -150,7 +240,10 @@ const ChainSignPurpose = "agenttrust audit chain head v1"
 // in the database is detected; verification checkpoints are signed with the
 // fingerprint they proved.
 func HeadMessage(agentID string, sequence int, hash, fingerprint string) []byte {
-	return fmt.Appendf(nil, "%s\x00%d\x00%s\x00%s", agentID, sequence, hash, fingerprint)
+	b := make([]byte, 0, len(agentID)+len(hash)+len(fingerprint)+24)
+	b = append(append(b, agentID...), 0)
+	b = append(strconv.AppendInt(b, int64(sequence), 10), 0)
+	return append(append(append(b, hash...), 0), fingerprint...)
 }
 
 // ChainWalk checks a chain incrementally, one batch of entries at a time, from

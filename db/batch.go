@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 )
 
 // writeBatch gathers writes of one transaction whose results nothing reads
@@ -20,7 +21,7 @@ import (
 // that reads may run before it is flushed.
 type writeBatch struct {
 	d    *DB
-	sql  strings.Builder
+	sql  []byte
 	n    int
 	what []string
 }
@@ -40,7 +41,7 @@ func withBatch(ctx context.Context, d *DB) (context.Context, *writeBatch) {
 // statement is a bun query that can run alone or be written into a batch.
 type statement interface {
 	Exec(ctx context.Context, dest ...any) (sql.Result, error)
-	String() string
+	AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error)
 }
 
 // write runs q in the transaction, or queues it on ctx's batch; what names
@@ -48,11 +49,16 @@ type statement interface {
 func write(ctx context.Context, q statement, what string) error {
 	if b, ok := ctx.Value(batchKey{}).(*writeBatch); ok {
 		if b.n == 0 {
-			b.sql.Grow(batchSize)
+			b.sql = make([]byte, 0, batchSize)
 		} else {
-			b.sql.WriteString(";\n")
+			b.sql = append(b.sql, ";\n"...)
 		}
-		b.sql.WriteString(q.String())
+		// Appended in place: no copy of each statement's text.
+		sql, err := q.AppendQuery(b.d.bun.QueryGen(), b.sql)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		b.sql = sql
 		b.n++
 		b.what = append(b.what, what)
 		return nil
@@ -68,12 +74,12 @@ func (b *writeBatch) flush(ctx context.Context, tx bun.Tx) error {
 	if b.n == 0 {
 		return nil
 	}
-	q, n, what := b.sql.String(), b.n, strings.Join(b.what, ", ")
-	b.sql.Reset()
+	q, n, what := string(b.sql), b.n, b.what
+	b.sql = nil
 	b.n, b.what = 0, nil
 	// No arguments: bun and the driver send the text as it is.
 	if _, err := tx.ExecContext(ctx, q); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+		return fmt.Errorf("%s: %w", strings.Join(what, ", "), err)
 	}
 	b.d.statements.Add(int64(n - 1)) // the query hook counted the message once
 	return nil

@@ -52,7 +52,7 @@ func appendEvent(ctx context.Context, tx bun.Tx, typ string, at time.Time, data 
 		// from the insert in the same statement, and the notification
 		// names the event by id (listeners only wake on it).
 		q := tx.NewRaw(`WITH e AS (?) INSERT INTO event_orgs (org_id, event_seq) SELECT o, e.seq FROM e CROSS JOIN unnest(?::text[]) AS o`,
-			tx.NewInsert().Model(&row).Returning("seq"), pgdialect.Array(ev.OrgIDs))
+			insertEvent(tx, &row), pgdialect.Array(ev.OrgIDs))
 		if err := write(ctx, q, "insert "+typ+" event"); err != nil {
 			return ev, err
 		}
@@ -73,6 +73,14 @@ func appendEvent(ctx context.Context, tx bun.Tx, typ string, at time.Time, data 
 		return ev, fmt.Errorf("notify %s event: %w", typ, err)
 	}
 	return ev, nil
+}
+
+// insertEvent is tx.NewInsert().Model(r).Returning("seq") written out: the
+// same statement text (TestWrittenOutStatements) without bun's per-query
+// reflection.
+func insertEvent(q bun.IDB, r *eventRow) *bun.RawQuery {
+	return q.NewRaw(`INSERT INTO "events" ("seq", "id", "type", "org_ids", "data", "created_at") VALUES (DEFAULT, ?, ?, ?, ?, ?) RETURNING seq`,
+		r.ID, r.Type, pgdialect.Array(r.OrgIDs), jsonb(r.Data), r.CreatedAt)
 }
 
 // appendEventTx is appendEvent for a transaction on a pgx pool (the webhook

@@ -101,13 +101,7 @@ func storeTrust(ctx context.Context, tx bun.Tx, a *agentRow, c trust.Counters, c
 		first = &c.FirstExternalAt
 	}
 	prevScore, prevAssessment := a.TC.Score, a.TC.Assessment
-	err := write(ctx, tx.NewUpdate().Table("trust_counters").
-		Set("evidence_at = ?", c.At).Set("completed = ?", c.Completed).Set("failures = ?", c.Failures).
-		Set("limit_refusals = ?", c.LimitRefusals).Set("reversals = ?", c.Reversals).
-		Set("disputing_orgs = ?", c.DisputingOrgs).Set("open_disputes = ?", c.OpenDisputes).
-		Set("counterparty_orgs = ?", c.CounterpartyOrgs).Set("first_external_at = ?", first).
-		Set("score = ?", res.Score).Set("assessment = ?", res.Assessment).Set("updated_at = ?", now).
-		Where("agent_id = ?", a.ID), "store trust counters")
+	err := write(ctx, updateTrust(tx, a.ID, c, first, res, now), "store trust counters")
 	if err != nil {
 		return err
 	}
@@ -124,6 +118,17 @@ func storeTrust(ctx context.Context, tx bun.Tx, a *agentRow, c trust.Counters, c
 	data := trust.ScoreChanged(a.ID, prevScore, prevAssessment, res, cause)
 	_, err = appendEvent(ctx, tx, event.TrustScoreChanged, now, data, a.OrgID)
 	return err
+}
+
+// updateTrust writes an agent's counters and score. It is the statement
+// tx.NewUpdate().Table("trust_counters").Set(...)... built in one format
+// (TestWrittenOutStatements), as every execute runs it twice.
+func updateTrust(q bun.IDB, agentID string, c trust.Counters, first *time.Time, res trust.Result, now time.Time) *bun.RawQuery {
+	return q.NewRaw(`UPDATE "trust_counters" SET evidence_at = ?, completed = ?, failures = ?, limit_refusals = ?, reversals = ?, `+
+		`disputing_orgs = ?, open_disputes = ?, counterparty_orgs = ?, first_external_at = ?, score = ?, assessment = ?, updated_at = ? `+
+		`WHERE (agent_id = ?)`,
+		c.At, c.Completed, c.Failures, c.LimitRefusals, c.Reversals, c.DisputingOrgs, c.OpenDisputes, c.CounterpartyOrgs,
+		first, res.Score, res.Assessment, now, agentID)
 }
 
 // countCounterparties adds delta to each (agent, other organization) pair's

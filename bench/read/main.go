@@ -8,7 +8,10 @@
 // -agents agents through the service's own GraphQL handler, serves the service
 // and the floor on loopback, runs wrk against each target in turn and prints
 // req/s, p50/p99 latency and the Go process CPU per request, then the ratios
-// to the floor. The database is dropped at the end. Run it with `make bench-read`.
+// to the floor. Then, unless -execute none, executeTransaction under wrk
+// against pgbench running the same SQL (bench/pgbench/execute.sql) with as
+// many clients in the same database (execute.go). The database is dropped at
+// the end. Run it with `make bench-read`.
 package main
 
 import (
@@ -40,15 +43,19 @@ const (
 )
 
 type options struct {
-	admin       string
-	duration    time.Duration
-	connections int
-	threads     int
-	agents      int
-	rounds      int
-	wrk         string
-	cpuprofile  string // after the measured runs, one more run of profile, CPU-profiled into this file
-	profile     string
+	admin        string
+	duration     time.Duration
+	connections  int
+	threads      int
+	agents       int
+	rounds       int
+	wrk          string
+	cpuprofile   string // after the measured runs, one more run of profile, CPU-profiled into this file
+	profile      string
+	read         bool   // run the read targets (false: the executeTransaction target alone)
+	execute      string // the executeTransaction target's senders: disjoint, random, or none (skipped)
+	executeConns int
+	pgbench      string
 }
 
 func main() {
@@ -61,7 +68,11 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", envInt("ROUNDS", 1), "rounds of floor, plain, trust (interleaved, to expose drift)")
 	flag.StringVar(&o.wrk, "wrk", envOr("WRK", "wrk"), "the wrk binary")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "after the measured runs, run -profile's target once more (unreported) with the process CPU-profiled into this file")
-	flag.StringVar(&o.profile, "profile", "trust", "the target -cpuprofile profiles: floor, plain, trust, typename or evaluateTrust")
+	flag.StringVar(&o.profile, "profile", "trust", "the target -cpuprofile profiles: floor, plain, trust, typename, evaluateTrust or execute")
+	flag.BoolVar(&o.read, "read", true, "run the read targets (-read=false: the executeTransaction target alone)")
+	flag.StringVar(&o.execute, "execute", envOr("EXECUTE", "disjoint"), "after the read targets, executeTransaction against pgbench running the same SQL in the same database: disjoint (each connection its own sender, pgbench per_client=1), random (per_client=0), or none")
+	flag.IntVar(&o.executeConns, "execute-c", envInt("EXECUTE_CONNECTIONS", 8), "wrk connections and pgbench clients for the executeTransaction target")
+	flag.StringVar(&o.pgbench, "pgbench", envOr("PGBENCH", "pgbench"), "the pgbench binary")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-read:", err)
@@ -144,6 +155,28 @@ func run(ctx context.Context, o options) error {
 
 	fmt.Printf("# %s  %d cores  %s  %d agents, wrk -t%d -c%d -d%s, %d round(s), GOGC=%s\n",
 		time.Now().UTC().Format(time.RFC3339), numCPU(), wrkVersion(o.wrk), o.agents, o.threads, o.connections, o.duration, o.rounds, gogc)
+	if o.read {
+		if err := readTargets(o, targets); err != nil {
+			return err
+		}
+	}
+
+	if o.execute == "none" {
+		return nil
+	}
+	// Seeded only now, in organizations of their own, so that the read
+	// targets ran on the database as before.
+	pool.Reset() // the floor's idle connections: room for pgbench's
+	e, err := newExecuteBench(ctx, o, d, svc, dbURL, svcURL, tmp)
+	if err != nil {
+		return err
+	}
+	return e.run(ctx, o)
+}
+
+// readTargets runs the read targets: rounds of floor, plain and trust, the
+// one-client latencies, and prints their ratios.
+func readTargets(o options, targets map[string]target) error {
 	fmt.Printf("%-14s %5s %9s %9s %9s %12s\n", "target", "round", "req/s", "p50 ms", "p99 ms", "cpu µs/req")
 	results := map[string][]result{}
 	warm := o
@@ -178,7 +211,7 @@ func run(ctx context.Context, o options) error {
 		res.print(name+" c1", 1)
 	}
 
-	if o.cpuprofile != "" {
+	if o.cpuprofile != "" && o.profile != "execute" {
 		if err := profileRun(o, targets); err != nil {
 			return err
 		}
