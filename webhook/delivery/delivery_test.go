@@ -375,6 +375,10 @@ func TestRedeliverPagesAndPrunes(t *testing.T) {
 	_, stop := e.Start(delivery.Config{})
 	e.RegisterAgent("r1")
 	first := rcv.Wait(t, 1, wait, event.AgentRegistered)[0]
+	// Attempts are numbered in the order their records commit: a redelivery
+	// recorded before the first attempt's record would be attempt 1
+	// (docs/webhooks.md, Record). Redeliver once the first is recorded.
+	eventually(t, "the first attempt recorded", func() bool { return len(deliveries(t, e, whID)) == 1 })
 	r := e.Do(e.Key, http.MethodPost, "/webhooks/"+whID+"/redeliver", map[string]any{"event_id": first.Message.ID})
 	if r.Status != http.StatusAccepted {
 		t.Fatalf("redeliver: %d %s", r.Status, r.Body)
