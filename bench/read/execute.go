@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -279,16 +278,7 @@ func (e *executeBench) run(ctx context.Context, o options) error {
 		return nil
 	}
 	// One more service run, unreported, with the process CPU-profiled.
-	f, err := os.Create(o.cpuprofile)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
-		return err
-	}
-	_, err = e.runService(ctx, o)
-	pprof.StopCPUProfile()
+	err := cpuProfiled(o.cpuprofile, func() error { _, err := e.runService(ctx, o); return err })
 	if err != nil {
 		return fmt.Errorf("executeTransaction: %w", err)
 	}

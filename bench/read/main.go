@@ -248,7 +248,17 @@ func profileRun(o options, targets map[string]target) error {
 	if o.profile == "typename" || o.profile == "evaluateTrust" {
 		o.threads, conns = 1, 1
 	}
-	f, err := os.Create(o.cpuprofile)
+	err := cpuProfiled(o.cpuprofile, func() error { _, err := load(o, t, conns); return err })
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.profile, err)
+	}
+	fmt.Printf("# CPU profile of one more %s run: %s\n", o.profile, o.cpuprofile)
+	return nil
+}
+
+// cpuProfiled runs run with this process CPU-profiled into the file path.
+func cpuProfiled(path string, run func() error) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
@@ -256,11 +266,6 @@ func profileRun(o options, targets map[string]target) error {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
-	_, err = load(o, t, conns)
-	pprof.StopCPUProfile()
-	if err != nil {
-		return fmt.Errorf("%s: %w", o.profile, err)
-	}
-	fmt.Printf("# CPU profile of one more %s run: %s\n", o.profile, o.cpuprofile)
-	return nil
+	defer pprof.StopCPUProfile()
+	return run()
 }
