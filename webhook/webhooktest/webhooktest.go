@@ -84,7 +84,10 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 		select {
 		case <-time.After(a.Delay):
 		case <-req.Context().Done():
-			return
+			// Gone without an answer: returning would send net/http's
+			// implicit 200, which a client cutting its wait at this very
+			// moment could still read as the endpoint's answer.
+			panic(http.ErrAbortHandler)
 		}
 	}
 	for k, v := range a.Header {
