@@ -242,7 +242,7 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []ev
 }
 
 // PruneDeliveries deletes attempt records older than the retention, each
-// endpoint's through its newest-first index (webhook_deliveries_page).
+// endpoint's through its primary key (webhook_id, created_at, id).
 func (s *WebhookService) PruneDeliveries(ctx context.Context) (int64, error) {
 	res, err := s.db.bun.NewRaw(`DELETE FROM webhook_deliveries d USING webhooks w
 		WHERE d.webhook_id = w.id AND d.created_at < ?`, s.db.Now().Add(-s.cfg.Retention)).Exec(ctx)
