@@ -9,9 +9,10 @@ import (
 )
 
 // CountAttemptsPlan seeds endpoint whID (of organization orgID) with records
-// of records events, then runs RecordAttempts' count of earlier attempts for
-// the first 100 of them on its generic plan, as a prepared statement ends
-// up, and returns the plan with the rows each node handled (EXPLAIN ANALYZE).
+// of records events, then runs the count of earlier attempts that numbers
+// each record (priorAttempts) for the first 100 of them on its generic plan,
+// as a prepared statement ends up, and returns the plan with the rows each
+// node handled (EXPLAIN ANALYZE).
 func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records int) (string, error) {
 	conn, err := d.reads.Acquire(ctx)
 	if err != nil {
@@ -26,7 +27,7 @@ func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records 
 			`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, latency_ms, created_at, job_id)
 				SELECT 'dlv_' || g, '` + whID + `', 'evt_' || g, 'agent.registered', 1, true, 1, now(), 1 FROM generate_series(1, ` + strconv.Itoa(records) + `) g`,
 			`SET LOCAL plan_cache_mode = force_generic_plan`,
-			`PREPARE count_attempts AS ` + countAttempts,
+			`PREPARE count_attempts AS SELECT r.event_id, ` + priorAttempts + ` FROM unnest($2::text[]) AS r(event_id)`,
 		} {
 			if _, err := tx.Exec(ctx, q); err != nil {
 				return err

@@ -34,7 +34,7 @@ func TestCountAttemptsProbesEachEvent(t *testing.T) {
 			t.Fatalf("a plan node handled %d rows of %d records:\n%s", n, records, plan)
 		}
 	}
-	if !regexp.MustCompile(`Index Cond: \(\(webhook_id = \$1\) AND \(event_id = e\.event_id\)\)`).MatchString(plan) {
+	if !regexp.MustCompile(`Index Cond: \(\(webhook_id = \$1\) AND \(event_id = r\.event_id\)\)`).MatchString(plan) {
 		t.Errorf("the count does not probe the (webhook_id, event_id) index:\n%s", plan)
 	}
 }
