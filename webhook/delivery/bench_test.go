@@ -114,16 +114,23 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 	}
 }
 
+// connect opens a connection to the database at url, or fails b.
+func connect(b *testing.B, url string) *pgx.Conn {
+	b.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return conn
+}
+
 // waitRecorded waits until the database at url holds n attempt records and
 // returns when it first saw them (polled every 10 ms, only once the last
 // request has come: counting the records costs Postgres a scan).
 func waitRecorded(b *testing.B, url string, n int) time.Time {
 	b.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		b.Fatal(err)
-	}
+	conn := connect(b, url)
 	defer conn.Close(ctx)
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -146,12 +153,9 @@ func waitRecorded(b *testing.B, url string, n int) time.Time {
 func seedEvents(b *testing.B, url string, n int) {
 	b.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		b.Fatal(err)
-	}
+	conn := connect(b, url)
 	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, `WITH src AS (SELECT type, org_ids, data, created_at FROM events WHERE type = $1 LIMIT 1),
+	_, err := conn.Exec(ctx, `WITH src AS (SELECT type, org_ids, data, created_at FROM events WHERE type = $1 LIMIT 1),
 		copies AS (INSERT INTO events (id, type, org_ids, data, created_at)
 			SELECT 'evt_bench' || lpad(g::text, 17, '0'), type, org_ids, data, created_at + g * interval '1 microsecond'
 			FROM src, generate_series(1, $2::int - 1) g
@@ -181,13 +185,10 @@ func dbStats(b *testing.B, url string) counts {
 		time.Sleep(11 * time.Second)
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		b.Fatal(err)
-	}
+	conn := connect(b, url)
 	defer conn.Close(ctx)
 	var c counts
-	err = conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM river_job), xact_commit, tup_inserted + tup_updated + tup_deleted
+	err := conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM river_job), xact_commit, tup_inserted + tup_updated + tup_deleted
 		FROM pg_stat_database WHERE datname = current_database()`).Scan(&c.jobs, &c.commits, &c.rows)
 	if err != nil {
 		b.Fatal(err)
@@ -202,10 +203,7 @@ func dbStats(b *testing.B, url string) counts {
 func pgCPU(b *testing.B, url string) time.Duration {
 	b.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		b.Fatal(err)
-	}
+	conn := connect(b, url)
 	defer conn.Close(ctx)
 	d, err := backendsCPU(ctx, conn)
 	if err != nil {
@@ -228,10 +226,7 @@ func sampleCPU(b *testing.B, url string) func() []sample {
 	ctx := context.Background()
 	var conn *pgx.Conn
 	if url != "" {
-		var err error
-		if conn, err = pgx.Connect(ctx, url); err != nil {
-			b.Fatal(err)
-		}
+		conn = connect(b, url)
 	}
 	var samples []sample
 	stop, done := make(chan struct{}), make(chan struct{})
