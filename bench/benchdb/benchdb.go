@@ -1,12 +1,16 @@
 // Package benchdb holds what the benchmarks do to a seeded database directly
-// in SQL, shared by the Go benchmarks (resolvers) and the load tool
-// (bench/load).
+// in SQL, shared by the Go benchmarks (resolvers) and the load tools
+// (bench/load, bench/read), and where those tools find the module's files.
 package benchdb
 
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -84,4 +88,19 @@ func TextArray(ss []string) string {
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// ModuleRoot is the directory of the service's go.mod, where the load tools
+// find the migrations and the pgbench scripts: they run with `go run` from
+// inside the module.
+func ModuleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("run from inside the service's module (go run ./bench/load, ./bench/read)")
+	}
+	return filepath.Dir(mod), nil
 }

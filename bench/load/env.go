@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/bench/promtext"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/id"
@@ -50,7 +50,7 @@ func newEnv(ctx context.Context, admin string) (*env, error) {
 	if e.self, err = os.Executable(); err != nil {
 		return nil, err
 	}
-	root, err := moduleRoot()
+	root, err := benchdb.ModuleRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -170,18 +170,6 @@ func (e *env) backends(ctx context.Context, dbURL string) (int, error) {
 		time.Sleep(time.Second)
 	}
 	return n, err
-}
-
-func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	mod := strings.TrimSpace(string(out))
-	if mod == "" || mod == os.DevNull {
-		return "", errors.New("run from inside the service's module (go run ./bench/load)")
-	}
-	return filepath.Dir(mod), nil
 }
 
 // proc is a server process under measurement: the service or a baseline.

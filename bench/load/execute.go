@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agenttrust/service/bench/benchdb"
 )
 
 // The execute scenario's agents, as in bench/pgbench/seed.sql: senders in one
@@ -156,7 +158,7 @@ func newPgbench(ctx context.Context, e *env) (*pgbench, error) {
 			return nil, fmt.Errorf("pgbench not found: install postgresql-client (apt-get install postgresql-client)")
 		}
 	}
-	root, err := moduleRoot()
+	root, err := benchdb.ModuleRoot()
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func newExecuteBench(ctx context.Context, o options, d *db.DB, h http.Handler, d
 	if err != nil {
 		return nil, fmt.Errorf("pgbench not found (%v): install postgresql-client, set PGBENCH, or run with -execute none", err)
 	}
-	root, err := moduleRoot()
+	root, err := benchdb.ModuleRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -284,16 +284,4 @@ func (e *executeBench) run(ctx context.Context, o options) error {
 	}
 	fmt.Printf("# CPU profile of one more execute run: %s\n", o.cpuprofile)
 	return nil
-}
-
-func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	mod := strings.TrimSpace(string(out))
-	if mod == "" || mod == os.DevNull {
-		return "", fmt.Errorf("run from inside the service's module (go run ./bench/read)")
-	}
-	return filepath.Dir(mod), nil
 }
