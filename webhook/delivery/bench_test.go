@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,7 +58,11 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				pg0 := pgCPU(b, e.DBURL)
 				start := time.Now()
 				sampled := sampleCPU(b, e.DBURL)
-				_, stop := e.Start(cfg)
+				// Labelled, so that a CPU profile (-cpuprofile) tells the
+				// service's goroutines (phase=service) from the plain
+				// client's (phase=plain) and the receiver's (none).
+				var stop func()
+				pprof.Do(context.Background(), pprof.Labels("phase", "service", "endpoints", strconv.Itoa(endpoints)), func(context.Context) { _, stop = e.Start(cfg) })
 				got := rcv.Wait(b, n, 2*time.Minute, event.AgentRegistered)
 				// The work ends when every attempt is recorded, not at the
 				// last request: a job records its attempts after its sends,
@@ -77,7 +82,9 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				// every 10 ms, about 5 µs of this process's CPU per delivery),
 				// so that both runs pay for it alike.
 				sampled = sampleCPU(b, e.DBURL)
-				plainPost(b, rcv, got, min(cfg.Workers, cfg.PerEndpoint*endpoints))
+				pprof.Do(context.Background(), pprof.Labels("phase", "plain"), func(context.Context) {
+					plainPost(b, rcv, got, min(cfg.Workers, cfg.PerEndpoint*endpoints))
+				})
 				cpu2 := cpuTime()
 				plainSamples := sampled()
 				posted := rcv.Requests(event.AgentRegistered)[len(got):]

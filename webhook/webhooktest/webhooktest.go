@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -45,14 +46,23 @@ type Receiver struct {
 	mu      sync.Mutex
 	reqs    []Request
 	answer  func(Request) Answer
-	arrived chan struct{}
+	waiters []*waiter
 	conns   int            // connections accepted
 	types   map[string]int // requests per message type
 }
 
+// waiter is a Wait told, once, when n requests of its types have arrived:
+// a request wakes no one before that, so waiting for a backlog costs the
+// process nothing per request (the delivery benchmark waits so).
+type waiter struct {
+	types []string
+	n     int
+	done  chan struct{}
+}
+
 // New starts a receiver that answers 204 until told otherwise; it stops when t ends.
 func New(t testing.TB) *Receiver {
-	r := &Receiver{answer: func(Request) Answer { return Answer{Status: http.StatusNoContent} }, arrived: make(chan struct{}, 1), types: map[string]int{}}
+	r := &Receiver{answer: func(Request) Answer { return Answer{Status: http.StatusNoContent} }, types: map[string]int{}}
 	r.Server = httptest.NewUnstartedServer(http.HandlerFunc(r.serve))
 	r.Server.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
@@ -73,12 +83,15 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	r.reqs = append(r.reqs, got)
 	r.types[got.Message.Type]++
+	r.waiters = slices.DeleteFunc(r.waiters, func(w *waiter) bool {
+		if r.countLocked(w.types) < w.n {
+			return false
+		}
+		close(w.done)
+		return true
+	})
 	answer := r.answer
 	r.mu.Unlock()
-	select {
-	case r.arrived <- struct{}{}:
-	default:
-	}
 	a := answer(got)
 	if a.Delay > 0 {
 		select {
@@ -135,10 +148,8 @@ func (r *Receiver) Conns() int {
 	return r.conns
 }
 
-// count is len(r.Requests(types...)) without the copy.
-func (r *Receiver) count(types []string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+// countLocked is len(r.Requests(types...)) without the copy; r.mu is held.
+func (r *Receiver) countLocked(types []string) int {
 	if len(types) == 0 {
 		return len(r.reqs)
 	}
@@ -152,17 +163,23 @@ func (r *Receiver) count(types []string) int {
 // Wait returns once n requests of the given types arrived, failing t after timeout.
 func (r *Receiver) Wait(t testing.TB, n int, timeout time.Duration, types ...string) []Request {
 	t.Helper()
-	deadline := time.After(timeout)
-	for {
-		if r.count(types) >= n {
-			return r.Requests(types...)
-		}
-		select {
-		case <-r.arrived:
-		case <-time.After(20 * time.Millisecond):
-		case <-deadline:
-			t.Fatalf("receiver: want %d requests of types %v within %s, got %d", n, types, timeout, len(r.Requests(types...)))
-		}
+	r.mu.Lock()
+	w := &waiter{types: types, n: n, done: make(chan struct{})}
+	if r.countLocked(types) >= n {
+		close(w.done)
+	} else {
+		r.waiters = append(r.waiters, w)
+	}
+	r.mu.Unlock()
+	select {
+	case <-w.done:
+		return r.Requests(types...)
+	case <-time.After(timeout):
+		r.mu.Lock()
+		r.waiters = slices.DeleteFunc(r.waiters, func(x *waiter) bool { return x == w })
+		r.mu.Unlock()
+		t.Fatalf("receiver: want %d requests of types %v within %s, got %d", n, types, timeout, len(r.Requests(types...)))
+		return nil
 	}
 }
 
