@@ -285,6 +285,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	}
 	defer rows.Close()
 	sc := newAgentScanner(p.OrgID, rows, f.Limit+1, withTrust, keyID != "")
+	defer sc.release()
 	for rows.Next() {
 		if err := sc.scan(rows); err != nil {
 			return nil, nil, fmt.Errorf("list agents: %w", err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -53,6 +54,7 @@ const nCounterColumns = 10
 type agentScanner struct {
 	orgID  string
 	agents []agent.Agent
+	work   *scanWork // where seqs, text, rows, acts and counters come from
 	seqs   []int64
 	text   []byte      // the text columns of every row, one after the other
 	rows   []agentText // where each row's text is in text
@@ -82,6 +84,35 @@ type agentScanner struct {
 	tcUpdated time.Time
 }
 
+// scanWork is an agentScanner's working memory that nothing it returns
+// refers to (page copies the text; profiles copy the counters), kept in
+// scannerWork between pages: a page of 50 agents with trust needs about
+// 20 KB of it.
+type scanWork struct {
+	text     []byte
+	rows     []agentText
+	acts     []span
+	seqs     []int64
+	counters []rowCounters
+}
+
+var scannerWork sync.Pool
+
+// maxWork is the most text a scanner's working memory keeps for the next page.
+const maxWork = 1 << 20
+
+// release hands the scanner's working memory to the next page; the caller
+// is done with the scanner, and with the seqs page returned.
+func (s *agentScanner) release() {
+	w := s.work
+	if w == nil || cap(s.text) > maxWork {
+		return
+	}
+	w.text, w.rows, w.acts, w.seqs, w.counters = s.text[:0], s.rows[:0], s.acts[:0], s.seqs[:0], s.counters[:0]
+	s.work = nil
+	scannerWork.Put(w)
+}
+
 // rowCounters are one row's trust counters.
 type rowCounters struct {
 	c       trust.Counters
@@ -101,14 +132,23 @@ type agentText struct {
 // newAgentScanner reads rows of agentColumns, followed by counterColumns
 // when withTrust, and by the key's liveness when withKey.
 func newAgentScanner(orgID string, rows pgx.Rows, capacity int, withTrust, withKey bool) *agentScanner {
-	s := &agentScanner{orgID: orgID, agents: make([]agent.Agent, 0, capacity), seqs: make([]int64, 0, capacity),
-		text: make([]byte, 0, 160*capacity), rows: make([]agentText, 0, capacity), acts: make([]span, 0, 2*capacity)}
+	s := &agentScanner{orgID: orgID, agents: make([]agent.Agent, 0, capacity)}
+	if w, ok := scannerWork.Get().(*scanWork); ok {
+		s.work = w
+	} else {
+		s.work = &scanWork{text: make([]byte, 0, 160*capacity), rows: make([]agentText, 0, capacity),
+			acts: make([]span, 0, 2*capacity), seqs: make([]int64, 0, capacity)}
+	}
+	s.seqs, s.text, s.rows, s.acts = s.work.seqs[:0], s.work.text[:0], s.work.rows[:0], s.work.acts[:0]
 	fields := rows.FieldDescriptions()
 	s.raw = len(fields) > colActions && fields[colActions].Format == pgx.BinaryFormatCode
 	s.binary, s.withKey = s.raw && rawAgents(fields, withTrust, withKey), withKey
 	s.dest = []any{&s.seq, nil, nil, nil, nil, nil, nil, nil, nil, nil, &s.created, &s.updated}
 	if withTrust {
-		s.withTrust, s.counters = true, make([]rowCounters, 0, capacity)
+		if cap(s.work.counters) < capacity {
+			s.work.counters = make([]rowCounters, 0, capacity)
+		}
+		s.withTrust, s.counters = true, s.work.counters[:0]
 		c := &s.c
 		s.dest = append(s.dest, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals,
 			&c.DisputingOrgs, &c.OpenDisputes, &c.CounterpartyOrgs, &s.first, &s.tcUpdated)
