@@ -104,8 +104,8 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 
 // lockOwn reads an agent of orgID and locks its row until tx ends.
 func lockOwn(ctx context.Context, tx bun.Tx, orgID, agentID string) (*agentRow, error) {
-	var rows []agentRow
-	if err := agentsFor(tx, &rows, agentID).Where("agent_row.org_id = ?", orgID).For("UPDATE OF agent_row, tc").Scan(ctx); err != nil {
+	rows, err := scanAgents(ctx, agentsFor(tx, (*agentRow)(nil), agentID).Where("agent_row.org_id = ?", orgID).For("UPDATE OF agent_row, tc"))
+	if err != nil {
 		return nil, fmt.Errorf("lock agent: %w", err)
 	}
 	if len(rows) == 0 {
@@ -285,6 +285,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	}
 	defer rows.Close()
 	sc := newAgentScanner(p.OrgID, rows, f.Limit+1, withTrust, keyID != "")
+	defer sc.release()
 	for rows.Next() {
 		if err := sc.scan(rows); err != nil {
 			return nil, nil, fmt.Errorf("list agents: %w", err)

@@ -1,10 +1,14 @@
 package db
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/agenttrust/service/agent"
@@ -50,17 +54,22 @@ const nCounterColumns = 10
 type agentScanner struct {
 	orgID  string
 	agents []agent.Agent
+	work   *scanWork // where seqs, text, rows, acts and counters come from
 	seqs   []int64
 	text   []byte      // the text columns of every row, one after the other
 	rows   []agentText // where each row's text is in text
 	acts   []span      // every row's authorized actions
 	raw    bool        // authorized_actions arrive in the binary array format
+	// binary: the other columns rows.Scan would read arrive in the binary
+	// format with the types of agentOIDs (rawAgents), and are decoded here.
+	binary bool
 
 	// Destinations of rows.Scan, reused for every row.
 	seq              int64
 	actions          []string // only when the array does not come in the binary format
 	created, updated time.Time
 	live             bool // the API key check after agentColumns, when asked for (auth.Fold)
+	withKey          bool
 	dest             []any
 	// bare is dest with the counters' destinations nil, for a row without
 	// counters (they cannot take NULL).
@@ -73,6 +82,35 @@ type agentScanner struct {
 	c         trust.Counters
 	first     pgtype.Timestamptz
 	tcUpdated time.Time
+}
+
+// scanWork is an agentScanner's working memory that nothing it returns
+// refers to (page copies the text; profiles copy the counters), kept in
+// scannerWork between pages: a page of 50 agents with trust needs about
+// 20 KB of it.
+type scanWork struct {
+	text     []byte
+	rows     []agentText
+	acts     []span
+	seqs     []int64
+	counters []rowCounters
+}
+
+var scannerWork sync.Pool
+
+// maxWork is the most text a scanner's working memory keeps for the next page.
+const maxWork = 1 << 20
+
+// release hands the scanner's working memory to the next page; the caller
+// is done with the scanner, and with the seqs page returned.
+func (s *agentScanner) release() {
+	w := s.work
+	if w == nil || cap(s.text) > maxWork {
+		return
+	}
+	w.text, w.rows, w.acts, w.seqs, w.counters = s.text[:0], s.rows[:0], s.acts[:0], s.seqs[:0], s.counters[:0]
+	s.work = nil
+	scannerWork.Put(w)
 }
 
 // rowCounters are one row's trust counters.
@@ -94,13 +132,23 @@ type agentText struct {
 // newAgentScanner reads rows of agentColumns, followed by counterColumns
 // when withTrust, and by the key's liveness when withKey.
 func newAgentScanner(orgID string, rows pgx.Rows, capacity int, withTrust, withKey bool) *agentScanner {
-	s := &agentScanner{orgID: orgID, agents: make([]agent.Agent, 0, capacity), seqs: make([]int64, 0, capacity),
-		text: make([]byte, 0, 160*capacity), rows: make([]agentText, 0, capacity), acts: make([]span, 0, 2*capacity)}
+	s := &agentScanner{orgID: orgID, agents: make([]agent.Agent, 0, capacity)}
+	if w, ok := scannerWork.Get().(*scanWork); ok {
+		s.work = w
+	} else {
+		s.work = &scanWork{text: make([]byte, 0, 160*capacity), rows: make([]agentText, 0, capacity),
+			acts: make([]span, 0, 2*capacity), seqs: make([]int64, 0, capacity)}
+	}
+	s.seqs, s.text, s.rows, s.acts = s.work.seqs[:0], s.work.text[:0], s.work.rows[:0], s.work.acts[:0]
 	fields := rows.FieldDescriptions()
 	s.raw = len(fields) > colActions && fields[colActions].Format == pgx.BinaryFormatCode
+	s.binary, s.withKey = s.raw && rawAgents(fields, withTrust, withKey), withKey
 	s.dest = []any{&s.seq, nil, nil, nil, nil, nil, nil, nil, nil, nil, &s.created, &s.updated}
 	if withTrust {
-		s.withTrust, s.counters = true, make([]rowCounters, 0, capacity)
+		if cap(s.work.counters) < capacity {
+			s.work.counters = make([]rowCounters, 0, capacity)
+		}
+		s.withTrust, s.counters = true, s.work.counters[:0]
 		c := &s.c
 		s.dest = append(s.dest, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals,
 			&c.DisputingOrgs, &c.OpenDisputes, &c.CounterpartyOrgs, &s.first, &s.tcUpdated)
@@ -127,7 +175,11 @@ func (s *agentScanner) scan(rows pgx.Rows) error {
 	if s.withTrust && !hasCounters {
 		dest = s.bare
 	}
-	if err := rows.Scan(dest...); err != nil {
+	if s.binary {
+		if err := s.decode(rows.RawValues(), hasCounters); err != nil {
+			return fmt.Errorf("scan agent: %w", err)
+		}
+	} else if err := rows.Scan(dest...); err != nil {
 		return fmt.Errorf("scan agent: %w", err)
 	}
 	if s.withTrust {
@@ -165,6 +217,81 @@ func (s *agentScanner) scan(rows pgx.Rows) error {
 	a.Environment = agent.Environment(constant(raw[colEnvironment]))
 	a.Status = agent.Status(constant(raw[colStatus]))
 	return nil
+}
+
+// agentOIDs are the types of the columns of agentColumns (by position) and
+// counterColumns (from colCounters) that agentScanner reads through
+// rows.Scan unless they come in the binary format; text columns are absent.
+var agentOIDs = map[int]uint32{0: pgtype.Int8OID, colCreated: pgtype.TimestamptzOID, colUpdated: pgtype.TimestamptzOID,
+	colCounters: pgtype.TimestamptzOID, colCounters + 1: pgtype.Float8OID, colCounters + 2: pgtype.Float8OID,
+	colCounters + 3: pgtype.Float8OID, colCounters + 4: pgtype.Float8OID, colCounters + 5: pgtype.Float8OID,
+	colCounters + 6: pgtype.Int8OID, colCounters + 7: pgtype.Int8OID, colCounters + 8: pgtype.TimestamptzOID,
+	colCounters + 9: pgtype.TimestamptzOID}
+
+// rawAgents reports whether fields, of agentColumns (with counterColumns
+// when withTrust, and the key's check when withKey), come with agentOIDs'
+// types in the binary format, so that decode can read them: a page reads
+// 50 rows, and pgx's scan plans per column cost more than the decoding.
+func rawAgents(fields []pgconn.FieldDescription, withTrust, withKey bool) bool {
+	n := colCounters
+	if withTrust {
+		n += nCounterColumns
+	}
+	if withKey {
+		n++
+	}
+	if len(fields) != n {
+		return false
+	}
+	for i, f := range fields {
+		oid, ok := agentOIDs[i]
+		switch {
+		case withKey && i == n-1:
+			oid, ok = pgtype.BoolOID, true
+		case !ok:
+			continue
+		}
+		if f.DataTypeOID != oid || f.Format != pgx.BinaryFormatCode {
+			return false
+		}
+	}
+	return true
+}
+
+// decode reads the current row's columns rows.Scan would read, from their
+// binary form (rawAgents), as rows.Scan reads them.
+func (s *agentScanner) decode(raw [][]byte, hasCounters bool) error {
+	var errs []error
+	req := func(i int) []byte {
+		if raw[i] == nil {
+			errs = append(errs, fmt.Errorf("column %d is null", i))
+		}
+		return raw[i]
+	}
+	s.seq = int64(decodeUint(req(0), 8, &errs))
+	s.created, s.updated = decodeTime(req(colCreated), &errs), decodeTime(req(colUpdated), &errs)
+	if hasCounters {
+		c := &s.c
+		c.At = decodeTime(req(colCounters), &errs)
+		for i, f := range [...]*float64{&c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals, &c.DisputingOrgs} {
+			*f = math.Float64frombits(decodeUint(req(colCounters+1+i), 8, &errs))
+		}
+		c.OpenDisputes = int64(decodeUint(req(colCounters+6), 8, &errs))
+		c.CounterpartyOrgs = int64(decodeUint(req(colCounters+7), 8, &errs))
+		s.first = pgtype.Timestamptz{}
+		if b := raw[colCounters+8]; b != nil {
+			// As pgx scans into a Timestamptz: ±infinity is valid, with a zero Time.
+			if us := int64(decodeUint(b, 8, &errs)); us != math.MaxInt64 && us != math.MinInt64 {
+				s.first.Time = decodeTime(b, &errs)
+			}
+			s.first.Valid = true
+		}
+		s.tcUpdated = decodeTime(req(colCounters+9), &errs)
+	}
+	if s.withKey {
+		s.live = decodeUint(req(len(raw)-1), 1, &errs) != 0
+	}
+	return errors.Join(errs...)
 }
 
 // keep copies b into the page's text.

@@ -21,6 +21,9 @@ func (d *DB) CompareParties(ctx context.Context, ids ...string) error {
 	if err := agentsFor(d.bun, &rows, ids...).Scan(ctx); err != nil {
 		return err
 	}
+	if err := scannedAlike(ctx, d, ids, rows); err != nil {
+		return err
+	}
 	slow := byID(rows)
 	if len(fast) != len(slow) {
 		return fmt.Errorf("readParties found %d agents, agentsFor %d", len(fast), len(slow))
@@ -113,4 +116,21 @@ func (d *DB) decodedAlike(ctx context.Context, ids []string) error {
 		return fmt.Errorf("%d rows for %d ids", n, len(ids))
 	}
 	return rows.Err()
+}
+
+// scannedAlike requires scanAgents (the execute's lock) to read ids as bun's
+// Scan of the same statement did (want), field for field.
+func scannedAlike(ctx context.Context, d *DB, ids []string, want []agentRow) error {
+	q := agentsFor(d.bun, (*agentRow)(nil), ids...)
+	if got, want := q.String(), agentsFor(d.bun, &want, ids...).String(); got != want {
+		return fmt.Errorf("scanAgents' statement:\n %s\nbun's:\n %s", got, want)
+	}
+	got, err := scanAgents(ctx, q)
+	if err != nil {
+		return err
+	}
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Errorf("scanAgents read\n %+v\nbun read\n %+v", got, want)
+	}
+	return nil
 }

@@ -18,7 +18,8 @@ import (
 // List's page (filters, cursors, errors alike), and each profile is the one
 // Profiles computes for that agent (counters away from their defaults, a
 // suspended agent, an agent without counters: nil). With a recalled key the
-// same statement checks the key, and a revoked key is refused.
+// same statement checks the key, and a revoked key is refused. The page's
+// rows are decoded from the binary format as rows.Scan reads them.
 func TestListWithProfiles(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
@@ -50,6 +51,10 @@ func TestListWithProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := d.Exec(ctx, `DELETE FROM trust_counters WHERE agent_id = ?`, ids[5]); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := d.CompareAgentScans(ctx, orgID, keyID); err != nil {
 		t.Fatal(err)
 	}
 

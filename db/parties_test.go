@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/uptrace/bun/dialect/pgdialect"
+
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/db"
@@ -33,6 +35,11 @@ func TestPartiesReadAlike(t *testing.T) {
 	}
 	if err := d.Exec(ctx, `UPDATE trust_counters SET completed = 12.5, failures = 1.25, limit_refusals = 2, reversals = 0.5,
 		disputing_orgs = 0.75, open_disputes = 1, counterparty_orgs = 3, first_external_at = now() - interval '3 days' WHERE agent_id = ?`, ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	// Actions that the text array format quotes and escapes.
+	if err := d.Exec(ctx, `UPDATE agents SET authorized_actions = ? WHERE id = ?`,
+		pgdialect.Array([]string{"a b", `c,"d"`, `e\f`, "NULL", "{g}", ""}), ids[0]); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.CompareParties(ctx, ids...); err != nil {

@@ -174,9 +174,10 @@ func (s *TransactionService) claimKey(ctx context.Context, tx bun.Tx, orgID, key
 }
 
 // agentsFor selects the given agents in id order with their trust counters,
-// from which the policy's assessment is computed, in the same statement.
-func agentsFor(q bun.IDB, rows *[]agentRow, ids ...string) *bun.SelectQuery {
-	return q.NewSelect().Model(rows).ColumnExpr("agent_row.*, "+trustColumns).
+// from which the policy's assessment is computed, in the same statement;
+// model is a *[]agentRow to Scan into, or (*agentRow)(nil) for scanAgents.
+func agentsFor(q bun.IDB, model any, ids ...string) *bun.SelectQuery {
+	return q.NewSelect().Model(model).ColumnExpr("agent_row.*, "+trustColumns).
 		Join("JOIN trust_counters AS tc ON tc.agent_id = agent_row.id").
 		Where("agent_row.id IN (?)", bun.In(ids)).Order("agent_row.id")
 }
@@ -193,10 +194,10 @@ func byID(rows []agentRow) map[string]*agentRow {
 // lockAgents locks the given agents' rows in id order (so two executes in
 // opposite directions cannot deadlock) and returns them by id.
 func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agentRow, error) {
-	var rows []agentRow
 	// Lock the counters too: a row only joined, not locked, would be read
 	// as of the statement's snapshot after waiting for the agent's lock.
-	if err := agentsFor(tx, &rows, ids...).For("UPDATE OF agent_row, tc").Scan(ctx); err != nil {
+	rows, err := scanAgents(ctx, agentsFor(tx, (*agentRow)(nil), ids...).For("UPDATE OF agent_row, tc"))
+	if err != nil {
 		return nil, fmt.Errorf("lock agents: %w", err)
 	}
 	return byID(rows), nil

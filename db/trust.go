@@ -142,10 +142,6 @@ func countCounterparties(ctx context.Context, tx bun.Tx, delta int64, pairs ...[
 		values = append(values, "(?, ?, ?::bigint)")
 		args = append(args, p[0], p[1], delta)
 	}
-	var rows []struct {
-		AgentID      string `bun:"agent_id"`
-		Transactions int64  `bun:"transactions"`
-	}
 	q := `INSERT INTO trust_counterparties (agent_id, org_id, transactions) VALUES ` + strings.Join(values, ", ") + `
 ON CONFLICT (agent_id, org_id) DO UPDATE SET transactions = trust_counterparties.transactions + EXCLUDED.transactions
 RETURNING agent_id, transactions`
@@ -154,12 +150,25 @@ RETURNING agent_id, transactions`
 FROM (VALUES ` + strings.Join(values, ", ") + `) AS v (agent_id, org_id, delta)
 WHERE p.agent_id = v.agent_id AND p.org_id = v.org_id RETURNING p.agent_id, p.transactions`
 	}
-	if err := tx.NewRaw(q, args...).Scan(ctx, &rows); err != nil {
+	// Read with rows.Scan, not bun's reflective Scan: every execute runs it.
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
 		return nil, fmt.Errorf("count counterparties: %w", err)
 	}
-	before := make(map[string]int64, len(rows))
-	for _, r := range rows {
-		before[r.AgentID] = r.Transactions - delta
+	defer rows.Close()
+	before := make(map[string]int64, len(pairs))
+	for rows.Next() {
+		var (
+			agentID      string
+			transactions int64
+		)
+		if err := rows.Scan(&agentID, &transactions); err != nil {
+			return nil, fmt.Errorf("count counterparties: %w", err)
+		}
+		before[agentID] = transactions - delta
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count counterparties: %w", err)
 	}
 	return before, nil
 }

@@ -1,8 +1,10 @@
 package event_test
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
@@ -79,6 +81,25 @@ func TestMatches(t *testing.T) {
 	} {
 		if got := event.Matches(tc.filter, tc.typ); got != tc.want {
 			t.Errorf("Matches(%v, %q) = %v", tc.filter, tc.typ, got)
+		}
+	}
+}
+
+// TestAppendTime: AppendTime writes what FormatTime writes, in and out of
+// years 0..9999, in any zone, at millisecond and day boundaries.
+func TestAppendTime(t *testing.T) {
+	t.Parallel()
+	east := time.FixedZone("east", 5*3600+30*60)
+	times := []time.Time{{}, time.Unix(0, 0), time.Date(2026, 11, 23, 23, 59, 59, 999_999_999, east),
+		time.Date(9999, 12, 31, 23, 59, 59, 999_000_000, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(0, 1, 1, 0, 0, 0, 1_000_000, time.UTC)}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 10_000 {
+		times = append(times, time.Unix(r.Int64N(400_000_000_000)-200_000_000_000, r.Int64N(1e9)).In(east))
+	}
+	for _, at := range times {
+		if got, want := string(event.AppendTime([]byte("x"), at)), "x"+event.FormatTime(at); got != want {
+			t.Fatalf("%v: %s, want %s", at, got, want)
 		}
 	}
 }

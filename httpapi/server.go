@@ -275,6 +275,14 @@ type envelope struct {
 // stands for absent). gqlgen would answer those as INTERNAL; they are the
 // caller's mistake. It returns a ValidationFailed error naming the member, or nil.
 func checkEnvelope(body []byte) *failure.Error {
+	if plainEnvelope(body) {
+		return nil
+	}
+	return decodeEnvelope(body)
+}
+
+// decodeEnvelope is checkEnvelope by decoding the body.
+func decodeEnvelope(body []byte) *failure.Error {
 	var env envelope
 	err := json.Unmarshal(body, &env)
 	var syntax *json.SyntaxError

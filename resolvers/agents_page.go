@@ -418,7 +418,7 @@ func enumValue[E ~string](v string, values ...E) string {
 // writeTime writes a Time as scalar.MarshalTime does.
 func writeTime(buf *bytes.Buffer, t time.Time) {
 	b := append(buf.AvailableBuffer(), '"')
-	b = t.UTC().AppendFormat(b, event.TimeFormat)
+	b = event.AppendTime(b, t)
 	buf.Write(append(b, '"'))
 }
 

@@ -44,11 +44,11 @@ func (c Counters) DecayTo(t time.Time) Counters {
 	w := Weights
 	if !c.At.IsZero() && t.After(c.At) {
 		age := t.Sub(c.At)
-		c.Completed *= decay(age, w.CompletionHalfLife)
-		c.Failures *= decay(age, w.FailureHalfLife)
-		c.LimitRefusals *= decay(age, w.LimitHalfLife)
-		c.Reversals *= decay(age, w.ReversalHalfLife)
-		c.DisputingOrgs *= decay(age, w.DisputeHalfLife)
+		decayBy(&c.Completed, age, w.CompletionHalfLife)
+		decayBy(&c.Failures, age, w.FailureHalfLife)
+		decayBy(&c.LimitRefusals, age, w.LimitHalfLife)
+		decayBy(&c.Reversals, age, w.ReversalHalfLife)
+		decayBy(&c.DisputingOrgs, age, w.DisputeHalfLife)
 	}
 	if c.At.IsZero() || t.After(c.At) {
 		c.At = t
@@ -68,6 +68,15 @@ func Weight(at, now time.Time, halfLife time.Duration) float64 {
 		return 1
 	}
 	return decay(now.Sub(at), halfLife)
+}
+
+// decayBy decays the count *v over age; a zero count stays zero without
+// the exponential (most of an agent's counts are zero, and a page of agents
+// decays every one of them).
+func decayBy(v *float64, age, halfLife time.Duration) {
+	if *v != 0 {
+		*v *= decay(age, halfLife)
+	}
 }
 
 func decay(age, halfLife time.Duration) float64 {
