@@ -103,8 +103,8 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				if pg0 >= 0 && pg1 >= 0 {
 					b.ReportMetric(float64((pg1-pg0).Microseconds())/deliveries, "pg-cpu-µs/delivery")
 				}
-				// Between the first request the receiver got and the last, to
-				// the nearest 10 ms sample.
+				// Between the first request the receiver got and the moment
+				// every attempt was recorded, to the nearest 10 ms sample.
 				cpu, pg := window(samples, got[0].At, done)
 				b.ReportMetric(float64(cpu.Microseconds())/deliveries, "window-cpu-µs/delivery")
 				if pg >= 0 {
