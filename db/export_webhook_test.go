@@ -50,3 +50,25 @@ func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records 
 	})
 	return strings.Join(plan, "\n"), err
 }
+
+// PendingEventsPlan logs events events in one statement (so the table's
+// statistics are older than them, as after a burst), then runs the
+// dispatcher's look for events after the last of them and returns its plan
+// with the rows each node handled (EXPLAIN ANALYZE).
+func (d *DB) PendingEventsPlan(ctx context.Context, events int) (string, error) {
+	_, err := d.bun.ExecContext(ctx, `INSERT INTO events (id, type, org_ids, data)
+		SELECT 'evt_pending' || g, 'agent.registered', '{org_pending}', '{}' FROM generate_series(1, ?) g`, events)
+	if err != nil {
+		return "", err
+	}
+	var xid string
+	var seq int64
+	if err := d.bun.QueryRowContext(ctx, `SELECT xid::text, seq FROM events ORDER BY xid DESC, seq DESC LIMIT 1`).Scan(&xid, &seq); err != nil {
+		return "", err
+	}
+	var plan []string
+	if err := d.bun.NewRaw(`EXPLAIN ANALYZE `+pendingEvents, xid, seq).Scan(ctx, &plan); err != nil {
+		return "", err
+	}
+	return strings.Join(plan, "\n"), nil
+}

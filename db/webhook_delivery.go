@@ -172,8 +172,8 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int
 		if len(evs) == 0 {
 			// Committed events that older running transactions still keep
 			// unreadable: worth another look soon rather than at the next poll.
-			err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM events WHERE (xid, seq) > (?::xid8, ?))`, xid, seq).Scan(&pending)
-			if err != nil {
+			err := tx.QueryRowContext(ctx, pendingEvents, xid, seq).Scan(&pending)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return fmt.Errorf("look for pending events: %w", err)
 			}
 			return nil
@@ -196,6 +196,14 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int
 	})
 	return n, pending, err
 }
+
+// pendingEvents finds whether any event lies after the cursor, readable or
+// not. Ordered and limited, so that it reads the position index: written as
+// EXISTS (which drops ORDER BY and LIMIT), Postgres planned a scan of the
+// whole log whenever its statistics were older than the events, as they are
+// after a burst (4-11 ms for 20,000 events, every time the dispatcher caught
+// up).
+const pendingEvents = `SELECT true FROM events WHERE (xid, seq) > (?::xid8, ?) ORDER BY xid, seq LIMIT 1`
 
 // matchEndpoints returns, for each active endpoint, jobs of at most
 // JobEvents events each, in log order: the events addressed to its

@@ -38,3 +38,25 @@ func TestCountAttemptsProbesEachEvent(t *testing.T) {
 		t.Errorf("the count does not probe the (webhook_id, event_id) index:\n%s", plan)
 	}
 }
+
+// TestPendingLookReadsThePositionIndex: once the dispatcher has read every
+// event, its look for events that older transactions still hide reads the
+// position index, not the whole log, even on statistics older than the
+// events.
+func TestPendingLookReadsThePositionIndex(t *testing.T) {
+	t.Parallel()
+	d := dbtest.New(t)
+	const events = 5000
+	plan, err := d.PendingEventsPlan(t.Context(), events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`(?:actual time=\S+ rows=|Rows Removed by Filter: )(\d+)`).FindAllStringSubmatch(plan, -1) {
+		if n, _ := strconv.Atoi(m[1]); n > 1 {
+			t.Fatalf("a plan node handled %d rows of %d events:\n%s", n, events, plan)
+		}
+	}
+	if !regexp.MustCompile(`Index Only Scan using events_position|Index Scan using events_position`).MatchString(plan) {
+		t.Errorf("the look does not read the position index:\n%s", plan)
+	}
+}

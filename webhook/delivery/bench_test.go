@@ -22,6 +22,7 @@ import (
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/webhooktest"
+	"github.com/agenttrust/service/wire"
 )
 
 // BenchmarkDeliveryThroughput delivers a backlog of events to 1 and to 50
@@ -35,6 +36,10 @@ import (
 // those spans, as the ratio does; the others count the runner's whole life.
 // Run: make bench-webhooks.
 func BenchmarkDeliveryThroughput(b *testing.B) {
+	// The collector policy the service runs with (server.go), as
+	// bench/read does; it is process-wide, so the plain client and the
+	// receiver run under it too.
+	b.Logf("GOGC=%s", wire.TuneGC())
 	for _, endpoints := range []int{1, 50} {
 		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
 			n := *deliveriesFlag
@@ -323,9 +328,14 @@ func cpuTime() time.Duration {
 }
 
 // plainPost posts the bodies of reqs to rcv with a plain net/http client
-// (keep-alive, an idle connection per sender), concurrency at a time.
+// (keep-alive, a connection per sender), concurrency at a time. Its
+// connections are bounded like the service's (MaxConnsPerHost): without
+// the bound, senders racing for a free connection dialed 1 to 31 more
+// (each a TLS handshake on both sides, closed again for want of room among
+// the idle ones), which made its rate vary by a third from run to run.
 func plainPost(b *testing.B, rcv *webhooktest.Receiver, reqs []webhooktest.Request, concurrency int) {
-	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: rcv.Roots()}, MaxIdleConnsPerHost: concurrency, ForceAttemptHTTP2: true}}
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: rcv.Roots()},
+		MaxIdleConnsPerHost: concurrency, MaxConnsPerHost: concurrency, ForceAttemptHTTP2: true}}
 	work := make(chan []byte)
 	var wg sync.WaitGroup
 	for range concurrency {
