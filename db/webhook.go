@@ -314,10 +314,10 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webho
 		from = lastOK.Time
 	}
 	var evs []struct {
-		ID   string `bun:"id"`
+		Seq  int64  `bun:"seq"`
 		Type string `bun:"type"`
 	}
-	err = tx.NewRaw(`SELECT e.id, e.type FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
+	err = tx.NewRaw(`SELECT e.seq, e.type FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
 		WHERE eo.org_id = ? AND e.created_at >= ?
 		  AND (e.created_at >= ? OR e.id IN (SELECT event_id FROM webhook_deliveries WHERE webhook_id = ?))
 		  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = ? AND d.event_id = e.id AND d.success)
@@ -326,21 +326,21 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webho
 	if err != nil {
 		return fmt.Errorf("find missed events: %w", err)
 	}
-	var ids []string
+	var seqs []int64
 	for _, e := range evs {
 		if event.Matches(row.Events, e.Type) {
-			ids = append(ids, e.ID)
+			seqs = append(seqs, e.Seq)
 		}
 	}
-	return s.jobs.insert(ctx, tx, s.jobsFor(row.ID, ids))
+	return s.jobs.insert(ctx, tx, s.jobsFor(row.ID, seqs))
 }
 
-// jobsFor returns the jobs that deliver eventIDs (distinct, in log order)
-// to one endpoint, JobEvents at a time.
-func (s *WebhookService) jobsFor(whID string, eventIDs []string) []river.InsertManyParams {
+// jobsFor returns the jobs that deliver the events numbered seqs (distinct,
+// in log order) to one endpoint, JobEvents at a time.
+func (s *WebhookService) jobsFor(whID string, seqs []int64) []river.InsertManyParams {
 	var jobs []river.InsertManyParams
-	for chunk := range slices.Chunk(eventIDs, s.cfg.JobEvents) {
-		jobs = append(jobs, river.InsertManyParams{Args: webhook.DeliveryJob{WebhookID: whID, EventIDs: chunk},
+	for chunk := range slices.Chunk(seqs, s.cfg.JobEvents) {
+		jobs = append(jobs, river.InsertManyParams{Args: webhook.DeliveryJob{WebhookID: whID, Seqs: webhook.EncodeSeqs(chunk)},
 			InsertOpts: &river.InsertOpts{MaxAttempts: s.cfg.Schedule.Attempts()}})
 	}
 	return jobs
@@ -453,10 +453,11 @@ func (s *WebhookService) Redeliver(ctx context.Context, whID, eventID string) er
 	if !id.Has(eventID, id.Event) {
 		return failure.Errorf(failure.NotFound, "event %s not found", eventID)
 	}
-	if _, err := s.db.EventPosition(ctx, p.OrgID, eventID); err != nil {
+	pos, err := s.db.EventPosition(ctx, p.OrgID, eventID)
+	if err != nil {
 		return err
 	}
 	return s.db.inTx(ctx, func(tx bun.Tx) error {
-		return s.jobs.insert(ctx, tx, s.jobsFor(whID, []string{eventID}))
+		return s.jobs.insert(ctx, tx, s.jobsFor(whID, []int64{pos.Seq}))
 	})
 }

@@ -73,22 +73,28 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 }
 
 // DeliveryBatch loads what a delivery job needs, in one statement: the
-// endpoint and, in log order, those of eventIDs addressed to its
+// endpoint and, in log order, those of the job's events addressed to its
 // organization that job jobID has not yet delivered there (a job worked
-// before, retried or snoozed, sends only what is left). firstRun says the job was never
-// worked before, so no attempt of it can be recorded and the statement skips
+// before, retried or snoozed, sends only what is left). The events are
+// those numbered seqs, or, for a job queued by an earlier version (no
+// seqs), those with ids eventIDs. firstRun says the job was never worked
+// before, so no attempt of it can be recorded and the statement skips
 // looking for them. It reads on pool, the delivery runner's own pgx pool, in
 // Postgres' binary format. Errors: failure.NotFound when the endpoint was
 // deleted.
-func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, whID string, eventIDs []string, jobID int64, firstRun bool) (*webhook.Batch, error) {
+func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, whID string, seqs []int64, eventIDs []string, jobID int64, firstRun bool) (*webhook.Batch, error) {
+	events, q := any(seqs), [2]string{batchFirstRun, batchRetry}
+	if len(seqs) == 0 {
+		events, q = eventIDs, [2]string{batchFirstRunByID, batchRetryByID}
+	}
 	// The look for delivered events is a subplan Postgres may run as a scan
 	// of every job's records: only a job worked before needs it.
-	q, args := batchFirstRun, []any{eventIDs, whID}
+	stmt, args := q[0], []any{events, whID}
 	if !firstRun {
-		q, args = batchRetry, []any{eventIDs, whID, jobID}
+		stmt, args = q[1], []any{events, whID, jobID}
 	}
 	s.db.statements.Add(1)
-	rows, err := pool.Query(ctx, q, args...)
+	rows, err := pool.Query(ctx, stmt, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load delivery batch: %w", err)
 	}
@@ -109,7 +115,7 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 		found = true
 		if evID != nil {
 			if messages == nil {
-				messages = make([]webhook.Outgoing, 0, len(eventIDs))
+				messages = make([]webhook.Outgoing, 0, len(seqs)+len(eventIDs))
 			}
 			messages = append(messages, webhook.Outgoing{ID: *evID, Type: *evType, At: evAt.UTC(), Data: data})
 		}
@@ -128,16 +134,22 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 		ConsecutiveFailures: w.ConsecutiveFailures, Secrets: secrets, Messages: messages}, nil
 }
 
-// batchSelect is DeliveryBatch's statement; batchRetry adds the look for the
-// events the job already delivered.
+// DeliveryBatch's statements: the events by sequence number through the
+// log's primary key (or, ByID, by id for a job of an earlier version), and
+// for a retried job without those it already delivered.
 const (
 	batchSelect = `SELECT w.id, w.org_id, w.url, w.active, w.consecutive_failures, w.secret_sealed,
 		w.previous_secret_sealed, w.previous_secret_until, e.id, e.type, e.data, e.created_at
-		FROM webhooks w LEFT JOIN events e ON e.id = ANY($1::text[]) AND w.org_id = ANY(e.org_ids) `
-	batchFirstRun = batchSelect + `WHERE w.id = $2 ORDER BY e.xid, e.seq`
-	batchRetry    = batchSelect + `AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-			WHERE d.webhook_id = w.id AND d.event_id = e.id AND d.job_id = $3 AND d.success)
-		WHERE w.id = $2 ORDER BY e.xid, e.seq`
+		FROM webhooks w LEFT JOIN events e ON `
+	batchEvents     = `e.seq = ANY($1::bigint[]) AND w.org_id = ANY(e.org_ids) `
+	batchEventsByID = `e.id = ANY($1::text[]) AND w.org_id = ANY(e.org_ids) `
+	batchDelivered  = `AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+			WHERE d.webhook_id = w.id AND d.event_id = e.id AND d.job_id = $3 AND d.success) `
+	batchWhere        = `WHERE w.id = $2 ORDER BY e.xid, e.seq`
+	batchFirstRun     = batchSelect + batchEvents + batchWhere
+	batchRetry        = batchSelect + batchEvents + batchDelivered + batchWhere
+	batchFirstRunByID = batchSelect + batchEventsByID + batchWhere
+	batchRetryByID    = batchSelect + batchEventsByID + batchDelivered + batchWhere
 )
 
 // DispatchWebhooks queues delivery jobs for the next batch of logged events
@@ -229,7 +241,7 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []ev
 		byOrg[r.OrgID] = append(byOrg[r.OrgID], r)
 	}
 	var order []string
-	matched := map[string][]string{}
+	matched := map[string][]int64{}
 	for _, e := range evs {
 		for _, o := range e.OrgIDs {
 			for _, r := range byOrg[o] {
@@ -237,7 +249,7 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []ev
 					if matched[r.ID] == nil {
 						order = append(order, r.ID)
 					}
-					matched[r.ID] = append(matched[r.ID], e.ID)
+					matched[r.ID] = append(matched[r.ID], e.Position.Seq)
 				}
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,4 +72,78 @@ func FuzzSignature(f *testing.F) {
 			t.Fatalf("Signature = %q, want %q twice", sig, want)
 		}
 	})
+}
+
+// FuzzSeqs checks the compact form of a job's events: decoding never
+// panics, and whatever it accepts is ascending, positive, at most
+// MaxJobEvents long, and encodes back to numbers that decode alike; and
+// any list of numbers encodes to a form that decodes to them, sorted and
+// without repeats.
+func FuzzSeqs(f *testing.F) {
+	for _, s := range []string{"", "1", "lflt.2r", "7,2.2", "0", "-1", "1,0", "1.0", "1.", ".1", ",", "1,,2", "zzzzzzzzzzzzz",
+		"1.7pn", "1,7pm", "+1", "1.-1", "1sg..1"} {
+		f.Add(s, int64(1), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, form string, start int64, gaps uint8) {
+		got, err := webhook.DecodeSeqs(form)
+		if err == nil {
+			if len(got) > webhook.MaxJobEvents {
+				t.Fatalf("DecodeSeqs(%q) named %d numbers", form, len(got))
+			}
+			for i, s := range got {
+				if s < 1 || i > 0 && s <= got[i-1] {
+					t.Fatalf("DecodeSeqs(%q) = %v: not positive and ascending", form, got)
+				}
+			}
+			again, err := webhook.DecodeSeqs(webhook.EncodeSeqs(got))
+			if err != nil || !slices.Equal(again, got) {
+				t.Fatalf("re-encoding %q: %v, %v", form, again, err)
+			}
+		} else if !errors.Is(err, webhook.ErrBadSeqs) {
+			t.Fatalf("DecodeSeqs(%q): %v", form, err)
+		}
+		// Numbers built from the inputs, out of order and with repeats.
+		if start < 1 || start > 1<<62 {
+			return
+		}
+		var seqs []int64
+		for i, c := range []byte(form) {
+			if len(seqs) == webhook.JobEvents {
+				break
+			}
+			seqs = append(seqs, start+int64(c)%max(int64(gaps), 1)+int64(i%7))
+		}
+		want := slices.Compact(slices.Sorted(slices.Values(seqs)))
+		back, err := webhook.DecodeSeqs(webhook.EncodeSeqs(seqs))
+		if err != nil || !slices.Equal(back, want) && len(want) > 0 {
+			t.Fatalf("EncodeSeqs(%v) decodes to %v, %v", seqs, back, err)
+		}
+	})
+}
+
+// The compact form of consecutive numbers is one item, and of scattered
+// ones the distances between them.
+func TestEncodeSeqs(t *testing.T) {
+	hundred := make([]int64, 100)
+	for i := range hundred {
+		hundred[i] = 1000001 + int64(i)
+	}
+	for _, c := range []struct {
+		seqs []int64
+		want string
+	}{
+		{hundred, "lflt.2r"},
+		{[]int64{11, 9, 7, 10, 9}, "7,2.2"},
+		{[]int64{5}, "5"},
+		{nil, ""},
+	} {
+		if got := webhook.EncodeSeqs(c.seqs); got != c.want {
+			t.Errorf("EncodeSeqs(%v) = %q, want %q", c.seqs, got, c.want)
+		}
+	}
+	for _, bad := range []string{"0", "1,0", "1.0", "-3", "a,", "2.7ps", "1," + strings.Repeat("1,", webhook.MaxJobEvents)} {
+		if _, err := webhook.DecodeSeqs(bad); !errors.Is(err, webhook.ErrBadSeqs) {
+			t.Errorf("DecodeSeqs(%q) = %v, want ErrBadSeqs", bad, err)
+		}
+	}
 }

@@ -319,12 +319,16 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	// River adds this process to AttemptedBy at every fetch, snoozes
 	// included: one entry means no earlier run can have recorded attempts.
 	firstRun := len(job.AttemptedBy) == 1
-	events := job.Args.Events()
-	release, ok := r.turn(ctx, len(events))
+	seqs, err := job.Args.EventSeqs()
+	if err != nil {
+		return river.JobCancel(err) // no attempt can mend it
+	}
+	ids := job.Args.Events() // a job queued by an earlier version
+	release, ok := r.turn(ctx, len(seqs)+len(ids))
 	if !ok {
 		return ctx.Err()
 	}
-	b, err := r.svc.DeliveryBatch(ctx, r.pool, job.Args.WebhookID, events, job.ID, firstRun)
+	b, err := r.svc.DeliveryBatch(ctx, r.pool, job.Args.WebhookID, seqs, ids, job.ID, firstRun)
 	release()
 	switch {
 	case failure.CodeOf(err) == failure.NotFound:

@@ -604,3 +604,56 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// Jobs queued by earlier versions, which named their events by id (a list,
+// or before batches one), are still delivered after an upgrade; the
+// endpoint's filter (transactions only) keeps the dispatcher from sending
+// the same events.
+func TestDeliversJobsQueuedByEarlierVersions(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	rcv := webhooktest.New(t)
+	whID, secret := e.Register(rcv.URL(), event.TransactionCompleted)
+	e.RegisterAgent("old1")
+	e.RegisterAgent("old2")
+	e.RegisterAgent("old3")
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, e.DBURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, _ := conn.Query(ctx, `SELECT id FROM events WHERE type = $1 ORDER BY seq`, event.AgentRegistered)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(ids) != 3 {
+		t.Fatalf("events %v, %v", ids, err)
+	}
+	for _, args := range []map[string]any{
+		{"webhook_id": whID, "event_ids": ids[:2]},
+		{"webhook_id": whID, "event_id": ids[2]},
+	} {
+		raw, _ := json.Marshal(args)
+		if _, err := conn.Exec(ctx, `INSERT INTO river_job (args, kind, max_attempts, queue, state) VALUES ($1, $2, 9, 'default', 'available')`,
+			raw, webhook.DeliveryJob{}.Kind()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Start(delivery.Config{})
+	got := rcv.Wait(t, 3, wait, event.AgentRegistered)
+	seen := eventIDs(got)
+	for _, id := range ids {
+		if seen[id] != 1 {
+			t.Errorf("event %s delivered %d times, want once", id, seen[id])
+		}
+	}
+	for _, q := range got {
+		webhooktest.Verify(t, q, secret)
+	}
+	eventually(t, "one successful first attempt of each event recorded", func() bool {
+		recorded := map[string]bool{}
+		for _, r := range deliveries(t, e, whID) {
+			recorded[r.EventID] = r.Success && r.Attempt == 1
+		}
+		return len(recorded) == 3 && recorded[ids[0]] && recorded[ids[1]] && recorded[ids[2]]
+	})
+}
