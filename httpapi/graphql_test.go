@@ -220,3 +220,36 @@ func checkFieldErrors(t *testing.T, r *testkit.Response, field string) {
 		t.Fatalf("fieldErrors %v, want one on %s", r.Errors[0].Extensions["fieldErrors"], field)
 	}
 }
+
+// The agents page the writer answers goes out without a second encoding:
+// its names carry what encoding/json escapes (<, >, &, U+2028, U+2029)
+// escaped already, the body is what encoding/json would write, and the
+// strings read back the same as through gqlgen's own execution.
+func TestAgentsPageIsSentAsEncodingJSONWritesIt(t *testing.T) {
+	t.Parallel()
+	b := testkit.New(t)
+	name := "a </script> & \u2028 \u2029 \"q\" \\ é"
+	b.Register(map[string]any{"name": name})
+	page := b.Post(b.Key, map[string]any{"query": `{ agents(limit: 50) { nodes { name trust { score } } } }`})
+	viaGqlgen := b.Post(b.Key, map[string]any{"query": `{ agents(limit: 50) { totalCount nodes { name trust { score } } } }`})
+	for _, r := range []*testkit.Response{page, viaGqlgen} {
+		if r.Status != http.StatusOK || len(r.Errors) > 0 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		if !strings.Contains(r.Body, `"a \u003c/script\u003e \u0026 \u2028 \u2029 \"q\" \\ é"`) {
+			t.Errorf("name not escaped as encoding/json escapes it: %s", r.Body)
+		}
+		var again bytes.Buffer
+		if err := json.Compact(&again, []byte(r.Body)); err != nil {
+			t.Fatal(err)
+		}
+		if re, _ := json.Marshal(json.RawMessage(r.Body)); string(re) != r.Body || again.String() != r.Body {
+			t.Errorf("encoding/json would change the body %s to %s", r.Body, re)
+		}
+	}
+	var got struct{ Nodes []struct{ Name string } }
+	page.Into(t, "agents", &got)
+	if len(got.Nodes) != 1 || got.Nodes[0].Name != name {
+		t.Fatalf("names %+v, want %q", got.Nodes, name)
+	}
+}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+
+	"github.com/agenttrust/service/resolvers"
 )
 
 // postOnce is gqlgen's POST transport, except that a successful answer is
@@ -35,9 +37,12 @@ type onceExecutor struct {
 func (e onceExecutor) DispatchOperation(ctx context.Context, rc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
 	next, ctx := e.GraphExecutor.DispatchOperation(ctx, rc)
 	return func(ctx context.Context) *graphql.Response {
+		ctx, plain := resolvers.PlainMark(ctx)
 		resp := next(ctx)
+		// The agents page writer's data is plain by construction; anything
+		// else is checked.
 		if resp == nil || len(resp.Errors) > 0 || resp.Label != "" || resp.Path != nil || resp.HasNext != nil ||
-			len(resp.Extensions) > 0 || !plainJSON(resp.Data) {
+			len(resp.Extensions) > 0 || !*plain && !plainJSON(resp.Data) {
 			return resp
 		}
 		body := append(append(make([]byte, 0, len(resp.Data)+9), `{"data":`...), resp.Data...)

@@ -138,26 +138,43 @@ func (s agentsPageSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			return nil
 		}
 		first = false
-		resp, ok := s.run(ctx, oc, p)
+		resp, plain, ok := s.run(ctx, oc, p)
 		if !ok {
 			// A resolver failed: gqlgen runs the operation again (it only
 			// reads) and reports the error exactly as it always does.
 			fallback = s.ExecutableSchema.Exec(ctx)
 			return fallback(ctx)
 		}
+		if m, marked := ctx.Value(plainKey{}).(*bool); marked && plain {
+			*m = true
+		}
 		s.answered.Add(1)
 		return resp
 	}
 }
 
-// run reads the page (and the profiles when asked) and writes the answer.
-// An error of the agents resolver is reported as gqlgen reports it (at
-// ["agents"], with its location; data null); a failure to read the profiles
-// reports !ok, and the caller hands the operation to gqlgen.
-func (s agentsPageSchema) run(ctx context.Context, oc *graphql.OperationContext, p *pagePlan) (*graphql.Response, bool) {
+type plainKey struct{}
+
+// PlainMark returns ctx with a mark that the agents page writer sets when it
+// answers the operation itself with data of its own writing: compact, and
+// with the characters encoding/json escapes (<, >, &, U+2028, U+2029)
+// already escaped, so that {"data":…} around it is byte for byte what
+// encoding/json would write and the edge can send it without checking it.
+func PlainMark(ctx context.Context) (context.Context, *bool) {
+	m := new(bool)
+	return context.WithValue(ctx, plainKey{}, m), m
+}
+
+// run reads the page (and the profiles when asked) and writes the answer,
+// plain when the data is all of the writer's own making (not a value a
+// middleware put in its place). An error of the agents resolver is reported
+// as gqlgen reports it (at ["agents"], with its location; data null); a
+// failure to read the profiles reports !ok, and the caller hands the
+// operation to gqlgen.
+func (s agentsPageSchema) run(ctx context.Context, oc *graphql.OperationContext, p *pagePlan) (resp *graphql.Response, plain, ok bool) {
 	status, limit, after, err := agentsArgs(p.root.ArgumentMap(oc.Variables))
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
 	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{Object: "Query"})
 	ctx = graphql.WithRootFieldContext(ctx, &graphql.RootFieldContext{Object: p.root.Name, Field: p.root})
@@ -200,7 +217,7 @@ func (s agentsPageSchema) run(ctx context.Context, oc *graphql.OperationContext,
 		return rawJSON(buf.Bytes())
 	})
 	if failed {
-		return nil, false
+		return nil, false, false
 	}
 	var buf bytes.Buffer
 	if out == graphql.Null {
@@ -212,7 +229,8 @@ func (s agentsPageSchema) run(ctx context.Context, oc *graphql.OperationContext,
 		out.MarshalGQL(&buf)
 		buf.WriteByte('}')
 	}
-	return &graphql.Response{Data: buf.Bytes()}, true
+	_, own := out.(rawJSON)
+	return &graphql.Response{Data: buf.Bytes()}, own || out == graphql.Null, true
 }
 
 // agentsWithTrust is Query.agents with each agent's trust profile, read by
@@ -422,21 +440,46 @@ func writeTime(buf *bytes.Buffer, t time.Time) {
 	buf.Write(append(b, '"'))
 }
 
-// writeString writes s as a JSON string exactly as gqlgen's MarshalString
-// does (only control characters, backslash and quote escaped), without the
-// closure MarshalString allocates per value.
+// writeString writes s as a JSON string as the edge sends what gqlgen's
+// MarshalString writes: control characters, backslash and quote escaped as
+// gqlgen escapes them, and <, >, &, U+2028 and U+2029 as encoding/json
+// escapes them, so that the page needs no re-encoding (PlainMark). It does
+// so without the closure MarshalString allocates per value.
 func writeString(buf *bytes.Buffer, s string) {
 	buf.Write(appendString(buf.AvailableBuffer(), s))
 }
 
 const hexDigits = "0123456789ABCDEF"
 
+// escapes marks the bytes appendString looks at: control characters,
+// backslash, quote, <, >, & and the first byte of U+2028 and U+2029.
+var escapes = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	for _, c := range []byte{'\\', '"', '<', '>', '&', 0xE2} {
+		t[c] = true
+	}
+	return t
+}()
+
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '\\' && c != '"' {
+		if !escapes[c] {
+			continue
+		}
+		if c == 0xE2 { // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+			if i+2 >= len(s) || s[i+1] != 0x80 || s[i+2]&^1 != 0xA8 {
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = append(b, `\u202`...)
+			b = append(b, "89"[s[i+2]&1])
+			i += 2
+			start = i + 1
 			continue
 		}
 		b = append(b, s[start:i]...)
@@ -449,6 +492,8 @@ func appendString(b []byte, s string) []byte {
 			b = append(b, '\\', 'n')
 		case '\\', '"':
 			b = append(b, '\\', c)
+		case '<', '>', '&': // as encoding/json writes them: lower-case hex
+			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
 		default:
 			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
