@@ -27,7 +27,9 @@ import (
 // or one selecting anything this writer does not know (auditChain, factors,
 // totalCount, @defer), runs through gqlgen unchanged. Fragments, aliases,
 // @skip/@include and __typename are resolved by gqlgen's own CollectFields, and
-// the answer is byte for byte what gqlgen writes (TestAgentsPageMatchesGqlgen).
+// the answer is byte for byte what gqlgen's execution sends through
+// encoding/json (TestAgentsPageMatchesGqlgen): the writer escapes <, >, &,
+// U+2028 and U+2029 itself, so the edge sends its data as it is (PlainMark).
 func AgentsPage(es graphql.ExecutableSchema, r *Resolver) graphql.ExecutableSchema {
 	return agentsPageSchema{ExecutableSchema: es, r: r, answered: new(atomic.Int64)}
 }
