@@ -15,9 +15,11 @@ import (
 // written once: gqlgen encodes the response with encoding/json, which
 // re-validates and re-compacts the already written data (about a tenth of
 // the agents page's CPU). When the data is compact and has nothing
-// encoding/json would escape, {"data":…} is written as is, byte for byte what
-// gqlgen writes; anything else (errors, extensions, deferred parts) goes
-// through gqlgen's own encoding.
+// encoding/json would escape (the agents page writer's own answers are so by
+// construction and say so through resolvers.PlainMark; any other data is
+// scanned by plainJSON), {"data":…} is written as is, byte for byte what
+// gqlgen's encoding writes; anything else (errors, extensions, deferred
+// parts) goes through gqlgen's own encoding.
 type postOnce struct{ transport.POST }
 
 var _ graphql.Transport = postOnce{}

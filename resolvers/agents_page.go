@@ -451,7 +451,12 @@ func writeString(buf *bytes.Buffer, s string) {
 	buf.Write(appendString(buf.AvailableBuffer(), s))
 }
 
-const hexDigits = "0123456789ABCDEF"
+// hexDigits are gqlgen's, for control characters; lowerHex encoding/json's,
+// for the characters it escapes and gqlgen does not.
+const (
+	hexDigits = "0123456789ABCDEF"
+	lowerHex  = "0123456789abcdef"
+)
 
 // escapes marks the bytes appendString looks at: control characters,
 // backslash, quote, <, >, & and the first byte of U+2028 and U+2029.
@@ -494,8 +499,8 @@ func appendString(b []byte, s string) []byte {
 			b = append(b, '\\', 'n')
 		case '\\', '"':
 			b = append(b, '\\', c)
-		case '<', '>', '&': // as encoding/json writes them: lower-case hex
-			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
+		case '<', '>', '&': // as encoding/json writes them
+			b = append(b, '\\', 'u', '0', '0', lowerHex[c>>4], lowerHex[c&0xf])
 		default:
 			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
