@@ -2,10 +2,10 @@
 // It speaks https only, checks every address it dials (after DNS resolution,
 // so a name that rebinds to a private address is refused at connect time),
 // follows no redirects and bounds connect time, total time and bytes read.
+// It speaks HTTP/1.1 over its own connection pool (conn.go).
 package outbound
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -62,12 +62,10 @@ func LoadCAFile(path string) (*x509.CertPool, error) {
 
 // Client posts to endpoints under the policy.
 type Client struct {
-	cfg Config
-	// transport is used without an http.Client: a redirect is the answer
-	// (never followed), and the request's context bounds the whole request,
-	// so the client's per-request redirect bookkeeping (a copy of the
-	// headers) and timeout goroutine are not needed.
-	transport *http.Transport
+	cfg    Config
+	dialer *net.Dialer
+	tls    *tls.Config // each host's is a copy naming it
+	pool   pool
 }
 
 // New returns a client for cfg.
@@ -87,21 +85,12 @@ func New(cfg Config) *Client {
 			return CheckAddress(address)
 		}
 	}
-	tr := &http.Transport{
-		Proxy:       nil, // a proxy would dial for us and bypass the address check
-		DialContext: dialer.DialContext,
-		// The session cache lets a new connection to an endpoint resume an
-		// earlier TLS session instead of a full handshake (certificate
-		// signature and verification), which bursts of deliveries cause.
-		TLSClientConfig:       &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12, ClientSessionCache: tls.NewLRUClientSessionCache(1024)},
-		TLSHandshakeTimeout:   cfg.ConnectTimeout,
-		ResponseHeaderTimeout: cfg.Timeout,
-		MaxIdleConnsPerHost:   128, // an endpoint may have that many deliveries in flight across workers
-		MaxConnsPerHost:       cfg.MaxConnsPerHost,
-		IdleConnTimeout:       90 * time.Second,
-		ForceAttemptHTTP2:     true,
-	}
-	return &Client{cfg: cfg, transport: tr}
+	// The session cache lets a new connection to an endpoint resume an
+	// earlier TLS session instead of a full handshake (certificate
+	// signature and verification), which bursts of deliveries cause.
+	tc := &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12, ClientSessionCache: tls.NewLRUClientSessionCache(1024),
+		NextProtos: []string{"http/1.1"}}
+	return &Client{cfg: cfg, dialer: dialer, tls: tc, pool: pool{hosts: map[string]*host{}}}
 }
 
 // Response is what an endpoint answered.
@@ -112,39 +101,89 @@ type Response struct {
 	Latency    time.Duration
 }
 
-// Post sends body with header to url. An error means no HTTP answer came
-// (refused address, DNS, connect, TLS, timeout); its message is safe to show
-// to the endpoint's owner. A 3xx is returned as the answer, not followed.
+// Post sends body with header to url over HTTP/1.1. An error means no HTTP
+// answer came (refused address, DNS, connect, TLS, timeout); its message is
+// safe to show to the endpoint's owner. A 3xx is returned as the answer, not
+// followed. Timeout bounds the whole request, waiting for a connection and
+// reading the answer included; ctx ending stops it at once.
 func (c *Client) Post(ctx context.Context, url string, header http.Header, body []byte) (*Response, error) {
 	start := time.Now()
-	if !strings.HasPrefix(url, "https://") {
-		return nil, errors.New("only https:// endpoints are allowed")
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout) // the answer's body included
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	t, err := parseTarget(url)
 	if err != nil {
-		return nil, fmt.Errorf("bad endpoint URL: %w", err)
+		return nil, err
 	}
-	req.Header = header
-	resp, err := c.transport.RoundTrip(req)
+	req, err := request(t, header, body)
 	if err != nil {
+		return nil, err
+	}
+	deadline := start.Add(c.cfg.Timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	h := c.enter(t)
+	var kept *conn
+	held := false
+	defer func() { c.leave(h, kept, held, time.Now()) }()
+	if err := acquire(ctx, h, deadline); err != nil {
 		return nil, describe(err)
 	}
-	defer resp.Body.Close()
-	out := &Response{StatusCode: resp.StatusCode, Header: resp.Header}
-	if resp.ContentLength == 0 {
-		out.Latency = time.Since(start)
-		return out, nil
+	held = true
+	// A connection that sat idle may have been closed by the endpoint in
+	// the meantime: when it fails before any answer, the request goes once
+	// more on a new one, as net/http does for a request with an
+	// idempotency key (webhook-id is one).
+	for retried := false; ; retried = true {
+		cn := c.take(h, start)
+		reused := cn != nil
+		if !reused {
+			if cn, err = c.dial(ctx, h, t, deadline); err != nil {
+				return nil, describe(err)
+			}
+		}
+		resp, reusable, err := c.do(ctx, cn, req, deadline)
+		switch {
+		case err == nil:
+			resp.Latency = time.Since(start)
+			if reusable {
+				kept = cn
+			} else {
+				_ = cn.Close()
+			}
+			return resp, nil
+		case reused && !retried && ctx.Err() == nil && time.Now().Before(deadline) && stale(err):
+			_ = cn.Close()
+			continue
+		default:
+			_ = cn.Close()
+			if ctx.Err() != nil {
+				err = ctx.Err()
+			}
+			return nil, describe(err)
+		}
 	}
-	out.Body, err = io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxResponseBytes))
-	out.Latency = time.Since(start)
-	if err != nil {
-		// The status arrived; a body cut short does not change it.
-		return out, nil
+}
+
+// do runs exchange on cn before deadline, cut short when ctx ends.
+func (c *Client) do(ctx context.Context, cn *conn, req []byte, deadline time.Time) (*Response, bool, error) {
+	if err := cn.SetDeadline(deadline); err != nil {
+		return nil, false, err
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10)) // lets a small remainder keep the connection reusable
-	return out, nil
+	if ctx.Done() != nil {
+		// ctx ending spends the deadline; the connection is then not kept.
+		stop := context.AfterFunc(ctx, func() { _ = cn.SetDeadline(time.Unix(1, 0)) })
+		defer stop()
+	}
+	resp, reusable, err := exchange(cn, req, c.cfg.MaxResponseBytes)
+	if ctx.Err() != nil {
+		reusable = false
+	}
+	return resp, reusable, err
+}
+
+// stale reports an error that a connection closed by the other end while
+// idle gives before any answer: nothing read, or the write refused.
+func stale(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // describe turns a transport error into a short message without Go's
