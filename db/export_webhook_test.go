@@ -24,10 +24,10 @@ func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records 
 		for _, q := range []string{
 			`INSERT INTO webhooks (id, org_id, url, events, secret_sealed, created_at, updated_at)
 				VALUES ('` + whID + `', '` + orgID + `', 'https://example.com/', '{*}', 'x', now(), now())`,
-			`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, latency_ms, created_at, job_id)
-				SELECT 'dlv_' || g, '` + whID + `', 'evt_' || g, 'agent.registered', 1, true, 1, now(), 1 FROM generate_series(1, ` + strconv.Itoa(records) + `) g`,
+			`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_seq, event_type, attempt, success, latency_ms, created_at, job_id)
+				SELECT 'dlv_' || g, '` + whID + `', 'evt_' || g, g, 'agent.registered', 1, true, 1, now(), 1 FROM generate_series(1, ` + strconv.Itoa(records) + `) g`,
 			`SET LOCAL plan_cache_mode = force_generic_plan`,
-			`PREPARE count_attempts AS SELECT r.event_id, ` + priorAttempts + ` FROM unnest($2::text[]) AS r(event_id)`,
+			`PREPARE count_attempts AS SELECT r.event_seq, ` + priorAttempts + ` FROM unnest($2::bigint[]) AS r(event_seq)`,
 		} {
 			if _, err := tx.Exec(ctx, q); err != nil {
 				return err
@@ -35,7 +35,7 @@ func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records 
 		}
 		ids := make([]string, 100)
 		for i := range ids {
-			ids[i] = "evt_" + strconv.Itoa(i+1)
+			ids[i] = strconv.Itoa(i + 1)
 		}
 		rows, err := tx.Query(ctx, `EXPLAIN ANALYZE EXECUTE count_attempts('`+whID+`', '{`+strings.Join(ids, ",")+`}')`, pgx.QueryExecModeSimpleProtocol)
 		if err != nil {

@@ -302,7 +302,7 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webho
 		from = *row.DisabledAt
 	}
 	var lastOK sql.NullTime
-	err := tx.NewRaw(`SELECT max(e.created_at) FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+	err := tx.NewRaw(`SELECT max(e.created_at) FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
 		WHERE d.webhook_id = ? AND d.success`, row.ID).Scan(ctx, &lastOK)
 	if err != nil {
 		return fmt.Errorf("find last delivered event: %w", err)
@@ -319,8 +319,8 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webho
 	}
 	err = tx.NewRaw(`SELECT e.seq, e.type FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
 		WHERE eo.org_id = ? AND e.created_at >= ?
-		  AND (e.created_at >= ? OR e.id IN (SELECT event_id FROM webhook_deliveries WHERE webhook_id = ?))
-		  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = ? AND d.event_id = e.id AND d.success)
+		  AND (e.created_at >= ? OR e.seq IN (SELECT event_seq FROM webhook_deliveries WHERE webhook_id = ?))
+		  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = ? AND d.event_seq = e.seq AND d.success)
 		ORDER BY e.xid, e.seq LIMIT ?`,
 		row.OrgID, floor, from, row.ID, row.ID, s.cfg.Backlog).Scan(ctx, &evs)
 	if err != nil {

@@ -103,13 +103,14 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 		w            webhookRow
 		found        bool
 		evID, evType *string
+		evSeq        *int64
 		data         []byte
 		evAt         *time.Time
 		messages     []webhook.Outgoing
 	)
 	for rows.Next() {
 		if err := rows.Scan(&w.ID, &w.OrgID, &w.URL, &w.Active, &w.ConsecutiveFailures, &w.SecretSealed,
-			&w.PreviousSecretSealed, &w.PreviousSecretUntil, &evID, &evType, &data, &evAt); err != nil {
+			&w.PreviousSecretSealed, &w.PreviousSecretUntil, &evID, &evSeq, &evType, &data, &evAt); err != nil {
 			return nil, fmt.Errorf("load delivery batch: %w", err)
 		}
 		found = true
@@ -117,7 +118,7 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 			if messages == nil {
 				messages = make([]webhook.Outgoing, 0, len(seqs)+len(eventIDs))
 			}
-			messages = append(messages, webhook.Outgoing{ID: *evID, Type: *evType, At: evAt.UTC(), Data: data})
+			messages = append(messages, webhook.Outgoing{ID: *evID, Seq: *evSeq, Type: *evType, At: evAt.UTC(), Data: data})
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -139,12 +140,12 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 // for a retried job without those it already delivered.
 const (
 	batchSelect = `SELECT w.id, w.org_id, w.url, w.active, w.consecutive_failures, w.secret_sealed,
-		w.previous_secret_sealed, w.previous_secret_until, e.id, e.type, e.data, e.created_at
+		w.previous_secret_sealed, w.previous_secret_until, e.id, e.seq, e.type, e.data, e.created_at
 		FROM webhooks w LEFT JOIN events e ON `
 	batchEvents     = `e.seq = ANY($1::bigint[]) AND w.org_id = ANY(e.org_ids) `
 	batchEventsByID = `e.id = ANY($1::text[]) AND w.org_id = ANY(e.org_ids) `
 	batchDelivered  = `AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-			WHERE d.webhook_id = w.id AND d.event_id = e.id AND d.job_id = $3 AND d.success) `
+			WHERE d.webhook_id = w.id AND d.event_seq = e.seq AND d.job_id = $3 AND d.success) `
 	batchWhere        = `WHERE w.id = $2 ORDER BY e.xid, e.seq`
 	batchFirstRun     = batchSelect + batchEvents + batchWhere
 	batchRetry        = batchSelect + batchEvents + batchDelivered + batchWhere

@@ -34,8 +34,8 @@ func TestCountAttemptsProbesEachEvent(t *testing.T) {
 			t.Fatalf("a plan node handled %d rows of %d records:\n%s", n, records, plan)
 		}
 	}
-	if !regexp.MustCompile(`Index Cond: \(\(webhook_id = \$1\) AND \(event_id = r\.event_id\)\)`).MatchString(plan) {
-		t.Errorf("the count does not probe the (webhook_id, event_id) index:\n%s", plan)
+	if !regexp.MustCompile(`Index Cond: \(\(webhook_id = \$1\) AND \(event_seq = r\.event_seq\)\)`).MatchString(plan) {
+		t.Errorf("the count does not probe the (webhook_id, event_seq) index:\n%s", plan)
 	}
 }
 

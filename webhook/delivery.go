@@ -11,6 +11,7 @@ import (
 // webhook.test / webhook.verification made up for one endpoint.
 type Outgoing struct {
 	ID   string // the event id: the webhook-id header on every attempt
+	Seq  int64  // the event's position in the log (0 for a test or verification, which are not recorded)
 	Type string
 	At   time.Time // the event's time: the body's timestamp
 	Data json.RawMessage
