@@ -42,6 +42,13 @@ func readEvents(ctx context.Context, q bun.IDB, after event.Position, limit int)
 	return readLog(ctx, q, eventColumns, after, limit)
 }
 
+// logQuery is readLog's statement: the log after a position, in order.
+func logQuery(columns string) string {
+	return `SELECT ` + columns + ` FROM events e
+		WHERE (e.xid, e.seq) > (?::xid8, ?) AND ` + stableEvents + `
+		ORDER BY e.xid, e.seq LIMIT ?`
+}
+
 // readEventHeads is readEvents without the events' data.
 func readEventHeads(ctx context.Context, q bun.IDB, after event.Position, limit int) ([]event.Event, error) {
 	return readLog(ctx, q, eventHeadColumns, after, limit)
@@ -49,9 +56,7 @@ func readEventHeads(ctx context.Context, q bun.IDB, after event.Position, limit 
 
 func readLog(ctx context.Context, q bun.IDB, columns string, after event.Position, limit int) ([]event.Event, error) {
 	var rows []logRow
-	err := q.NewRaw(`SELECT `+columns+` FROM events e
-		WHERE (e.xid, e.seq) > (?::xid8, ?) AND `+stableEvents+`
-		ORDER BY e.xid, e.seq LIMIT ?`, strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(ctx, &rows)
+	err := q.NewRaw(logQuery(columns), strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("read events: %w", err)
 	}

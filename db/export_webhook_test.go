@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun"
 )
 
 // CountAttemptsPlan seeds endpoint whID (of organization orgID) with records
@@ -71,4 +72,25 @@ func (d *DB) PendingEventsPlan(ctx context.Context, events int) (string, error) 
 		return "", err
 	}
 	return strings.Join(plan, "\n"), nil
+}
+
+// DispatchReadPlan logs events events in one statement (so the table's
+// statistics are older than them, as after a burst), then runs the
+// dispatcher's read of the log from its start, as DispatchWebhooks does (a
+// batch of batch, under its planner settings), and returns its plan with the
+// rows each node handled (EXPLAIN ANALYZE).
+func (d *DB) DispatchReadPlan(ctx context.Context, events, batch int) (string, error) {
+	_, err := d.bun.ExecContext(ctx, `INSERT INTO events (id, type, org_ids, data)
+		SELECT 'evt_burst' || g, 'agent.registered', '{org_burst}', '{}' FROM generate_series(1, ?) g`, events)
+	if err != nil {
+		return "", err
+	}
+	var plan []string
+	err = d.inTx(ctx, func(tx bun.Tx) error {
+		if _, err := tx.ExecContext(ctx, indexOrderOnly); err != nil {
+			return err
+		}
+		return tx.NewRaw(`EXPLAIN ANALYZE `+logQuery(eventHeadColumns), "0", 0, batch).Scan(ctx, &plan)
+	})
+	return strings.Join(plan, "\n"), err
 }

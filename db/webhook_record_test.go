@@ -3,6 +3,7 @@ package db_test
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agenttrust/service/auth"
@@ -58,5 +59,27 @@ func TestPendingLookReadsThePositionIndex(t *testing.T) {
 	}
 	if !regexp.MustCompile(`Index Only Scan using events_position|Index Scan using events_position`).MatchString(plan) {
 		t.Errorf("the look does not read the position index:\n%s", plan)
+	}
+}
+
+// TestDispatchReadsThePositionIndex: after a burst, with statistics older
+// than its events, the dispatcher reads one batch in the position index's
+// order; without its planner settings Postgres planned a bitmap scan of every
+// event after the cursor and a sort, for each pass.
+func TestDispatchReadsThePositionIndex(t *testing.T) {
+	t.Parallel()
+	d := dbtest.New(t)
+	const events, batch = 20000, 2000
+	plan, err := d.DispatchReadPlan(t.Context(), events, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`(?:actual time=\S+ rows=|Rows Removed by Filter: )(\d+)`).FindAllStringSubmatch(plan, -1) {
+		if n, _ := strconv.Atoi(m[1]); n > batch {
+			t.Fatalf("a plan node handled %d rows of %d events for a batch of %d:\n%s", n, events, batch, plan)
+		}
+	}
+	if !regexp.MustCompile(`Index Scan using events_position`).MatchString(plan) || strings.Contains(plan, "Sort") {
+		t.Errorf("the read does not take the position index's order:\n%s", plan)
 	}
 }
