@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"net/url"
 	"slices"
@@ -146,4 +147,26 @@ func TestEncodeSeqs(t *testing.T) {
 			t.Errorf("DecodeSeqs(%q) = %v, want ErrBadSeqs", bad, err)
 		}
 	}
+}
+
+// FuzzBody: for any valid JSON data (as the log's jsonb gives it, with
+// spaces after colons and commas) and any id, Body is byte for byte what
+// json.Marshal makes of the Message.
+func FuzzBody(f *testing.F) {
+	for _, seed := range []string{`{"a": 1, "b": [true, null, "x y"]}`, `{"note": "<b> & \u2028"}`, "{\n \"a\" :\t\"x  y \\\\\" }", `"é✓ \" \\ /"`, `[]`} {
+		f.Add("evt_1", seed)
+	}
+	f.Fuzz(func(t *testing.T, id, data string) {
+		if !json.Valid([]byte(data)) {
+			return
+		}
+		at := time.Date(2026, 11, 21, 19, 51, 27, 123e6, time.UTC)
+		want, err := json.Marshal(webhook.Message{ID: id, Type: "agent.registered", Timestamp: "2026-11-21T19:51:27.123Z", Data: json.RawMessage(data)})
+		if err != nil {
+			return // data that json.Marshal refuses (none is valid and refused)
+		}
+		if got := webhook.Body(id, "agent.registered", at, json.RawMessage(data)); string(got) != string(want) {
+			t.Fatalf("Body(%q, %q)\n got %s\nwant %s", id, data, got, want)
+		}
+	})
 }

@@ -4,7 +4,6 @@
 package webhook
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/url"
@@ -167,68 +166,71 @@ func Body(id, typ string, at time.Time, data json.RawMessage) []byte {
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
 	}
-	b := bytes.NewBuffer(make([]byte, 0, len(data)+len(id)+len(typ)+64))
-	b.WriteString(`{"id":`)
-	writeJSONString(b, id)
-	b.WriteString(`,"type":`)
-	writeJSONString(b, typ)
-	b.WriteString(`,"timestamp":"`)
-	b.WriteString(event.FormatTime(at))
-	b.WriteString(`","data":`)
-	writeCompact(b, data)
-	b.WriteByte('}')
-	return b.Bytes()
+	b := make([]byte, 0, len(data)+len(id)+len(typ)+64)
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, id)
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, typ)
+	b = append(b, `,"timestamp":"`...)
+	b = append(b, event.FormatTime(at)...)
+	b = append(b, `","data":`...)
+	b = appendCompact(b, data)
+	return append(b, '}')
 }
 
-// writeCompact writes valid JSON src as json.Marshal writes a RawMessage:
+// compactNotable marks the bytes appendCompact must look at: string
+// delimiters and escapes, whitespace, what encoding/json escapes for HTML,
+// and the first byte of U+2028 and U+2029. Every other byte is copied as
+// part of a run.
+var compactNotable = [256]bool{'"': true, '\\': true, ' ': true, '\t': true, '\n': true, '\r': true,
+	'<': true, '>': true, '&': true, 0xE2: true}
+
+// appendCompact appends valid JSON src as json.Marshal writes a RawMessage:
 // without the whitespace between tokens, and with <, >, &, U+2028 and U+2029
 // escaped as \u003c, \u003e, \u0026, \u2028 and \u2029.
-func writeCompact(b *bytes.Buffer, src []byte) {
+func appendCompact(b, src []byte) []byte {
 	const hex = "0123456789abcdef"
-	inString, escaped, start := false, false, 0
+	inString, start := false, 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
+		if !compactNotable[c] {
+			continue
+		}
 		switch {
-		case inString && escaped:
-			escaped = false
-			continue
-		case inString && c == '\\':
-			escaped = true
-			continue
 		case c == '"':
 			inString = !inString
-			continue
-		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			b.Write(src[start:i])
-			start = i + 1
-			continue
+		case c == '\\':
+			i++ // the escaped byte, only ever inside a string
 		case c == '<' || c == '>' || c == '&':
-			b.Write(src[start:i])
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xF])
+			b = append(b, src[start:i]...)
+			b = append(b, `\u00`...)
+			b = append(b, hex[c>>4], hex[c&0xF])
 			start = i + 1
-		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
-			b.Write(src[start:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(hex[src[i+2]&0xF])
-			i += 2
+		case c == 0xE2:
+			if i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8 {
+				b = append(b, src[start:i]...)
+				b = append(b, `\u202`...)
+				b = append(b, hex[src[i+2]&0xF])
+				i += 2
+				start = i + 1
+			}
+		case !inString: // whitespace between tokens
+			b = append(b, src[start:i]...)
 			start = i + 1
 		}
 	}
-	b.Write(src[start:])
+	return append(b, src[start:]...)
 }
 
-// writeJSONString writes s as a JSON string, as json.Marshal does.
-func writeJSONString(b *bytes.Buffer, s string) {
+// appendJSONString appends s as a JSON string, as json.Marshal does.
+func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
 			q, _ := json.Marshal(s)
-			b.Write(q)
-			return
+			return append(b, q...)
 		}
 	}
-	b.WriteByte('"')
-	b.WriteString(s)
-	b.WriteByte('"')
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
