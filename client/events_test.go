@@ -66,6 +66,22 @@ func (s *wsServer) outage() {
 	}
 }
 
+// waitPongs waits until the server has read n pongs.
+func (s *wsServer) waitPongs(t *testing.T, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		s.mu.Lock()
+		pongs := s.pongs
+		s.mu.Unlock()
+		if pongs >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d pongs after 5s, want %d", pongs, n)
+		}
+	}
+}
+
 func (s *wsServer) up() {
 	s.mu.Lock()
 	s.down = false
@@ -262,6 +278,7 @@ func TestSubscribeResumesAcrossOutage(t *testing.T) {
 	ws.emit("transaction.completed", 3)
 	got := receive(t, st, 3)
 
+	ws.waitPongs(t, 1) // the first connection's ping answered before it breaks
 	ws.outage()
 	ws.emit("transaction.completed", 3) // committed during the outage
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -279,6 +296,9 @@ func TestSubscribeResumesAcrossOutage(t *testing.T) {
 	ws.emit("agent.registered", 2)
 	got = append(got, receive(t, st, 5)...)
 
+	// The second connection's ping must be answered before it breaks: a
+	// pong still in flight when the outage closes the socket is lost.
+	ws.waitPongs(t, 2)
 	ws.outage() // a second outage resumes from the latest event
 	ws.up()
 	ws.emit("agent.registered", 1)
