@@ -98,7 +98,7 @@ func parseTarget(raw string) (target, error) {
 	return target{addr: net.JoinHostPort(u.Hostname(), port), serverName: u.Hostname(), hostHeader: u.Host, path: u.RequestURI()}, nil
 }
 
-// enter returns addr's host, counted as in use until leave.
+// enter returns t's host, counted as in use until leave.
 func (c *Client) enter(t target) *host {
 	c.pool.mu.Lock()
 	defer c.pool.mu.Unlock()
@@ -277,6 +277,12 @@ func validHeader(s string, name bool) bool {
 	return true
 }
 
+// noAnswer is an error that came before any byte of the answer.
+type noAnswer struct{ err error }
+
+func (e noAnswer) Error() string { return e.err.Error() }
+func (e noAnswer) Unwrap() error { return e.err }
+
 // exchange sends req on cn and reads the answer, at most max bytes of its
 // body. reusable says the answer was read to its end and cn may serve
 // another request.
@@ -286,13 +292,13 @@ func exchange(cn *conn, req []byte, max int64) (resp *Response, reusable bool, e
 	// of it yet (take keeps no connection with bytes left over).
 	cn.budget.n = maxHeaderBytes + 2*max + 8<<10
 	if _, err := cn.Write(req); err != nil {
-		return nil, false, err
+		return nil, false, noAnswer{err}
 	}
 	// The first byte of the answer apart: an error before it (io.EOF: the
 	// connection was closed) means no answer at all, which ReadResponse
 	// would report as io.ErrUnexpectedEOF.
 	if _, err := cn.r.Peek(1); err != nil {
-		return nil, false, err
+		return nil, false, noAnswer{err}
 	}
 	var r *http.Response
 	for {

@@ -133,7 +133,10 @@ func (c *Client) Post(ctx context.Context, url string, header http.Header, body 
 	// more on a new one, as net/http does for a request with an
 	// idempotency key (webhook-id is one).
 	for retried := false; ; retried = true {
-		cn := c.take(h, start)
+		var cn *conn
+		if !retried { // the retry dials: other idle connections may be as stale
+			cn = c.take(h, start)
+		}
 		reused := cn != nil
 		if !reused {
 			if cn, err = c.dial(ctx, h, t, deadline); err != nil {
@@ -181,9 +184,11 @@ func (c *Client) do(ctx context.Context, cn *conn, req []byte, deadline time.Tim
 }
 
 // stale reports an error that a connection closed by the other end while
-// idle gives before any answer: nothing read, or the write refused.
+// idle gives before any answer: the write refused, or the connection closed
+// or reset before the answer's first byte.
 func stale(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	var na noAnswer
+	return errors.As(err, &na) && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE))
 }
 
 // describe turns a transport error into a short message without Go's
