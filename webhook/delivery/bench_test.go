@@ -75,7 +75,7 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				pprof.Do(context.Background(), pprof.Labels("phase", "service", "endpoints", strconv.Itoa(endpoints)), func(context.Context) { _, stop = e.Start(cfg) })
 				got := rcv.Wait(b, n, 2*time.Minute, event.AgentRegistered)
 				// The work ends when every attempt is recorded, not at the
-				// last request: a job records its attempts after its sends,
+				// last request: a job records its attempts after they end,
 				// so the larger the jobs, the more of that work would fall
 				// after the last request and outside the rate.
 				done := waitRecorded(b, e.DBURL, n)

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -305,8 +306,9 @@ type worker struct {
 }
 
 // Work sends the job's events still to deliver, up to PerEndpoint at once,
-// records every attempt in one transaction and leaves what failed to River's
-// retry, after the schedule's delay (or the endpoint's Retry-After).
+// records the attempts while the sends go on (recordChunk at a time) and
+// leaves what failed to River's retry, after the schedule's delay (or the
+// endpoint's Retry-After).
 func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) error {
 	r := w.r
 	lane, ok := r.lanes.admit(job.Args.WebhookID)
@@ -338,20 +340,9 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	case !b.Active:
 		return river.JobCancel(errors.New("endpoint is inactive"))
 	}
-	sent, unsent := r.send(ctx, lane, b)
-	// The record outlives the job's context (the attempts were made), not
-	// the statement timeout the service's own pool has.
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), db.StatementTimeout)
-	release, ok = r.turn(rctx, len(sent))
-	if !ok {
-		cancel()
-		return fmt.Errorf("record attempts: %w", rctx.Err())
-	}
-	inactive, err := r.svc.RecordAttempts(rctx, r.pool, b.WebhookID, job.ID, sent)
-	release()
-	cancel()
-	if err != nil {
-		return err
+	sent, unsent, rec := r.send(ctx, lane, b, job.ID)
+	if rec.err != nil {
+		return rec.err
 	}
 	var failed int
 	var last string
@@ -362,7 +353,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 		}
 	}
 	switch {
-	case inactive:
+	case rec.inactive:
 		return river.JobCancel(errors.New("endpoint disabled or deleted"))
 	case failed > 0:
 		if retryAfter > 0 && job.Attempt < job.MaxAttempts {
@@ -379,30 +370,49 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 }
 
 // send posts b's messages, at most PerEndpoint at once (lane) through the
-// Workers senders, and returns the attempts in the order they ended and how
-// many messages it did not try: it starts none once half the job's timeout
-// has passed, once ctx ends, or once the endpoint is sure to be disabled (a
-// 410, or WEBHOOK_DISABLE_AFTER failures in a row).
-func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch) (sent []webhook.Sent, unsent int) {
+// Workers senders, records the attempts as they end (a recorder, chunk by
+// chunk), and returns the attempts in the order they ended, how many
+// messages it did not try, and what recording found. It starts no new send
+// once half the job's timeout has passed, once ctx ends, once the endpoint
+// is sure to be disabled (a 410, or WEBHOOK_DISABLE_AFTER failures in a
+// row), or once a record found it inactive or failed.
+func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch, jobID int64) (sent []webhook.Sent, unsent int, rec recorded) {
 	startBy := time.Now().Add(r.cfg.JobTimeout / 2)
 	disableAfter := r.svc.Config().DisableAfter
 	done := make(chan webhook.Sent, len(b.Messages))
+	rc := r.newRecorder(ctx, b.WebhookID, jobID)
+	var pending []webhook.Sent // ended, not yet handed to rc
+	var since time.Time        // when the oldest of them ended
 	failures, stop, inflight := b.ConsecutiveFailures, false, 0
 	took := func(s webhook.Sent) {
 		inflight--
 		sent = append(sent, s)
+		if len(pending) == 0 {
+			since = s.Done
+		}
+		pending = append(pending, s)
 		failures++
 		if s.Success() {
 			failures = 0
 		}
 		stop = stop || s.Gone() || failures >= disableAfter
 	}
+	// offer hands the pending attempts to rc when there are enough of them
+	// or the oldest has waited long enough, unless rc is still recording.
+	offer := func() {
+		if len(pending) >= recordChunk || len(pending) > 0 && time.Since(since) >= recordWait {
+			if rc.offer(pending) {
+				pending = nil
+			}
+		}
+	}
 	next := 0
 	for next < len(b.Messages) {
 		for len(done) > 0 { // what ended meanwhile decides whether to go on
 			took(<-done)
 		}
-		if stop || ctx.Err() != nil || time.Now().After(startBy) {
+		offer()
+		if stop || rc.halted() || ctx.Err() != nil || time.Now().After(startBy) {
 			break
 		}
 		if !acquire(ctx, lane) {
@@ -423,8 +433,101 @@ func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch)
 	}
 	for inflight > 0 {
 		took(<-done)
+		offer()
 	}
-	return sent, len(b.Messages) - next
+	return sent, len(b.Messages) - next, rc.finish(pending)
+}
+
+// recordChunk is how many ended attempts a job hands to its recorder at
+// once, and recordWait how long the oldest of fewer waits: records keep up
+// with the sends instead of all coming at the job's end, when a burst's
+// jobs end together and their records, one after the other (dbTurn), left
+// the senders idle for a fifth of the run.
+const (
+	recordChunk = 100
+	recordWait  = time.Second
+)
+
+// recorder records one job's attempts, a chunk at a time in the order they
+// ended, while the job's sends go on.
+type recorder struct {
+	r      *Runner
+	ctx    context.Context // the job's, for its values: records outlive its end
+	whID   string
+	jobID  int64
+	chunks chan []webhook.Sent
+	done   chan struct{}
+	halt   atomic.Bool
+	result recorded // written by run, read after done
+}
+
+// recorded is what recording a job's attempts found: the endpoint inactive
+// or gone (the job stops), or an error (the job is retried).
+type recorded struct {
+	inactive bool
+	err      error
+}
+
+func (r *Runner) newRecorder(ctx context.Context, whID string, jobID int64) *recorder {
+	rc := &recorder{r: r, ctx: context.WithoutCancel(ctx), whID: whID, jobID: jobID,
+		chunks: make(chan []webhook.Sent), done: make(chan struct{})}
+	go rc.run()
+	return rc
+}
+
+func (rc *recorder) run() {
+	defer close(rc.done)
+	for chunk := range rc.chunks {
+		if rc.halt.Load() {
+			continue // attempts after a failed record are left to the retry
+		}
+		inactive, err := rc.record(chunk)
+		switch {
+		case err != nil:
+			rc.result.err = err
+			rc.halt.Store(true)
+		case inactive:
+			rc.result.inactive = true
+			rc.halt.Store(true)
+		}
+	}
+}
+
+// record stores one chunk. It outlives the job's context (the attempts were
+// made), not the statement timeout the service's own pool has.
+func (rc *recorder) record(chunk []webhook.Sent) (inactive bool, err error) {
+	ctx, cancel := context.WithTimeout(rc.ctx, db.StatementTimeout)
+	defer cancel()
+	release, ok := rc.r.turn(ctx, len(chunk))
+	if !ok {
+		return false, fmt.Errorf("record attempts: %w", ctx.Err())
+	}
+	defer release()
+	return rc.r.svc.RecordAttempts(ctx, rc.r.pool, rc.whID, rc.jobID, chunk)
+}
+
+// offer hands chunk to the recorder if it is idle, and reports whether it
+// took it.
+func (rc *recorder) offer(chunk []webhook.Sent) bool {
+	select {
+	case rc.chunks <- chunk:
+		return true
+	default:
+		return false
+	}
+}
+
+// halted reports whether a record found the endpoint inactive or failed.
+func (rc *recorder) halted() bool { return rc.halt.Load() }
+
+// finish records the last attempts and returns what recording found.
+func (rc *recorder) finish(last []webhook.Sent) recorded {
+	if len(last) > 0 {
+		rc.chunks <- last
+	}
+	close(rc.chunks)
+	<-rc.done
+	return rc.result
 }
 
 // sendRequest is one message for the senders to post.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -656,4 +657,40 @@ func TestDeliversJobsQueuedByEarlierVersions(t *testing.T) {
 		}
 		return len(recorded) == 3 && recorded[ids[0]] && recorded[ids[1]] && recorded[ids[2]]
 	})
+}
+
+// TestRecordsAttemptsWhileTheJobSends: a job records its attempts as they
+// end, a chunk at a time, not only when all its sends are over, so its
+// records show (and a retry skips what they record) while an endpoint that
+// stopped answering holds the rest of the job.
+func TestRecordsAttemptsWhileTheJobSends(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{Timeout: 20 * time.Second})
+	rcv := webhooktest.New(t)
+	const answered, events = 120, 150
+	var mu sync.Mutex
+	n := 0
+	rcv.Answer(func(webhooktest.Request) webhooktest.Answer {
+		mu.Lock()
+		defer mu.Unlock()
+		if n++; n > answered {
+			return webhooktest.Answer{Status: 204, Delay: 30 * time.Second}
+		}
+		return webhooktest.Answer{Status: 204}
+	})
+	whID, _ := e.Register(rcv.URL(), event.AgentRegistered)
+	for i := range events { // before the runner starts: one job carries them all
+		e.RegisterAgent(fmt.Sprintf("chunk-%d", i))
+	}
+	r, stop := e.Start(delivery.Config{JobTimeout: time.Minute})
+	defer func() { r.Kill(); stop() }()
+	rcv.Wait(t, answered+1, wait, event.AgentRegistered)
+	eventually(t, "the first chunk's records while the job still sends", func() bool {
+		return len(deliveries(t, e, whID)) >= 100
+	})
+	for _, d := range deliveries(t, e, whID) {
+		if !d.Success || d.Attempt != 1 {
+			t.Fatalf("record %+v, want a first, successful attempt", d)
+		}
+	}
 }
