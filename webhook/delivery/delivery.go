@@ -406,18 +406,35 @@ func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch,
 			}
 		}
 	}
+	// The ticker wakes a job that waits (for a slot, or for its last
+	// answers) with attempts pending, so they are recorded within about
+	// recordWait even while a hung endpoint holds every slot.
+	tick := time.NewTicker(recordWait / 2)
+	defer tick.Stop()
+	// slot waits for one of the endpoint's slots, taking what ends
+	// meanwhile; false once the job must start no more sends.
+	slot := func() bool {
+		for {
+			for len(done) > 0 { // what ended meanwhile decides whether to go on
+				took(<-done)
+			}
+			offer()
+			if stop || rc.halted() || ctx.Err() != nil || time.Now().After(startBy) {
+				return false
+			}
+			select {
+			case lane <- struct{}{}:
+				return true
+			case s := <-done:
+				took(s)
+			case <-tick.C:
+			case <-ctx.Done():
+				return false
+			}
+		}
+	}
 	next := 0
-	for next < len(b.Messages) {
-		for len(done) > 0 { // what ended meanwhile decides whether to go on
-			took(<-done)
-		}
-		offer()
-		if stop || rc.halted() || ctx.Err() != nil || time.Now().After(startBy) {
-			break
-		}
-		if !acquire(ctx, lane) {
-			break
-		}
+	for next < len(b.Messages) && slot() {
 		msg := b.Messages[next]
 		q := sendRequest{ctx: ctx, url: b.URL, secrets: b.Secrets, msg: msg, done: func(a webhook.Attempt) {
 			<-lane
@@ -432,7 +449,11 @@ func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch,
 		}
 	}
 	for inflight > 0 {
-		took(<-done)
+		select {
+		case s := <-done:
+			took(s)
+		case <-tick.C:
+		}
 		offer()
 	}
 	return sent, len(b.Messages) - next, rc.finish(pending)

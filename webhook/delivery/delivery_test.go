@@ -685,9 +685,14 @@ func TestRecordsAttemptsWhileTheJobSends(t *testing.T) {
 	r, stop := e.Start(delivery.Config{JobTimeout: time.Minute})
 	defer func() { r.Kill(); stop() }()
 	rcv.Wait(t, answered+1, wait, event.AgentRegistered)
-	eventually(t, "the first chunk's records while the job still sends", func() bool {
-		return len(deliveries(t, e, whID)) >= 100
-	})
+	deadline := time.Now().Add(wait)
+	for len(deliveries(t, e, whID)) < 100 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d records after %d requests, want the first chunk's 100 while the job still sends",
+				len(deliveries(t, e, whID)), len(rcv.Requests(event.AgentRegistered)))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	for _, d := range deliveries(t, e, whID) {
 		if !d.Success || d.Attempt != 1 {
 			t.Fatalf("record %+v, want a first, successful attempt", d)
