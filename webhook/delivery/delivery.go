@@ -461,9 +461,10 @@ func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch,
 
 // recordChunk is how many ended attempts a job hands to its recorder at
 // once, and recordWait how long the oldest of fewer waits: records keep up
-// with the sends instead of all coming at the job's end, when a burst's
-// jobs end together and their records, one after the other (dbTurn), left
-// the senders idle for a fifth of the run.
+// with the sends instead of all coming at the job's end (when a burst's
+// jobs, sharing the senders, ended together, and their records, one after
+// the other under dbTurn, took a fifth of the benchmark's run after its
+// last request).
 const (
 	recordChunk = 100
 	recordWait  = time.Second
@@ -499,9 +500,11 @@ func (r *Runner) newRecorder(ctx context.Context, whID string, jobID int64) *rec
 func (rc *recorder) run() {
 	defer close(rc.done)
 	for chunk := range rc.chunks {
-		if rc.halt.Load() {
+		if rc.result.err != nil {
 			continue // attempts after a failed record are left to the retry
 		}
+		// Once the endpoint is found inactive, the attempts still in
+		// flight then are recorded too (a deleted endpoint's are not).
 		inactive, err := rc.record(chunk)
 		switch {
 		case err != nil:
@@ -538,7 +541,8 @@ func (rc *recorder) offer(chunk []webhook.Sent) bool {
 	}
 }
 
-// halted reports whether a record found the endpoint inactive or failed.
+// halted reports whether a record found the endpoint inactive or failed:
+// the job starts no more sends.
 func (rc *recorder) halted() bool { return rc.halt.Load() }
 
 // finish records the last attempts and returns what recording found.
