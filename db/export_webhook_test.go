@@ -57,9 +57,7 @@ func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records 
 // dispatcher's look for events after the last of them and returns its plan
 // with the rows each node handled (EXPLAIN ANALYZE).
 func (d *DB) PendingEventsPlan(ctx context.Context, events int) (string, error) {
-	_, err := d.bun.ExecContext(ctx, `INSERT INTO events (id, type, org_ids, data)
-		SELECT 'evt_pending' || g, 'agent.registered', '{org_pending}', '{}' FROM generate_series(1, ?) g`, events)
-	if err != nil {
+	if err := d.logBurst(ctx, "pending", events); err != nil {
 		return "", err
 	}
 	var xid string
@@ -80,17 +78,23 @@ func (d *DB) PendingEventsPlan(ctx context.Context, events int) (string, error) 
 // batch of batch, under its planner settings), and returns its plan with the
 // rows each node handled (EXPLAIN ANALYZE).
 func (d *DB) DispatchReadPlan(ctx context.Context, events, batch int) (string, error) {
-	_, err := d.bun.ExecContext(ctx, `INSERT INTO events (id, type, org_ids, data)
-		SELECT 'evt_burst' || g, 'agent.registered', '{org_burst}', '{}' FROM generate_series(1, ?) g`, events)
-	if err != nil {
+	if err := d.logBurst(ctx, "burst", events); err != nil {
 		return "", err
 	}
 	var plan []string
-	err = d.inTx(ctx, func(tx bun.Tx) error {
+	err := d.inTx(ctx, func(tx bun.Tx) error {
 		if _, err := tx.ExecContext(ctx, indexOrderOnly); err != nil {
 			return err
 		}
 		return tx.NewRaw(`EXPLAIN ANALYZE `+logQuery(eventHeadColumns), "0", 0, batch).Scan(ctx, &plan)
 	})
 	return strings.Join(plan, "\n"), err
+}
+
+// logBurst logs n events in one statement, so that the table's statistics
+// are older than them, as after a burst; name tells their ids apart.
+func (d *DB) logBurst(ctx context.Context, name string, n int) error {
+	_, err := d.bun.ExecContext(ctx, `INSERT INTO events (id, type, org_ids, data)
+		SELECT 'evt_' || ? || g, 'agent.registered', ARRAY['org_' || ?], '{}' FROM generate_series(1, ?) g`, name, name, n)
+	return err
 }

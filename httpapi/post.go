@@ -8,6 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 
+	"github.com/agenttrust/service/internal/jsontext"
 	"github.com/agenttrust/service/resolvers"
 )
 
@@ -17,7 +18,7 @@ import (
 // the agents page's CPU). When the data is compact and has nothing
 // encoding/json would escape (the agents page writer's own answers are so by
 // construction and say so through resolvers.PlainMark; any other data is
-// scanned by plainJSON), {"data":…} is written as is, byte for byte what
+// scanned by jsontext.Plain), {"data":…} is written as is, byte for byte what
 // gqlgen's encoding writes; anything else (errors, extensions, deferred
 // parts) goes through gqlgen's own encoding.
 type postOnce struct{ transport.POST }
@@ -44,7 +45,7 @@ func (e onceExecutor) DispatchOperation(ctx context.Context, rc *graphql.Operati
 		// The agents page writer's data is plain by construction; anything
 		// else is checked.
 		if resp == nil || len(resp.Errors) > 0 || resp.Label != "" || resp.Path != nil || resp.HasNext != nil ||
-			len(resp.Extensions) > 0 || !*plain && !plainJSON(resp.Data) {
+			len(resp.Extensions) > 0 || !*plain && !jsontext.Plain(resp.Data) {
 			return resp
 		}
 		body := append(append(make([]byte, 0, len(resp.Data)+9), `{"data":`...), resp.Data...)
@@ -70,43 +71,3 @@ func (w *onceWriter) Write(b []byte) (int, error) {
 	}
 	return w.ResponseWriter.Write(b)
 }
-
-// plainJSON reports whether data, written by gqlgen's marshalers (so valid
-// JSON), is already what encoding/json would make of it: no whitespace
-// outside strings, and no <, >, & or U+2028/U+2029 inside them.
-//
-// It runs over every answer it lets through (12 KB for a page of agents), so
-// it skips the bytes that cannot matter with one table lookup each.
-func plainJSON(data []byte) bool {
-	if len(data) == 0 {
-		return false
-	}
-	inString := false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if !jsonNotable[c] {
-			continue
-		}
-		switch {
-		case c == '"':
-			inString = !inString
-		case c == '\\':
-			i++ // the escaped byte
-		case !inString:
-			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-				return false
-			}
-		case c == '<' || c == '>' || c == '&':
-			return false
-		case c == 0xE2 && i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xA8 || data[i+2] == 0xA9):
-			return false
-		}
-	}
-	return !inString
-}
-
-// jsonNotable marks the bytes plainJSON must look at: string delimiters and
-// escapes, whitespace, what encoding/json escapes for HTML, and the first
-// byte of U+2028 and U+2029.
-var jsonNotable = [256]bool{'"': true, '\\': true, ' ': true, '\t': true, '\n': true, '\r': true,
-	'<': true, '>': true, '&': true, 0xE2: true}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/internal/jsontext"
 )
 
 // Event types sent to one endpoint only, never written to the log.
@@ -174,52 +175,8 @@ func Body(id, typ string, at time.Time, data json.RawMessage) []byte {
 	b = append(b, `,"timestamp":"`...)
 	b = append(b, event.FormatTime(at)...)
 	b = append(b, `","data":`...)
-	b = appendCompact(b, data)
+	b = jsontext.AppendPlain(b, data)
 	return append(b, '}')
-}
-
-// compactNotable marks the bytes appendCompact must look at: string
-// delimiters and escapes, whitespace, what encoding/json escapes for HTML,
-// and the first byte of U+2028 and U+2029. Every other byte is copied as
-// part of a run.
-var compactNotable = [256]bool{'"': true, '\\': true, ' ': true, '\t': true, '\n': true, '\r': true,
-	'<': true, '>': true, '&': true, 0xE2: true}
-
-// appendCompact appends valid JSON src as json.Marshal writes a RawMessage:
-// without the whitespace between tokens, and with <, >, &, U+2028 and U+2029
-// escaped as \u003c, \u003e, \u0026, \u2028 and \u2029.
-func appendCompact(b, src []byte) []byte {
-	const hex = "0123456789abcdef"
-	inString, start := false, 0
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if !compactNotable[c] {
-			continue
-		}
-		switch {
-		case c == '"':
-			inString = !inString
-		case c == '\\':
-			i++ // the escaped byte, only ever inside a string
-		case c == '<' || c == '>' || c == '&':
-			b = append(b, src[start:i]...)
-			b = append(b, `\u00`...)
-			b = append(b, hex[c>>4], hex[c&0xF])
-			start = i + 1
-		case c == 0xE2:
-			if i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8 {
-				b = append(b, src[start:i]...)
-				b = append(b, `\u202`...)
-				b = append(b, hex[src[i+2]&0xF])
-				i += 2
-				start = i + 1
-			}
-		case !inString: // whitespace between tokens
-			b = append(b, src[start:i]...)
-			start = i + 1
-		}
-	}
-	return append(b, src[start:]...)
 }
 
 // appendJSONString appends s as a JSON string, as json.Marshal does.

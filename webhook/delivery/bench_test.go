@@ -105,12 +105,9 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				wplain, _ := window(plainSamples, posted[0].At, posted[len(posted)-1].At)
 				sum.add(round{took: took, cold: cold, first: got[0].At.Sub(start), plain: plain,
 					conns: conns, plainConns: rcv.Conns() - plainConns, jobs: after.jobs,
+					commits: after.commits - before.commits, rows: after.rows - before.rows,
 					cpu: cpu1 - cpu0, plainCPU: cpu2 - cpu1, pg: pg1 - pg0, pgOK: pg0 >= 0 && pg1 >= 0,
 					winCPU: wcpu, winPG: wpg, winPlain: wplain})
-				if *stats {
-					b.ReportMetric(float64(after.commits-before.commits)/deliveries, "xacts/delivery")
-					b.ReportMetric(float64(after.rows-before.rows)/deliveries, "rows-written/delivery")
-				}
 			}
 			sum.report(b, deliveries)
 		})
@@ -121,7 +118,7 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 type round struct {
 	took, cold, first, plain time.Duration
 	conns, plainConns        int
-	jobs                     int64
+	jobs, commits, rows      int64
 	cpu, plainCPU, pg        time.Duration
 	pgOK                     bool
 	winCPU, winPG, winPlain  time.Duration
@@ -152,6 +149,8 @@ func (s *roundSums) add(r round) {
 	s.conns += r.conns
 	s.plainConns += r.plainConns
 	s.jobs += r.jobs
+	s.commits += r.commits
+	s.rows += r.rows
 	s.cpu += r.cpu
 	s.plainCPU += r.plainCPU
 	s.pg += r.pg
@@ -191,6 +190,10 @@ func (s *roundSums) report(b *testing.B, deliveries float64) {
 		b.ReportMetric(µs(s.winPG), "window-pg-cpu-µs/delivery")
 	}
 	b.ReportMetric(µs(s.winPlain), "window-plain-cpu-µs/post")
+	if *stats {
+		b.ReportMetric(float64(s.commits)/all, "xacts/delivery")
+		b.ReportMetric(float64(s.rows)/all, "rows-written/delivery")
+	}
 }
 
 // connect opens a connection to the database at url, or fails b.

@@ -661,8 +661,8 @@ func TestDeliversJobsQueuedByEarlierVersions(t *testing.T) {
 
 // TestRecordsAttemptsWhileTheJobSends: a job records its attempts as they
 // end, a chunk at a time, not only when all its sends are over, so its
-// records show (and a retry skips what they record) while an endpoint that
-// stopped answering holds the rest of the job.
+// records show while an endpoint that stopped answering holds the rest of
+// the job.
 func TestRecordsAttemptsWhileTheJobSends(t *testing.T) {
 	t.Parallel()
 	e := webhooktest.NewEnv(t, webhooktest.Options{Timeout: 20 * time.Second})

@@ -287,10 +287,10 @@ func (e noAnswer) Unwrap() error { return e.err }
 // body. reusable says the answer was read to its end and cn may serve
 // another request.
 func exchange(cn *conn, req []byte, max int64) (resp *Response, reusable bool, err error) {
-	// Headers, the body's first max bytes and a remainder to drain, with
-	// room for a chunked body's framing; the reader may have buffered none
-	// of it yet (take keeps no connection with bytes left over).
-	cn.budget.n = maxHeaderBytes + 2*max + 8<<10
+	// First the status line and headers (interim answers included); the
+	// reader has buffered none of it yet (take keeps no connection with
+	// bytes left over).
+	cn.budget.n = maxHeaderBytes
 	if _, err := cn.Write(req); err != nil {
 		return nil, false, noAnswer{err}
 	}
@@ -311,6 +311,9 @@ func exchange(cn *conn, req []byte, max int64) (resp *Response, reusable bool, e
 			break
 		}
 	}
+	// Then the body's first max bytes and a remainder to drain, with room
+	// for a chunked body's framing.
+	cn.budget.n += 2*max + 8<<10
 	resp = &Response{StatusCode: r.StatusCode, Header: r.Header}
 	if r.ContentLength != 0 {
 		resp.Body, err = io.ReadAll(io.LimitReader(r.Body, max))

@@ -134,7 +134,6 @@ func TestClientRetriesOnAConnectionClosedWhileIdle(t *testing.T) {
 		requests.Add(1)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	srv.Config.SetKeepAlivesEnabled(true)
 	c := client(roots, 0)
 	if _, err := c.Post(context.Background(), srv.URL, http.Header{}, nil); err != nil {
 		t.Fatal(err)

@@ -1,15 +1,13 @@
-package httpapi
+package jsontext
 
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/99designs/gqlgen/graphql"
 )
 
-// When plainJSON lets data through, {"data":…} must be exactly what gqlgen's
-// encoding/json writes; when it does not, encoding/json would change it.
-func TestPlainJSON(t *testing.T) {
+// Plain lets data through exactly when encoding/json writes it unchanged,
+// and AppendPlain writes what encoding/json writes.
+func TestPlain(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		data  string
@@ -29,33 +27,33 @@ func TestPlainJSON(t *testing.T) {
 		{`{"a":"in \"string\" spaces are fine"}`, true},
 		{``, false},
 	} {
-		if got := plainJSON([]byte(c.data)); got != c.plain {
-			t.Errorf("plainJSON(%q) = %v, want %v", c.data, got, c.plain)
+		if got := Plain([]byte(c.data)); got != c.plain {
+			t.Errorf("Plain(%q) = %v, want %v", c.data, got, c.plain)
 		}
 		if c.data == "" {
 			continue
 		}
-		want, err := json.Marshal(&graphql.Response{Data: json.RawMessage(c.data)})
+		want, err := json.Marshal(json.RawMessage(c.data))
 		if err != nil {
 			t.Fatal(err)
 		}
-		same := string(want) == `{"data":`+c.data+`}`
-		if c.plain && !same {
-			t.Errorf("%q: encoding/json writes %s", c.data, want)
+		if same := string(want) == c.data; same != c.plain {
+			t.Errorf("%q: plain %v, but encoding/json writes %s", c.data, c.plain, want)
 		}
-		if !c.plain && same {
-			t.Errorf("%q: declined although encoding/json leaves it unchanged", c.data)
+		if got := AppendPlain(nil, []byte(c.data)); string(got) != string(want) {
+			t.Errorf("AppendPlain(%q) = %s, encoding/json writes %s", c.data, got, want)
 		}
 	}
 }
 
-// plainJSON agrees with encoding/json on every valid document: it lets data
-// through exactly when encoding/json would write it unchanged.
-func FuzzPlainJSON(f *testing.F) {
+// FuzzPlain: on every valid document, Plain says whether encoding/json
+// would write it unchanged, and AppendPlain writes what encoding/json
+// writes, which Plain then accepts.
+func FuzzPlain(f *testing.F) {
 	for _, s := range []string{
 		`{"agents":{"nodes":[{"id":"agent_1","name":"High Risk","spendingLimit":100.5}]}}`,
 		`{"a":"quote \" and backslash \\ and \u00e9 é ✓"}`, `{"a":"x>y"}`, "{\"a\":\"line\u2028sep\"}",
-		`{"a": 1}`, `[1, "a b"]`, `"\\"`, ` null`,
+		`{"a": 1}`, `[1, "a b"]`, `"\\"`, ` null`, "{\n \"a\" :\t\"x  y \\\\\" }",
 	} {
 		f.Add([]byte(s))
 	}
@@ -63,17 +61,20 @@ func FuzzPlainJSON(f *testing.F) {
 		if !json.Valid(data) {
 			return
 		}
-		b, err := json.Marshal(&graphql.Response{Data: json.RawMessage(data)})
+		want, err := json.Marshal(json.RawMessage(data))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if same := string(b) == `{"data":`+string(data)+`}`; plainJSON(data) != same {
-			t.Fatalf("plainJSON(%q) = %v, but encoding/json writes %s", data, !same, b)
+		if same := string(want) == string(data); Plain(data) != same {
+			t.Fatalf("Plain(%q) = %v, but encoding/json writes %s", data, !same, want)
+		}
+		if got := AppendPlain(nil, data); string(got) != string(want) || !Plain(got) {
+			t.Fatalf("AppendPlain(%q) = %s, encoding/json writes %s", data, got, want)
 		}
 	})
 }
 
-func BenchmarkPlainJSON(b *testing.B) {
+func BenchmarkPlain(b *testing.B) {
 	var page []byte
 	page = append(page, `{"agents":{"nodes":[`...)
 	for i := range 50 {
@@ -85,7 +86,7 @@ func BenchmarkPlainJSON(b *testing.B) {
 	page = append(page, `]}}`...)
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
-		if !plainJSON(page) {
+		if !Plain(page) {
 			b.Fatal("declined")
 		}
 	}
