@@ -6,11 +6,13 @@
 package delivery
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -96,8 +98,11 @@ type Runner struct {
 	pool   *pgxpool.Pool
 	client *river.Client[pgx.Tx]
 	lanes  *lanes
-	// senders hands messages to the Workers goroutines that post them.
+	// senders hands messages to the Workers goroutines that post them;
+	// a job takes one of the idle slots first (after one of its
+	// endpoint's), so jobs are served oldest first here too.
 	senders chan sendRequest
+	idle    *slots
 	// dbTurn lets one job at a time load or record a batch of turnRows
 	// or more on the pool: Postgres spends less CPU per row on them one
 	// after the other than at once (COPYs of 100 records measured 22 µs
@@ -124,7 +129,7 @@ func New(ctx context.Context, d *db.DB, svc *db.WebhookService, sender webhook.S
 	if err != nil {
 		return nil, fmt.Errorf("webhook delivery pool: %w", err)
 	}
-	r := &Runner{cfg: cfg, db: d, svc: svc, sender: sender, pool: pool, lanes: newLanes(cfg.PerEndpoint), senders: make(chan sendRequest), dbTurn: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
+	r := &Runner{cfg: cfg, db: d, svc: svc, sender: sender, pool: pool, lanes: newLanes(cfg.PerEndpoint), senders: make(chan sendRequest), idle: &slots{free: cfg.Workers}, dbTurn: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, &worker{r: r}); err != nil {
 		pool.Close()
@@ -311,7 +316,7 @@ type worker struct {
 // endpoint's Retry-After).
 func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) error {
 	r := w.r
-	lane, ok := r.lanes.admit(job.Args.WebhookID)
+	endpoint, ok := r.lanes.admit(job.Args.WebhookID)
 	if !ok {
 		// The endpoint has its share of jobs here: come back soon, without
 		// spending an attempt, and leave this worker to other endpoints.
@@ -340,7 +345,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	case !b.Active:
 		return river.JobCancel(errors.New("endpoint is inactive"))
 	}
-	sent, unsent, rec := r.send(ctx, lane, b, job.ID)
+	sent, unsent, rec := r.send(ctx, endpoint, b, job.ID)
 	if rec.err != nil {
 		return rec.err
 	}
@@ -369,14 +374,14 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	return nil
 }
 
-// send posts b's messages, at most PerEndpoint at once (lane) through the
+// send posts b's messages, at most PerEndpoint at once (endpoint) through the
 // Workers senders, records the attempts as they end (a recorder, chunk by
 // chunk), and returns the attempts in the order they ended, how many
 // messages it did not try, and what recording found. It starts no new send
 // once half the job's timeout has passed, once ctx ends, once the endpoint
 // is sure to be disabled (a 410, or WEBHOOK_DISABLE_AFTER failures in a
 // row), or once a record found it inactive or failed.
-func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch, jobID int64) (sent []webhook.Sent, unsent int, rec recorded) {
+func (r *Runner) send(ctx context.Context, endpoint *slots, b *webhook.Batch, jobID int64) (sent []webhook.Sent, unsent int, rec recorded) {
 	startBy := time.Now().Add(r.cfg.JobTimeout / 2)
 	disableAfter := r.svc.Config().DisableAfter
 	done := make(chan webhook.Sent, len(b.Messages))
@@ -411,8 +416,12 @@ func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch,
 	// recordWait even while a hung endpoint holds every slot.
 	tick := time.NewTicker(recordWait / 2)
 	defer tick.Stop()
-	// slot waits for one of the endpoint's slots, taking what ends
-	// meanwhile; false once the job must start no more sends.
+	// slot waits for one of the endpoint's slots, then for an idle sender,
+	// taking what ends meanwhile; false once the job must start no more
+	// sends.
+	stages := [...]*slots{endpoint, r.idle}
+	held := 0       // stages whose slot the job holds for its next send
+	var w *slotWait // its place in the queue of stages[held], while it has one
 	slot := func() bool {
 		for {
 			for len(done) > 0 { // what ended meanwhile decides whether to go on
@@ -422,9 +431,15 @@ func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch,
 			if stop || rc.halted() || ctx.Err() != nil || time.Now().After(startBy) {
 				return false
 			}
+			if w == nil {
+				w = stages[held].wait(jobID)
+			}
 			select {
-			case lane <- struct{}{}:
-				return true
+			case <-w.granted:
+				if w, held = nil, held+1; held == len(stages) {
+					held = 0
+					return true
+				}
 			case s := <-done:
 				took(s)
 			case <-tick.C:
@@ -433,20 +448,33 @@ func (r *Runner) send(ctx context.Context, lane chan struct{}, b *webhook.Batch,
 			}
 		}
 	}
+	release := func() {
+		r.idle.release()
+		endpoint.release()
+	}
 	next := 0
 	for next < len(b.Messages) && slot() {
 		msg := b.Messages[next]
 		q := sendRequest{ctx: ctx, url: b.URL, secrets: b.Secrets, msg: msg, done: func(a webhook.Attempt) {
-			<-lane
+			release()
 			done <- webhook.Sent{Message: msg, Attempt: a, Done: time.Now()}
 		}}
+		// A sender is idle for each idle slot: this waits only for it to
+		// come back to its loop.
 		select {
 		case r.senders <- q:
 			next++
 			inflight++
 		case <-ctx.Done():
-			<-lane
+			release()
 		}
+	}
+	// What the job holds or waits for goes to the next job.
+	if w != nil {
+		stages[held].cancel(w)
+	}
+	for _, s := range stages[:held] {
+		s.release()
 	}
 	for inflight > 0 {
 		select {
@@ -615,7 +643,7 @@ func (w *worker) NextRetry(job *river.Job[webhook.DeliveryJob]) time.Time {
 func (w *worker) Timeout(*river.Job[webhook.DeliveryJob]) time.Duration { return w.r.cfg.JobTimeout }
 
 // lanes admits at most limit jobs per endpoint at once in this process and
-// gives them a shared semaphore of limit sends: a slow or hung endpoint
+// gives them a shared set of limit send slots: a slow or hung endpoint
 // holds at most limit workers and limit sends.
 type lanes struct {
 	mu    sync.Mutex
@@ -624,25 +652,25 @@ type lanes struct {
 }
 
 type lane struct {
-	jobs int
-	sem  chan struct{}
+	jobs  int
+	slots *slots
 }
 
 func newLanes(limit int) *lanes { return &lanes{limit: limit, m: map[string]*lane{}} }
 
-func (l *lanes) admit(key string) (chan struct{}, bool) {
+func (l *lanes) admit(key string) (*slots, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ln := l.m[key]
 	if ln == nil {
-		ln = &lane{sem: make(chan struct{}, l.limit)}
+		ln = &lane{slots: &slots{free: l.limit}}
 		l.m[key] = ln
 	}
 	if ln.jobs >= l.limit {
 		return nil, false
 	}
 	ln.jobs++
-	return ln.sem, true
+	return ln.slots, true
 }
 
 func (l *lanes) leave(key string) {
@@ -653,4 +681,68 @@ func (l *lanes) leave(key string) {
 			delete(l.m, key)
 		}
 	}
+}
+
+// slots are an endpoint's send slots, handed to the jobs waiting for one
+// oldest job first (by River's job id), not in turns: a backlog split into
+// many jobs is sent about in log order, and its jobs end (and record their
+// last attempts) one after the other instead of all together at its end.
+type slots struct {
+	mu      sync.Mutex
+	free    int
+	waiting []*slotWait // by job id; only while no slot is free
+}
+
+// slotWait is a job's place in the queue for one slot: granted receives
+// once the slot is the job's.
+type slotWait struct {
+	job     int64
+	granted chan struct{}
+}
+
+// wait queues job for a slot; the slot is the job's once w.granted
+// receives (at once when one is free), or, if the job stops waiting
+// first, until cancel gives it back.
+func (s *slots) wait(job int64) (w *slotWait) {
+	w = &slotWait{job: job, granted: make(chan struct{}, 1)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.free > 0 {
+		s.free--
+		w.granted <- struct{}{}
+		return w
+	}
+	i, _ := slices.BinarySearchFunc(s.waiting, job, func(x *slotWait, job int64) int { return cmp.Compare(x.job, job+1) })
+	s.waiting = slices.Insert(s.waiting, i, w)
+	return w
+}
+
+// cancel takes w out of the queue, and gives its slot back if it had been
+// granted and not taken.
+func (s *slots) cancel(w *slotWait) {
+	s.mu.Lock()
+	if i := slices.Index(s.waiting, w); i >= 0 {
+		s.waiting = slices.Delete(s.waiting, i, i+1)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	select {
+	case <-w.granted:
+		s.release()
+	default:
+	}
+}
+
+// release gives a slot back: to the oldest waiting job, or to the free ones.
+func (s *slots) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.waiting) == 0 {
+		s.free++
+		return
+	}
+	w := s.waiting[0]
+	s.waiting = slices.Delete(s.waiting, 0, 1)
+	w.granted <- struct{}{}
 }
