@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/webhooktest"
 	"github.com/agenttrust/service/wire"
@@ -78,7 +79,7 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				// last request: a job records its attempts after they end,
 				// so the larger the jobs, the more of that work would fall
 				// after the last request and outside the rate.
-				done := waitRecorded(b, e.DBURL, n)
+				done, _ := waitRecorded(b, e.DBURL, n)
 				cold := done.Sub(start)
 				took := done.Sub(got[0].At)
 				pg1 := pgCPU(b, e.DBURL)
@@ -211,9 +212,10 @@ func connect(b *testing.B, url string) *pgx.Conn {
 }
 
 // waitRecorded waits until the database at url holds n attempt records and
-// returns when it first saw them (polled every 10 ms, only once the last
-// request has come: counting the records costs Postgres a scan).
-func waitRecorded(b *testing.B, url string, n int) time.Time {
+// returns when it first saw them (polled every 10 ms: counting the records
+// costs Postgres a scan), and the CPU time the database's other backends
+// (not the poller's) had used then (-1 when it cannot be read).
+func waitRecorded(b *testing.B, url string, n int) (time.Time, time.Duration) {
 	b.Helper()
 	ctx := context.Background()
 	conn := connect(b, url)
@@ -225,7 +227,12 @@ func waitRecorded(b *testing.B, url string, n int) time.Time {
 			b.Fatal(err)
 		}
 		if got >= n {
-			return time.Now()
+			at := time.Now()
+			pg, err := backendsCPU(ctx, conn)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return at, pg
 		}
 		if time.Now().After(deadline) {
 			b.Fatalf("%d of %d attempts recorded after a minute", got, n)
@@ -375,20 +382,30 @@ func backendsCPU(ctx context.Context, conn *pgx.Conn) (time.Duration, error) {
 	}
 	var total time.Duration
 	for _, pid := range pids {
-		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
+		d := procCPU(pid)
+		if d < 0 {
 			return -1, nil
 		}
-		// utime and stime are fields 14 and 15, counted after the command's closing parenthesis.
-		f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
-		if len(f) < 13 {
-			return -1, nil
-		}
-		ut, _ := strconv.ParseInt(f[11], 10, 64)
-		st, _ := strconv.ParseInt(f[12], 10, 64)
-		total += time.Duration(ut+st) * time.Second / clockTicks
+		total += d
 	}
 	return total, nil
+}
+
+// procCPU is the CPU time process pid has used (from /proc), or -1 when it
+// cannot be read.
+func procCPU(pid int32) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	// utime and stime are fields 14 and 15, counted after the command's closing parenthesis.
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(f) < 13 {
+		return -1
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * time.Second / clockTicks
 }
 
 // clockTicks is USER_HZ, the unit of /proc's CPU times: 100 on Linux.
@@ -429,6 +446,70 @@ func plainPost(b *testing.B, rcv *webhooktest.Receiver, reqs []webhooktest.Reque
 	}
 	close(work)
 	wg.Wait()
+}
+
+// BenchmarkDeliveryPipeline is BenchmarkDeliveryThroughput without HTTP:
+// the same backlog, dispatched, loaded, signed and recorded by the service
+// as it would be, but "sent" by a sender that builds and signs each body
+// and answers 204 at once. Its figures are the service's own cost per
+// delivery, this process's and Postgres', free of the receiver's and the
+// network's, so changes to that cost show on a noisy machine where the
+// throughput ratio cannot resolve them.
+func BenchmarkDeliveryPipeline(b *testing.B) {
+	b.Logf("GOGC=%s", wire.TuneGC())
+	for _, endpoints := range []int{1, 50} {
+		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
+			n := *deliveriesFlag
+			var took, cpu, pg time.Duration
+			pgOK := true
+			for range b.N {
+				e := webhooktest.NewEnv(b, webhooktest.Options{})
+				rcv := webhooktest.New(b)
+				for i := range endpoints {
+					e.Register(fmt.Sprintf("%s/%d", rcv.URL(), i), event.AgentRegistered)
+				}
+				e.RegisterAgent("bench")
+				seedEvents(b, e.DBURL, n/endpoints)
+				r, err := delivery.New(context.Background(), e.DB, e.Webhooks, signOnly{},
+					delivery.Config{DatabaseURL: e.DBURL, Workers: 50, PerEndpoint: 50, JobTimeout: time.Minute})
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu0, pg0, start := cpuTime(), pgCPU(b, e.DBURL), time.Now()
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { defer close(done); _ = r.Run(ctx) }()
+				// The poller counts the records from the start here: its
+				// backend's CPU is left out of Postgres'.
+				end, pg1 := waitRecorded(b, e.DBURL, n)
+				took += end.Sub(start)
+				pg += pg1 - pg0
+				pgOK = pgOK && pg0 >= 0 && pg1 >= 0
+				cancel()
+				<-done
+				cpu += cpuTime() - cpu0
+			}
+			all := float64(n * b.N)
+			b.ReportMetric(all/took.Seconds(), "deliveries/s")
+			b.ReportMetric(float64(cpu.Microseconds())/all, "cpu-µs/delivery")
+			if pgOK {
+				b.ReportMetric(float64(pg.Microseconds())/all, "pg-cpu-µs/delivery")
+			}
+		})
+	}
+}
+
+// signOnly is a webhook.Sender that does a sender's work short of HTTP: it
+// builds and signs the body, and answers 204.
+type signOnly struct{}
+
+func (signOnly) Send(_ context.Context, _ string, secrets []string, msg webhook.Outgoing) webhook.Attempt {
+	start := time.Now()
+	body := webhook.Body(msg.ID, msg.Type, msg.At, msg.Data)
+	if err := webhook.SetHeaders(make(http.Header, 5), secrets, msg.ID, start, body); err != nil {
+		return webhook.Attempt{Err: err.Error()}
+	}
+	return webhook.Attempt{StatusCode: http.StatusNoContent, Latency: time.Since(start)}
 }
 
 // BenchmarkCommitToFirstAttempt measures, for events committed one at a
