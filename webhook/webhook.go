@@ -167,17 +167,22 @@ func Body(id, typ string, at time.Time, data json.RawMessage) []byte {
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
 	}
-	b := make([]byte, 0, len(data)+len(id)+len(typ)+64)
+	b := make([]byte, 0, len(data)+len(id)+len(typ)+len(bodyFrame))
 	b = append(b, `{"id":`...)
 	b = appendJSONString(b, id)
 	b = append(b, `,"type":`...)
 	b = appendJSONString(b, typ)
 	b = append(b, `,"timestamp":"`...)
-	b = append(b, event.FormatTime(at)...)
+	b = event.AppendTime(b, at)
 	b = append(b, `","data":`...)
 	b = jsontext.AppendPlain(b, data)
 	return append(b, '}')
 }
+
+// bodyFrame is what Body writes around the id, type and data, with room
+// for the timestamp: a body with nothing to escape fits the buffer it starts
+// with.
+const bodyFrame = `{"id":"","type":"","timestamp":"` + event.TimeFormat + `","data":}`
 
 // appendJSONString appends s as a JSON string, as json.Marshal does.
 func appendJSONString(b []byte, s string) []byte {

@@ -386,6 +386,7 @@ func (r *Runner) send(ctx context.Context, endpoint *slots, b *webhook.Batch, jo
 	disableAfter := r.svc.Config().DisableAfter
 	done := make(chan webhook.Sent, len(b.Messages))
 	rc := r.newRecorder(ctx, b.WebhookID, jobID)
+	sent = make([]webhook.Sent, 0, len(b.Messages))
 	var pending []webhook.Sent // ended, not yet handed to rc
 	var since time.Time        // when the oldest of them ended
 	failures, stop, inflight := b.ConsecutiveFailures, false, 0
@@ -394,6 +395,9 @@ func (r *Runner) send(ctx context.Context, endpoint *slots, b *webhook.Batch, jo
 		sent = append(sent, s)
 		if len(pending) == 0 {
 			since = s.Done
+		}
+		if pending == nil {
+			pending = make([]webhook.Sent, 0, min(len(b.Messages), 2*recordChunk))
 		}
 		pending = append(pending, s)
 		failures++
@@ -420,6 +424,7 @@ func (r *Runner) send(ctx context.Context, endpoint *slots, b *webhook.Batch, jo
 	// taking what ends meanwhile; false once the job must start no more
 	// sends.
 	stages := [...]*slots{endpoint, r.idle}
+	places := [...]*slotWait{newSlotWait(jobID), newSlotWait(jobID)}
 	held := 0       // stages whose slot the job holds for its next send
 	var w *slotWait // its place in the queue of stages[held], while it has one
 	slot := func() bool {
@@ -432,7 +437,8 @@ func (r *Runner) send(ctx context.Context, endpoint *slots, b *webhook.Batch, jo
 				return false
 			}
 			if w == nil {
-				w = stages[held].wait(jobID)
+				w = places[held]
+				stages[held].wait(w)
 			}
 			select {
 			case <-w.granted:
@@ -700,21 +706,25 @@ type slotWait struct {
 	granted chan struct{}
 }
 
-// wait queues job for a slot; the slot is the job's once w.granted
-// receives (at once when one is free), or, if the job stops waiting
-// first, until cancel gives it back.
-func (s *slots) wait(job int64) (w *slotWait) {
-	w = &slotWait{job: job, granted: make(chan struct{}, 1)}
+// newSlotWait returns a place in the queue for job, to wait with as often
+// as it needs, one wait at a time.
+func newSlotWait(job int64) *slotWait {
+	return &slotWait{job: job, granted: make(chan struct{}, 1)}
+}
+
+// wait queues w for a slot; the slot is w's job's once w.granted receives
+// (at once when one is free), or, if the job stops waiting first, until
+// cancel gives it back.
+func (s *slots) wait(w *slotWait) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.free > 0 {
 		s.free--
 		w.granted <- struct{}{}
-		return w
+		return
 	}
-	i, _ := slices.BinarySearchFunc(s.waiting, job, func(x *slotWait, job int64) int { return cmp.Compare(x.job, job+1) })
+	i, _ := slices.BinarySearchFunc(s.waiting, w.job, func(x *slotWait, job int64) int { return cmp.Compare(x.job, job+1) })
 	s.waiting = slices.Insert(s.waiting, i, w)
-	return w
 }
 
 // cancel takes w out of the queue, and gives its slot back if it had been
