@@ -6,9 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"hash"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -49,11 +52,11 @@ func signature(secrets []string, msgID, ts string, body []byte) (string, error) 
 	out := make([]byte, 0, len(secrets)*(sigLen+1))
 	var sum [sha256.Size]byte
 	for i, s := range secrets {
-		k, err := secretKey(s)
+		pool, err := macPool(s)
 		if err != nil {
 			return "", err
 		}
-		m := hmac.New(sha256.New, k)
+		m := pool.Get().(hash.Hash)
 		m.Write([]byte(msgID))
 		m.Write([]byte{'.'})
 		m.Write([]byte(ts))
@@ -64,8 +67,43 @@ func signature(secrets []string, msgID, ts string, body []byte) (string, error) 
 		}
 		out = append(out, "v1,"...)
 		out = base64.StdEncoding.AppendEncode(out, m.Sum(sum[:0]))
+		m.Reset()
+		pool.Put(m)
 	}
 	return string(out), nil
+}
+
+// macs keeps, for each secret signed with lately, HMAC-SHA256 states keyed
+// with it and ready to sign again: keying one (the key's inner and outer
+// blocks, two hashes and their buffers) cost more than signing a delivery's
+// body with it, and every delivery to an endpoint signs with the same
+// secret. After its first use, a state's Reset restores the keyed state it
+// saved instead of hashing the key again. Bounded by maxMacSecrets; the
+// pools' states are dropped by the collector when unused.
+var (
+	macs     sync.Map // secret -> *sync.Pool of hash.Hash
+	macCount atomic.Int64
+)
+
+// maxMacSecrets bounds macs: past it, macs starts again empty.
+const maxMacSecrets = 4096
+
+// macPool returns the pool of HMAC states keyed with secret. Errors:
+// ErrBadSecret.
+func macPool(secret string) (*sync.Pool, error) {
+	if p, ok := macs.Load(secret); ok {
+		return p.(*sync.Pool), nil
+	}
+	k, err := secretKey(secret)
+	if err != nil {
+		return nil, err
+	}
+	if macCount.Add(1) > maxMacSecrets {
+		macs.Clear()
+		macCount.Store(1)
+	}
+	p, _ := macs.LoadOrStore(secret, &sync.Pool{New: func() any { return hmac.New(sha256.New, k) }})
+	return p.(*sync.Pool), nil
 }
 
 // SetHeaders sets the Standard Webhooks headers and the content type of a
