@@ -164,10 +164,14 @@ type Message struct {
 // JSON (the log's json column is); it is compacted and HTML-escaped as json.Marshal
 // does, without json's validating scanner.
 func Body(id, typ string, at time.Time, data json.RawMessage) []byte {
+	return AppendBody(make([]byte, 0, len(data)+len(id)+len(typ)+len(bodyFrame)), id, typ, at, data)
+}
+
+// AppendBody appends Body's bytes to b.
+func AppendBody(b []byte, id, typ string, at time.Time, data json.RawMessage) []byte {
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
 	}
-	b := make([]byte, 0, len(data)+len(id)+len(typ)+len(bodyFrame))
 	b = append(b, `{"id":`...)
 	b = appendJSONString(b, id)
 	b = append(b, `,"type":`...)

@@ -223,15 +223,15 @@ func (c *Client) dial(ctx context.Context, h *host, t target, deadline time.Time
 	return cn, nil
 }
 
-// request writes the request line, headers and body as one buffer.
-func request(t target, header http.Header, body []byte) ([]byte, error) {
+// request appends the request line, headers and body to b, as one buffer.
+func request(b []byte, t target, header http.Header, body []byte) ([]byte, error) {
 	n := len(t.path) + len(t.hostHeader) + len(body) + 64
 	for k, vs := range header {
 		for _, v := range vs {
 			n += len(k) + len(v) + 4
 		}
 	}
-	b := make([]byte, 0, n)
+	b = slices.Grow(b, n)
 	b = append(b, "POST "...)
 	b = append(b, t.path...)
 	b = append(b, " HTTP/1.1\r\nHost: "...)
@@ -255,6 +255,23 @@ func request(t target, header http.Header, body []byte) ([]byte, error) {
 	}
 	b = append(b, "\r\n"...)
 	return append(b, body...), nil
+}
+
+// requests and bodies pool the buffers requests and delivery bodies are
+// written in: each lives only until its request is written, and a delivery
+// would otherwise leave two behind for the collector.
+var requests, bodies = sync.Pool{New: func() any { return new([]byte) }}, sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooled is the largest buffer kept for reuse: one that grew past it
+// for an unusual request is left to the collector.
+const maxPooled = 64 << 10
+
+// recycle puts buf back in pool holding b, the buffer it last grew to.
+func recycle(pool *sync.Pool, buf *[]byte, b []byte) {
+	if cap(b) <= maxPooled {
+		*buf = b[:0]
+		pool.Put(buf)
+	}
 }
 
 // validHeader reports whether s may be sent as a header name (name) or

@@ -112,10 +112,14 @@ func (c *Client) Post(ctx context.Context, url string, header http.Header, body 
 	if err != nil {
 		return nil, err
 	}
-	req, err := request(t, header, body)
+	buf := requests.Get().(*[]byte)
+	req, err := request((*buf)[:0], t, header, body)
 	if err != nil {
 		return nil, err
 	}
+	// Written to the connection before Post returns (crypto/tls copies
+	// it into its records), so the buffer can serve another request.
+	defer recycle(&requests, buf, req)
 	deadline := start.Add(c.cfg.Timeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
