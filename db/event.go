@@ -20,7 +20,7 @@ type eventRow struct {
 	ID            string          `bun:"id"`
 	Type          string          `bun:"type"`
 	OrgIDs        []string        `bun:"org_ids,array"`
-	Data          json.RawMessage `bun:"data,type:json"`
+	Data          json.RawMessage `bun:"data,type:jsonb"`
 	CreatedAt     time.Time       `bun:"created_at"`
 }
 

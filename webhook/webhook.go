@@ -161,7 +161,7 @@ type Message struct {
 
 // Body encodes the delivery body of an event: what json.Marshal makes of a
 // Message, built by hand (it is made for every attempt). data must be valid
-// JSON (the log's json column is); it is compacted and HTML-escaped as json.Marshal
+// JSON (the log's jsonb is); it is compacted and HTML-escaped as json.Marshal
 // does, without json's validating scanner.
 func Body(id, typ string, at time.Time, data json.RawMessage) []byte {
 	return AppendBody(make([]byte, 0, len(data)+len(id)+len(typ)+len(bodyFrame)), id, typ, at, data)

@@ -210,10 +210,8 @@ func TestBodyIsWhatMarshalMakes(t *testing.T) {
 	}
 }
 
-// BenchmarkBody builds the body of a typical event, its data in jsonb's
-// text form (a space after every colon and comma), as the log gives back the
-// events it held before migration 20261123210000; newer events come back
-// as written, compact.
+// BenchmarkBody builds the body of a typical event: its data as the log's
+// jsonb gives it back (a space after every colon and comma).
 func BenchmarkBody(b *testing.B) {
 	data := json.RawMessage(`{"id": "agent_2rhupb5n2lxyxykkcg7qiwi5oy", "name": "bench agent 17", "status": "active", "org_id": "org_bench_a", "currency": "USD", "created_at": "2026-11-23T05:27:00.778Z", "daily_limit": null, "environment": "sandbox", "spending_limit": "100.00", "authorized_actions": ["purchase", "refund", "transfer"]}`)
 	at := time.Date(2026, 11, 21, 19, 51, 27, 123e6, time.UTC)

@@ -1,7 +1,7 @@
 // Package jsontext knows the JSON text encoding/json writes: compact, with
 // <, >, & and U+2028/U+2029 escaped. The edge uses it to send an answer
 // gqlgen already wrote without encoding it a second time, and webhook
-// delivery to write an event's data (the log's JSON text) into a body as
+// delivery to write an event's data (the log's jsonb text) into a body as
 // json.Marshal would.
 package jsontext
 

@@ -1,1 +1,0 @@
-ALTER TABLE events ALTER COLUMN data TYPE jsonb USING data::jsonb;
