@@ -689,10 +689,11 @@ func (l *lanes) leave(key string) {
 	}
 }
 
-// slots are an endpoint's send slots, handed to the jobs waiting for one
-// oldest job first (by River's job id), not in turns: a backlog split into
-// many jobs is sent about in log order, and its jobs end (and record their
-// last attempts) one after the other instead of all together at its end.
+// slots are a set of send slots (an endpoint's, or the process's idle
+// senders), handed to the jobs waiting for one oldest job first (by River's
+// job id), not in turns: a backlog split into many jobs is sent about in log
+// order, and its jobs end (and record their last attempts) one after the
+// other instead of all together at its end.
 type slots struct {
 	mu      sync.Mutex
 	free    int
