@@ -15,6 +15,26 @@ import (
 // as a prepared statement ends up, and returns the plan with the rows each
 // node handled (EXPLAIN ANALYZE).
 func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records int) (string, error) {
+	ids := make([]string, 100)
+	for i := range ids {
+		ids[i] = strconv.Itoa(i + 1)
+	}
+	return d.recordsPlan(ctx, orgID, whID, records,
+		`SELECT r.event_seq, `+priorAttempts+` FROM unnest($2::bigint[]) AS r(event_seq)`,
+		`'`+whID+`', '{`+strings.Join(ids, ",")+`}'`)
+}
+
+// AnyRecordedPlan seeds endpoint whID as CountAttemptsPlan does, then runs
+// the look whether a job's events have records (anyRecorded) for the 500
+// events after them, and returns its plan.
+func (d *DB) AnyRecordedPlan(ctx context.Context, orgID, whID string, records int) (string, error) {
+	return d.recordsPlan(ctx, orgID, whID, records, `SELECT `+anyRecorded,
+		`'`+whID+`', `+strconv.Itoa(records+1)+`, `+strconv.Itoa(records+500))
+}
+
+// recordsPlan seeds endpoint whID with records of records events and
+// returns the plan of query, prepared and run with args on its generic plan.
+func (d *DB) recordsPlan(ctx context.Context, orgID, whID string, records int, query, args string) (string, error) {
 	conn, err := d.reads.Acquire(ctx)
 	if err != nil {
 		return "", err
@@ -28,17 +48,13 @@ func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records 
 			`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_seq, event_type, attempt, success, latency_ms, created_at, job_id)
 				SELECT 'dlv_' || g, '` + whID + `', 'evt_' || g, g, 'agent.registered', 1, true, 1, now(), 1 FROM generate_series(1, ` + strconv.Itoa(records) + `) g`,
 			`SET LOCAL plan_cache_mode = force_generic_plan`,
-			`PREPARE count_attempts AS SELECT r.event_seq, ` + priorAttempts + ` FROM unnest($2::bigint[]) AS r(event_seq)`,
+			`PREPARE records_plan AS ` + query,
 		} {
 			if _, err := tx.Exec(ctx, q); err != nil {
 				return err
 			}
 		}
-		ids := make([]string, 100)
-		for i := range ids {
-			ids[i] = strconv.Itoa(i + 1)
-		}
-		rows, err := tx.Query(ctx, `EXPLAIN ANALYZE EXECUTE count_attempts('`+whID+`', '{`+strings.Join(ids, ",")+`}')`, pgx.QueryExecModeSimpleProtocol)
+		rows, err := tx.Query(ctx, `EXPLAIN ANALYZE EXECUTE records_plan(`+args+`)`, pgx.QueryExecModeSimpleProtocol)
 		if err != nil {
 			return err
 		}
@@ -46,7 +62,7 @@ func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records 
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `DEALLOCATE count_attempts`)
+		_, err = tx.Exec(ctx, `DEALLOCATE records_plan`)
 		return err
 	})
 	return strings.Join(plan, "\n"), err

@@ -40,6 +40,33 @@ func TestCountAttemptsProbesEachEvent(t *testing.T) {
 	}
 }
 
+// TestRecordedLookProbesOnce: a delivery job's look whether its events have
+// records at the endpoint (which spares counting them for each attempt when
+// they have none) is one probe of the (webhook_id, event_seq) index, not a
+// scan of the endpoint's records, on a table without statistics.
+func TestRecordedLookProbesOnce(t *testing.T) {
+	t.Parallel()
+	d := dbtest.New(t)
+	ctx, _ := acme(t, d)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const records = 5000
+	plan, err := d.AnyRecordedPlan(ctx, p.OrgID, "wh_recorded", records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`(?:actual time=\S+ rows=|Rows Removed by Filter: )(\d+)`).FindAllStringSubmatch(plan, -1) {
+		if n, _ := strconv.Atoi(m[1]); n > 1 {
+			t.Fatalf("a plan node handled %d rows of %d records:\n%s", n, records, plan)
+		}
+	}
+	if !regexp.MustCompile(`using webhook_deliveries_event_seq`).MatchString(plan) {
+		t.Errorf("the look does not probe the (webhook_id, event_seq) index:\n%s", plan)
+	}
+}
+
 // TestPendingLookReadsThePositionIndex: once the dispatcher has read every
 // event, its look for events that older transactions still hide reads the
 // position index, not the whole log, even on statistics older than the

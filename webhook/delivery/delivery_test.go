@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -234,6 +235,7 @@ func TestDisablesAfterConsecutiveFailuresAndCatchesUpWhenReactivated(t *testing.
 		t.Fatalf("re-activated: active %v, consecutive_failures %d", active, failures)
 	}
 	ok := map[string]bool{}
+	eventID := map[string]string{} // agent -> its agent.registered event
 	eventually(t, "both missed events delivered", func() bool {
 		for _, q := range rcv.Requests(event.AgentRegistered)[3:] {
 			webhooktest.Verify(t, q, secret)
@@ -241,10 +243,26 @@ func TestDisablesAfterConsecutiveFailuresAndCatchesUpWhenReactivated(t *testing.
 				ID string `json:"id"`
 			}
 			_ = json.Unmarshal(q.Message.Data, &d)
-			ok[d.ID] = true
+			ok[d.ID], eventID[d.ID] = true, q.Message.ID
 		}
 		return ok[first] && ok[second]
 	})
+	// The catch-up numbers each attempt past its event's earlier ones: the
+	// first event's three failures before it, none for the second's.
+	attempts := map[string][]int{}
+	eventually(t, "the catch-up recorded", func() bool {
+		clear(attempts)
+		for _, r := range deliveries(t, e, whID) {
+			attempts[r.EventID] = append(attempts[r.EventID], r.Attempt)
+		}
+		return len(attempts[eventID[first]]) == 4 && len(attempts[eventID[second]]) == 1
+	})
+	if got := attempts[eventID[first]]; !slices.Equal(got, []int{4, 3, 2, 1}) {
+		t.Fatalf("the first event's attempts, newest first: %v, want [4 3 2 1]", got)
+	}
+	if got := attempts[eventID[second]]; got[0] != 1 {
+		t.Fatalf("the second event's attempt: %v, want [1]", got)
+	}
 }
 
 func TestGoneDisablesAtOnce(t *testing.T) {
