@@ -24,12 +24,32 @@ func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records 
 		`'`+whID+`', '{`+strings.Join(ids, ",")+`}'`)
 }
 
-// AnyRecordedPlan seeds endpoint whID as CountAttemptsPlan does, then runs
-// the look whether a job's events have records (anyRecorded) for the 500
-// events after them, and returns its plan.
-func (d *DB) AnyRecordedPlan(ctx context.Context, orgID, whID string, records int) (string, error) {
-	return d.recordsPlan(ctx, orgID, whID, records, `SELECT `+anyRecorded,
-		`'`+whID+`', `+strconv.Itoa(records+1)+`, `+strconv.Itoa(records+500))
+// RecordPlan seeds endpoint whID as CountAttemptsPlan does, then runs the
+// insert that records a batch (insertAttempts) for 100 attempts at events
+// from..from+99 and returns its plan.
+func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from int) (string, error) {
+	arr := func(f func(i int) string) string {
+		xs := make([]string, 100)
+		for i := range xs {
+			xs[i] = f(from + i)
+		}
+		return `'{` + strings.Join(xs, ",") + `}'`
+	}
+	n := strconv.Itoa
+	return d.recordsPlan(ctx, orgID, whID, records, insertAttempts, strings.Join([]string{
+		`'` + whID + `'`, `1`,
+		arr(func(i int) string { return "dlv_new_" + n(i) }),
+		arr(func(i int) string { return "evt_" + n(i) }),
+		arr(func(int) string { return "agent.registered" }),
+		arr(func(int) string { return "true" }),
+		arr(func(int) string { return "204" }),
+		arr(func(int) string { return "3" }),
+		arr(func(int) string { return "NULL" }),
+		arr(func(int) string { return "ok" }),
+		arr(func(int) string { return "2026-11-23T10:00:00Z" }),
+		arr(n),
+		n(from), n(from + 99),
+	}, ", "))
 }
 
 // recordsPlan seeds endpoint whID with records of records events and

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"strconv"
 	"time"
 
@@ -98,24 +96,15 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 	if !firstRun {
 		stmt, args = q[1], []any{events, whID, jobID}
 	}
-	// The range the events' records would lie in, for the look whether any
-	// is recorded: all of the endpoint's for a job without seqs.
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-	if len(seqs) > 0 {
-		lo, hi = slices.Min(seqs), slices.Max(seqs)
-	}
 	s.db.statements.Add(2)
 	var pb pgx.Batch
-	pb.Queue(batchEndpoint, whID, lo, hi)
+	pb.Queue(batchEndpoint, whID)
 	pb.Queue(stmt, args...)
 	res := pool.SendBatch(ctx, &pb)
 	defer res.Close()
-	var (
-		w        webhookRow
-		recorded bool
-	)
+	var w webhookRow
 	err := res.QueryRow().Scan(&w.ID, &w.OrgID, &w.URL, &w.Active, &w.ConsecutiveFailures, &w.SecretSealed,
-		&w.PreviousSecretSealed, &w.PreviousSecretUntil, &recorded)
+		&w.PreviousSecretSealed, &w.PreviousSecretUntil)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, webhookNotFound(whID)
@@ -148,23 +137,17 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 		return nil, err
 	}
 	return &webhook.Batch{WebhookID: w.ID, OrgID: w.OrgID, URL: w.URL, Active: w.Active,
-		ConsecutiveFailures: w.ConsecutiveFailures, Secrets: secrets, Messages: messages, Unrecorded: !recorded}, nil
+		ConsecutiveFailures: w.ConsecutiveFailures, Secrets: secrets, Messages: messages}, nil
 }
 
-// anyRecorded looks whether endpoint $1 has a record of an event numbered
-// $2 to $3: one probe of webhook_deliveries_event_seq, where a job's first
-// run usually finds none.
-const anyRecorded = `EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.event_seq BETWEEN $2 AND $3)`
-
-// DeliveryBatch's statements: the endpoint (and whether its records hold
-// any of the job's events); then its events by sequence
+// DeliveryBatch's statements: the endpoint; then its events by sequence
 // number through the log's primary key (or, ByID, by id for a job of an
 // earlier version), those addressed to the endpoint's organization (read
 // once, as an InitPlan), and for a retried job without those it already
 // delivered.
 const (
 	batchEndpoint = `SELECT id, org_id, url, active, consecutive_failures, secret_sealed,
-		previous_secret_sealed, previous_secret_until, ` + anyRecorded + ` FROM webhooks WHERE id = $1`
+		previous_secret_sealed, previous_secret_until FROM webhooks WHERE id = $1`
 	batchSelect     = `SELECT e.id, e.seq, e.type, e.data, e.created_at FROM events e WHERE `
 	batchEvents     = `e.seq = ANY($1::bigint[]) `
 	batchEventsByID = `e.id = ANY($1::text[]) `

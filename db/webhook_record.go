@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,8 +22,8 @@ import (
 // WEBHOOK_DISABLE_AFTER disables the endpoint and appends webhook.disabled.
 // It runs on pool, the delivery runner's own pgx pool; each attempt is
 // numbered one past the records of its event at the endpoint that its
-// statement sees, or, when first (the job's batch found none of its events
-// recorded there, webhook.Batch.Unrecorded), 1 without looking. It reports whether the endpoint is (now) inactive or gone,
+// statement sees (counted only when the endpoint has records in the range of
+// the batch's events, which a job's first run usually finds it has not). It reports whether the endpoint is (now) inactive or gone,
 // so the caller stops. A batch that changes no count takes only a key-share
 // lock on the endpoint's row, which no other delivery waits for and which
 // keeps a concurrent deletion from missing its records.
@@ -32,7 +33,7 @@ import (
 // the job holds the process's turn at the database, so its time bounds how
 // fast the process delivers. Any other batch takes a transaction of two
 // statements, and two more when it disables the endpoint.
-func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool, whID string, jobID int64, first bool, sent []webhook.Sent) (inactive bool, err error) {
+func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool, whID string, jobID int64, sent []webhook.Sent) (inactive bool, err error) {
 	if len(sent) == 0 {
 		return false, nil
 	}
@@ -50,14 +51,10 @@ func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool,
 	}
 	tally := webhook.TallyAttempts(attempts)
 	args := attemptArgs(whID, jobID, now, sent)
-	insert, successes := insertCounted, recordSuccessesCounted
-	if first {
-		insert, successes = insertFirst, recordSuccessesFirst
-	}
 	if tally.Reset && tally.Failures == 0 {
 		s.db.statements.Add(1)
 		var active bool
-		err := pool.QueryRow(ctx, successes, args...).Scan(&active)
+		err := pool.QueryRow(ctx, recordSuccesses, args...).Scan(&active)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return true, nil // deleted meanwhile
@@ -87,7 +84,7 @@ func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool,
 			return fmt.Errorf("count failures: %w", err)
 		}
 		s.db.statements.Add(1)
-		if _, err := tx.Exec(ctx, insert, args...); err != nil {
+		if _, err := tx.Exec(ctx, insertAttempts, args...); err != nil {
 			return fmt.Errorf("record attempts: %w", err)
 		}
 		if !w.Active {
@@ -137,7 +134,7 @@ func attemptArgs(whID string, jobID int64, now time.Time, sent []webhook.Sent) [
 		}
 		at[i] = now.Add(-time.Since(a.Done))
 	}
-	return []any{whID, jobID, ids, events, types, success, codes, latencies, errs, bodies, at, seqs}
+	return []any{whID, jobID, ids, events, types, success, codes, latencies, errs, bodies, at, seqs, slices.Min(seqs), slices.Max(seqs)}
 }
 
 // priorAttempts counts the records of event r.event_seq at endpoint $1 by
@@ -148,39 +145,33 @@ func attemptArgs(whID string, jobID int64, now time.Time, sent []webhook.Sent) [
 // events against 5,000 records; 0.7 ms this way).
 const priorAttempts = `(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.event_seq = r.event_seq)`
 
-// insertAttempts inserts attemptArgs' records, each numbered by number.
-func insertAttempts(number string) string {
-	return `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_seq, event_type, attempt, success,
+// anyRecorded looks whether endpoint $1 has a record of an event numbered
+// $13 to $14 (the batch's lowest and highest): one probe of
+// webhook_deliveries_event_seq, run once per statement.
+const anyRecorded = `(SELECT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.event_seq BETWEEN $13 AND $14))`
+
+// insertAttempts inserts attemptArgs' records, each numbered one past the
+// records of its event at the endpoint: 1 without counting them when the
+// endpoint has no record in the range of the batch's events (a job's first
+// run, unless a redelivery or a re-activation's catch-up reached one of its
+// events first), which spares a probe per record, a tenth of its cost.
+const insertAttempts = `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_seq, event_type, attempt, success,
 		status_code, latency_ms, error, response_body, created_at, job_id)
-	SELECT r.id, $1, r.event_id, r.event_seq, r.event_type, ` + number + `, r.success,
+	SELECT r.id, $1, r.event_id, r.event_seq, r.event_type,
+		CASE WHEN ` + anyRecorded + ` THEN ` + priorAttempts + ` + 1 ELSE 1 END, r.success,
 		r.status_code, r.latency_ms, r.error, r.response_body, r.created_at, $2
 	FROM unnest($3::text[], $4::text[], $5::text[], $6::bool[], $7::int[], $8::int[], $9::text[], $10::text[], $11::timestamptz[], $12::bigint[])
 		AS r(id, event_id, event_type, success, status_code, latency_ms, error, response_body, created_at, event_seq)`
-}
 
 // recordSuccesses resets the endpoint's count of failures (or, when it is
 // already 0, takes the key-share lock that keeps a concurrent deletion from
-// missing the records) and inserts the records (insert); nothing when the
-// endpoint was deleted.
-func recordSuccesses(insert string) string {
-	return `WITH u AS (
+// missing the records) and inserts the records (insertAttempts); nothing
+// when the endpoint was deleted.
+const recordSuccesses = `WITH u AS (
 		UPDATE webhooks SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0 RETURNING active),
 	w AS (
 		SELECT active FROM u
 		UNION ALL SELECT active FROM (SELECT active FROM webhooks WHERE id = $1 FOR KEY SHARE) k WHERE NOT EXISTS (SELECT 1 FROM u)),
-	ins AS (` + insert + `
+	ins AS (` + insertAttempts + `
 		WHERE EXISTS (SELECT 1 FROM w))
 	SELECT active FROM w`
-}
-
-// The record statements: Counted numbers each record one past the records
-// of its event at the endpoint (a probe of webhook_deliveries_event_seq per
-// record, a fifth of its cost); First numbers every record 1, for a batch
-// whose events had no record at the endpoint when it was loaded (a job's
-// first run, the usual case).
-var (
-	insertCounted          = insertAttempts(priorAttempts + ` + 1`)
-	insertFirst            = insertAttempts(`1`)
-	recordSuccessesCounted = recordSuccesses(insertCounted)
-	recordSuccessesFirst   = recordSuccesses(insertFirst)
-)

@@ -51,10 +51,6 @@ type Batch struct {
 	ConsecutiveFailures int
 	Secrets             []string // current first, then the previous one during the rotation overlap
 	Messages            []Outgoing
-	// Unrecorded says no attempt of the batch's events at the endpoint was
-	// recorded when it was loaded: each of its attempts is its event's
-	// first there, numbered 1 without counting the records before it.
-	Unrecorded bool
 }
 
 // Sent is one attempt of a batch: the message, what came of it and when it

@@ -385,7 +385,7 @@ func (r *Runner) send(ctx context.Context, endpoint *slots, b *webhook.Batch, jo
 	startBy := time.Now().Add(r.cfg.JobTimeout / 2)
 	disableAfter := r.svc.Config().DisableAfter
 	done := make(chan webhook.Sent, len(b.Messages))
-	rc := r.newRecorder(ctx, b.WebhookID, jobID, b.Unrecorded)
+	rc := r.newRecorder(ctx, b.WebhookID, jobID)
 	sent = make([]webhook.Sent, 0, len(b.Messages))
 	var pending []webhook.Sent // ended, not yet handed to rc
 	var since time.Time        // when the oldest of them ended
@@ -511,7 +511,6 @@ type recorder struct {
 	ctx    context.Context // the job's, for its values: records outlive its end
 	whID   string
 	jobID  int64
-	first  bool // the batch's events had no record: number each attempt 1 (webhook.Batch.Unrecorded)
 	chunks chan []webhook.Sent
 	done   chan struct{}
 	halt   atomic.Bool
@@ -525,8 +524,8 @@ type recorded struct {
 	err      error
 }
 
-func (r *Runner) newRecorder(ctx context.Context, whID string, jobID int64, first bool) *recorder {
-	rc := &recorder{r: r, ctx: context.WithoutCancel(ctx), whID: whID, jobID: jobID, first: first,
+func (r *Runner) newRecorder(ctx context.Context, whID string, jobID int64) *recorder {
+	rc := &recorder{r: r, ctx: context.WithoutCancel(ctx), whID: whID, jobID: jobID,
 		chunks: make(chan []webhook.Sent), done: make(chan struct{})}
 	go rc.run()
 	return rc
@@ -562,7 +561,7 @@ func (rc *recorder) record(chunk []webhook.Sent) (inactive bool, err error) {
 		return false, fmt.Errorf("record attempts: %w", ctx.Err())
 	}
 	defer release()
-	return rc.r.svc.RecordAttempts(ctx, rc.r.pool, rc.whID, rc.jobID, rc.first, chunk)
+	return rc.r.svc.RecordAttempts(ctx, rc.r.pool, rc.whID, rc.jobID, chunk)
 }
 
 // offer hands chunk to the recorder if it is idle, and reports whether it
