@@ -316,13 +316,15 @@ type worker struct {
 // endpoint's Retry-After).
 func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) error {
 	r := w.r
-	endpoint, ok := r.lanes.admit(job.Args.WebhookID)
+	endpoint, started, wait, ok := r.lanes.admit(job.Args.WebhookID)
 	if !ok {
-		// The endpoint has its share of jobs here: come back soon, without
-		// spending an attempt, and leave this worker to other endpoints.
-		return river.JobSnooze(time.Duration(20+rand.IntN(80)) * time.Millisecond)
+		// The endpoint has its share of jobs here: come back when one of
+		// them may have ended (give or take a quarter, so that its waiting
+		// jobs do not all come back at once), without spending an
+		// attempt, and leave this worker to other endpoints.
+		return river.JobSnooze(wait*3/4 + rand.N(wait/2))
 	}
-	defer r.lanes.leave(job.Args.WebhookID)
+	defer r.lanes.leave(job.Args.WebhookID, started)
 	// River adds this process to AttemptedBy at every fetch, snoozes
 	// included: one entry means no earlier run can have recorded attempts.
 	firstRun := len(job.AttemptedBy) == 1
@@ -650,42 +652,84 @@ func (w *worker) Timeout(*river.Job[webhook.DeliveryJob]) time.Duration { return
 
 // lanes admits at most limit jobs per endpoint at once in this process and
 // gives them a shared set of limit send slots: a slow or hung endpoint
-// holds at most limit workers and limit sends.
+// holds at most limit workers and limit sends. A job turned away is told
+// how long to wait before it asks again: about the time in which one of the
+// endpoint's running jobs can be expected to end here (how long its jobs
+// have been taking, or the oldest has been running, shared among its limit
+// places). A hung endpoint's waiting jobs then come back every second or
+// two rather than many times a second (each return is a fetch and an
+// update of the shared queue), and a healthy endpoint's soon after a place
+// frees.
 type lanes struct {
 	mu    sync.Mutex
 	limit int
 	m     map[string]*lane
+	now   func() time.Time
 }
 
 type lane struct {
-	jobs  int
-	slots *slots
+	jobs    int
+	slots   *slots
+	started []time.Time   // the running jobs' start times
+	took    time.Duration // how long its jobs took here, a moving average (0: none ended yet)
 }
 
-func newLanes(limit int) *lanes { return &lanes{limit: limit, m: map[string]*lane{}} }
+func newLanes(limit int) *lanes {
+	return &lanes{limit: limit, m: map[string]*lane{}, now: time.Now}
+}
 
-func (l *lanes) admit(key string) (*slots, bool) {
+// The bounds of the wait a turned-away job is told: River keeps a job
+// snoozed for at most its scheduler's interval (5 s) in the fetchable
+// queue, and an endpoint that turns jobs away is busy, so its places free
+// at most this far apart in practice.
+const (
+	minLaneWait = 20 * time.Millisecond
+	maxLaneWait = 2 * time.Second
+)
+
+// admit takes one of the endpoint's places: its send slots and the time the
+// job started (for leave), or, when all are taken, how long to wait.
+func (l *lanes) admit(key string) (sl *slots, started time.Time, wait time.Duration, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	now := l.now()
 	ln := l.m[key]
 	if ln == nil {
 		ln = &lane{slots: &slots{free: l.limit}}
 		l.m[key] = ln
 	}
 	if ln.jobs >= l.limit {
-		return nil, false
+		d := ln.took
+		for _, t := range ln.started {
+			d = max(d, now.Sub(t))
+		}
+		return nil, time.Time{}, min(max(d/time.Duration(l.limit), minLaneWait), maxLaneWait), false
 	}
 	ln.jobs++
-	return ln.slots, true
+	ln.started = append(ln.started, now)
+	return ln.slots, now, 0, true
 }
 
-func (l *lanes) leave(key string) {
+// leave gives back the place of the job admitted at started.
+func (l *lanes) leave(key string, started time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if ln := l.m[key]; ln != nil {
-		if ln.jobs--; ln.jobs <= 0 {
-			delete(l.m, key)
-		}
+	ln := l.m[key]
+	if ln == nil {
+		return
+	}
+	if ln.jobs--; ln.jobs <= 0 {
+		delete(l.m, key)
+		return
+	}
+	if i := slices.Index(ln.started, started); i >= 0 {
+		ln.started = slices.Delete(ln.started, i, i+1)
+	}
+	took := l.now().Sub(started)
+	if ln.took == 0 {
+		ln.took = took
+	} else {
+		ln.took += (took - ln.took) / 4
 	}
 }
 
