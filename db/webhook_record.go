@@ -22,11 +22,12 @@ import (
 // WEBHOOK_DISABLE_AFTER disables the endpoint and appends webhook.disabled.
 // It runs on pool, the delivery runner's own pgx pool; each attempt is
 // numbered one past the records of its event at the endpoint that its
-// statement sees (counted only when the endpoint has records in the range of
-// the batch's events, which a job's first run usually finds it has not). It reports whether the endpoint is (now) inactive or gone,
-// so the caller stops. A batch that changes no count takes only a key-share
-// lock on the endpoint's row, which no other delivery waits for and which
-// keeps a concurrent deletion from missing its records.
+// statement sees (counted only when the endpoint has records in the range
+// of the batch's events, which a job's first run usually finds it has
+// not). It reports whether the endpoint is (now) inactive or gone, so the
+// caller stops. A batch that changes no count takes only a key-share lock
+// on the endpoint's row, which no other delivery waits for and which keeps
+// a concurrent deletion from missing its records.
 //
 // A batch whose attempts all succeeded (the usual case) can only reset the
 // count and never disables: it is recorded by one statement. It runs while

@@ -678,10 +678,10 @@ func newLanes(limit int) *lanes {
 	return &lanes{limit: limit, m: map[string]*lane{}, now: time.Now}
 }
 
-// The bounds of the wait a turned-away job is told: River keeps a job
-// snoozed for at most its scheduler's interval (5 s) in the fetchable
-// queue, and an endpoint that turns jobs away is busy, so its places free
-// at most this far apart in practice.
+// The bounds of the wait a turned-away job is told. Both stay under River's
+// scheduler interval (5 s), so that River keeps the snoozed job in the
+// fetchable queue; at the upper one a hung endpoint's waiting jobs each come
+// back every 1.5–2.5 s.
 const (
 	minLaneWait = 20 * time.Millisecond
 	maxLaneWait = 2 * time.Second
