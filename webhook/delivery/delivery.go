@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -316,7 +317,7 @@ type worker struct {
 // endpoint's Retry-After).
 func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) error {
 	r := w.r
-	endpoint, started, wait, ok := r.lanes.admit(job.Args.WebhookID)
+	endpoint, started, wait, ok := r.lanes.admit(job.Args.WebhookID, job.ID)
 	if !ok {
 		// The endpoint has its share of jobs here: come back when one of
 		// them may have ended (give or take a quarter, so that its waiting
@@ -324,7 +325,11 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 		// attempt, and leave this worker to other endpoints.
 		return river.JobSnooze(wait*3/4 + rand.N(wait/2))
 	}
-	defer r.lanes.leave(job.Args.WebhookID, started)
+	defer func() {
+		if next := r.lanes.leave(job.Args.WebhookID, started); next != 0 {
+			go r.wakeJob(next)
+		}
+	}()
 	// River adds this process to AttemptedBy at every fetch, snoozes
 	// included: one entry means no earlier run can have recorded attempts.
 	firstRun := len(job.AttemptedBy) == 1
@@ -650,16 +655,32 @@ func (w *worker) NextRetry(job *river.Job[webhook.DeliveryJob]) time.Time {
 
 func (w *worker) Timeout(*river.Job[webhook.DeliveryJob]) time.Duration { return w.r.cfg.JobTimeout }
 
+// wakeJob makes a job that waits for a place at its endpoint fetchable now
+// instead of at the end of its wait, when one of the endpoint's places has
+// just freed here. It moves only a job still waiting in River's fetchable
+// queue (available, due later): not one that started, ended or was
+// cancelled meanwhile. River has no call for this (JobRetry would also run
+// again a job completed elsewhere), so it updates River's table directly.
+func (r *Runner) wakeJob(id int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := r.pool.Exec(ctx, `UPDATE river_job SET scheduled_at = now() WHERE id = $1 AND state = 'available' AND scheduled_at > now()`, id); err != nil {
+		r.cfg.Logger.Debug("wake a waiting delivery job", "job", id, "err", err)
+	}
+}
+
 // lanes admits at most limit jobs per endpoint at once in this process and
 // gives them a shared set of limit send slots: a slow or hung endpoint
 // holds at most limit workers and limit sends. A job turned away is told
 // how long to wait before it asks again: about the time in which one of the
 // endpoint's running jobs can be expected to end here (how long its jobs
 // have been taking, or the oldest has been running, shared among its limit
-// places). A hung endpoint's waiting jobs then come back every second or
-// two rather than many times a second (each return is a fetch and an
-// update of the shared queue), and a healthy endpoint's soon after a place
-// frees.
+// places); the limit oldest of its waiting jobs are told that, the others
+// longer by their place in line (so that about limit of them come back each
+// time a place may free, the oldest first). A
+// slow or hung endpoint's waiting jobs then come back every second or two
+// rather than many times a second (each return is a fetch and an update of
+// the shared queue), and a healthy endpoint's soon after a place frees.
 type lanes struct {
 	mu    sync.Mutex
 	limit int
@@ -672,6 +693,11 @@ type lane struct {
 	slots   *slots
 	started []time.Time   // the running jobs' start times
 	took    time.Duration // how long its jobs took here, a moving average (0: none ended yet)
+	// waiting are the jobs turned away lately, by when; those not back
+	// within twice maxLaneWait (taken by another process, or gone) are
+	// dropped at most once per maxLaneWait.
+	waiting map[int64]time.Time
+	swept   time.Time
 }
 
 func newLanes(limit int) *lanes {
@@ -687,40 +713,66 @@ const (
 	maxLaneWait = 2 * time.Second
 )
 
-// admit takes one of the endpoint's places: its send slots and the time the
-// job started (for leave), or, when all are taken, how long to wait.
-func (l *lanes) admit(key string) (sl *slots, started time.Time, wait time.Duration, ok bool) {
+// admit takes one of the endpoint's places for job: its send slots and the
+// time the job started (for leave), or, when all are taken, how long to
+// wait.
+func (l *lanes) admit(key string, job int64) (sl *slots, started time.Time, wait time.Duration, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
 	ln := l.m[key]
 	if ln == nil {
-		ln = &lane{slots: &slots{free: l.limit}}
+		ln = &lane{slots: &slots{free: l.limit}, waiting: map[int64]time.Time{}}
 		l.m[key] = ln
 	}
 	if ln.jobs >= l.limit {
+		ln.waiting[job] = now
+		if now.Sub(ln.swept) >= maxLaneWait {
+			ln.swept = now
+			maps.DeleteFunc(ln.waiting, func(_ int64, at time.Time) bool { return now.Sub(at) > 2*maxLaneWait })
+		}
 		d := ln.took
 		for _, t := range ln.started {
 			d = max(d, now.Sub(t))
 		}
-		return nil, time.Time{}, min(max(d/time.Duration(l.limit), minLaneWait), maxLaneWait), false
+		d /= time.Duration(l.limit) // one of the places may free within d
+		// The limit oldest waiting jobs come back then, the others later
+		// by their place in line.
+		ahead := 0
+		for j := range ln.waiting {
+			if j < job {
+				ahead++
+			}
+		}
+		if ahead > l.limit {
+			d = d * time.Duration(ahead) / time.Duration(l.limit)
+		}
+		return nil, time.Time{}, min(max(d, minLaneWait), maxLaneWait), false
 	}
+	delete(ln.waiting, job)
 	ln.jobs++
 	ln.started = append(ln.started, now)
 	return ln.slots, now, 0, true
 }
 
-// leave gives back the place of the job admitted at started.
-func (l *lanes) leave(key string, started time.Time) {
+// leave gives back the place of the job admitted at started, and returns
+// the oldest job waiting for one (0 if none), which the caller wakes.
+func (l *lanes) leave(key string, started time.Time) (next int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ln := l.m[key]
 	if ln == nil {
-		return
+		return 0
 	}
+	for j := range ln.waiting {
+		if next == 0 || j < next {
+			next = j
+		}
+	}
+	delete(ln.waiting, next)
 	if ln.jobs--; ln.jobs <= 0 {
 		delete(l.m, key)
-		return
+		return next
 	}
 	if i := slices.Index(ln.started, started); i >= 0 {
 		ln.started = slices.Delete(ln.started, i, i+1)
@@ -731,6 +783,7 @@ func (l *lanes) leave(key string, started time.Time) {
 	} else {
 		ln.took += (took - ln.took) / 4
 	}
+	return next
 }
 
 // slots are a set of send slots (an endpoint's, or the process's idle
