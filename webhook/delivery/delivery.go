@@ -327,7 +327,13 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	}
 	defer func() {
 		if next := r.lanes.leave(job.Args.WebhookID, started); next != 0 {
-			go r.wakeJob(next)
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				if err := wakeJob(ctx, r.pool, next); err != nil {
+					r.cfg.Logger.Debug("wake a waiting delivery job", "job", next, "err", err)
+				}
+			}()
 		}
 	}()
 	// River adds this process to AttemptedBy at every fetch, snoozes
@@ -655,18 +661,15 @@ func (w *worker) NextRetry(job *river.Job[webhook.DeliveryJob]) time.Time {
 
 func (w *worker) Timeout(*river.Job[webhook.DeliveryJob]) time.Duration { return w.r.cfg.JobTimeout }
 
-// wakeJob makes a job that waits for a place at its endpoint fetchable now
-// instead of at the end of its wait, when one of the endpoint's places has
-// just freed here. It moves only a job still waiting in River's fetchable
-// queue (available, due later): not one that started, ended or was
-// cancelled meanwhile. River has no call for this (JobRetry would also run
-// again a job completed elsewhere), so it updates River's table directly.
-func (r *Runner) wakeJob(id int64) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := r.pool.Exec(ctx, `UPDATE river_job SET scheduled_at = now() WHERE id = $1 AND state = 'available' AND scheduled_at > now()`, id); err != nil {
-		r.cfg.Logger.Debug("wake a waiting delivery job", "job", id, "err", err)
-	}
+// wakeJob makes job id, waiting for a place at its endpoint, fetchable now
+// instead of at the end of its wait (a place has just freed here). It moves
+// only a job still waiting in River's fetchable queue (available, due
+// later): not one that started, ended or was cancelled meanwhile. River has
+// no call for this (JobRetry would also run again a job completed by
+// another replica), so it updates River's table directly.
+func wakeJob(ctx context.Context, pool *pgxpool.Pool, id int64) error {
+	_, err := pool.Exec(ctx, `UPDATE river_job SET scheduled_at = now() WHERE id = $1 AND state = 'available' AND scheduled_at > now()`, id)
+	return err
 }
 
 // lanes admits at most limit jobs per endpoint at once in this process and

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/webhook"
@@ -714,6 +715,47 @@ func TestRecordsAttemptsWhileTheJobSends(t *testing.T) {
 	for _, d := range deliveries(t, e, whID) {
 		if !d.Success || d.Attempt != 1 {
 			t.Fatalf("record %+v, want a first, successful attempt", d)
+		}
+	}
+}
+
+// TestWakeMovesOnlyAWaitingJob: the wake a freed place sends makes a job
+// waiting in River's fetchable queue due now, and leaves alone a job that
+// runs or has ended (its River row, as River v0.41 lays it out).
+func TestWakeMovesOnlyAWaitingJob(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, e.DBURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	jobs := map[string]int64{}
+	for _, state := range []string{"available", "running", "completed"} {
+		var id int64
+		err := pool.QueryRow(ctx, `INSERT INTO river_job (args, kind, max_attempts, state, scheduled_at, attempted_at, finalized_at)
+			VALUES ('{}', 'webhook_test_wake', 1, $1::river_job_state, now() + interval '1 hour',
+				CASE WHEN $1 <> 'available' THEN now() END, CASE WHEN $1 = 'completed' THEN now() END)
+			RETURNING id`, state).Scan(&id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs[state] = id
+	}
+	for state, id := range jobs {
+		if err := delivery.WakeJob(ctx, pool, id); err != nil {
+			t.Fatalf("wake the %s job: %v", state, err)
+		}
+	}
+	for state, id := range jobs {
+		var got string
+		var due bool
+		if err := pool.QueryRow(ctx, `SELECT state::text, scheduled_at <= now() FROM river_job WHERE id = $1`, id).Scan(&got, &due); err != nil {
+			t.Fatal(err)
+		}
+		if got != state || due != (state == "available") {
+			t.Errorf("the %s job after the wake: state %s, due now %v; want %s, %v", state, got, due, state, state == "available")
 		}
 	}
 }
