@@ -1,14 +1,29 @@
 package db_test
 
 import (
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 )
+
+// acmeDB is a fresh database with acme's organization: the database, a
+// context acting as it, and its id.
+func acmeDB(t *testing.T) (*db.DB, context.Context, string) {
+	t.Helper()
+	d := dbtest.New(t)
+	ctx, _ := acme(t, d)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, ctx, p.OrgID
+}
 
 // TestCountAttemptsProbesEachEvent: recording a job's attempts counts the
 // earlier attempts at its events by one index probe per event, not by a scan
@@ -17,14 +32,9 @@ import (
 // on a table without statistics, as a fresh deployment runs it.
 func TestCountAttemptsProbesEachEvent(t *testing.T) {
 	t.Parallel()
-	d := dbtest.New(t)
-	ctx, _ := acme(t, d)
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, ctx, orgID := acmeDB(t)
 	const records = 5000
-	plan, err := d.CountAttemptsPlan(ctx, p.OrgID, "wh_count", records)
+	plan, err := d.CountAttemptsPlan(ctx, orgID, "wh_count", records)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,13 +65,8 @@ func TestRecordCountsOnlyWhereRecordsMayBe(t *testing.T) {
 	}{{"events past the records", 5001, false}, {"events with records", 101, true}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			d := dbtest.New(t)
-			ctx, _ := acme(t, d)
-			p, err := auth.FromContext(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan, err := d.RecordPlan(ctx, p.OrgID, "wh_record", 5000, c.from)
+			d, ctx, orgID := acmeDB(t)
+			plan, err := d.RecordPlan(ctx, orgID, "wh_record", 5000, c.from)
 			if err != nil {
 				t.Fatal(err)
 			}
