@@ -319,9 +319,10 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	r := w.r
 	endpoint, started, wait, ok := r.lanes.admit(job.Args.WebhookID, job.ID)
 	if !ok {
-		// The endpoint has its share of jobs here: come back when one of
-		// them may have ended (give or take a quarter, so that its waiting
-		// jobs do not all come back at once), without spending an
+		// The endpoint has its share of jobs here: come back about when a
+		// place may be this job's (give or take a quarter, so that its
+		// waiting jobs do not all come back at once), or sooner if a place
+		// frees while it is the oldest waiting, without spending an
 		// attempt, and leave this worker to other endpoints.
 		return river.JobSnooze(wait*3/4 + rand.N(wait/2))
 	}
