@@ -741,11 +741,14 @@ func (l *lanes) admit(key string, job int64) (sl *slots, started time.Time, wait
 		}
 		d /= time.Duration(l.limit) // one of the places may free within d
 		// The limit oldest waiting jobs come back then, the others later
-		// by their place in line.
-		ahead := 0
+		// by their place in line, counted only as far as it can lengthen
+		// the wait (an endpoint down for long may have thousands waiting).
+		ahead, enough := 0, l.limit*int(maxLaneWait/max(d, time.Millisecond))
 		for j := range ln.waiting {
 			if j < job {
-				ahead++
+				if ahead++; ahead > enough {
+					break
+				}
 			}
 		}
 		if ahead > l.limit {
