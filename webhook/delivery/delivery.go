@@ -681,10 +681,11 @@ func wakeJob(ctx context.Context, pool *pgxpool.Pool, id int64) error {
 // have been taking, or the oldest has been running, shared among its limit
 // places); the limit oldest of its waiting jobs are told that, the others
 // longer by their place in line (so that about limit of them come back each
-// time a place may free, the oldest first). A
-// slow or hung endpoint's waiting jobs then come back every second or two
-// rather than many times a second (each return is a fetch and an update of
-// the shared queue), and a healthy endpoint's soon after a place frees.
+// time a place may free, the oldest first), and a place that frees wakes
+// the oldest at once (wakeJob). A slow or hung endpoint's waiting jobs then
+// come back every second or two rather than many times a second (each
+// return is a fetch and an update of the shared queue), and a healthy
+// endpoint's as soon as a place frees.
 type lanes struct {
 	mu    sync.Mutex
 	limit int
