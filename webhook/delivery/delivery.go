@@ -744,16 +744,18 @@ func (l *lanes) admit(key string, job int64) (sl *slots, started time.Time, wait
 		// The limit oldest waiting jobs come back then, the others later
 		// by their place in line, counted only as far as it can lengthen
 		// the wait (an endpoint down for long may have thousands waiting).
-		ahead, enough := 0, l.limit*int(maxLaneWait/max(d, time.Millisecond))
-		for j := range ln.waiting {
-			if j < job {
-				if ahead++; ahead > enough {
-					break
+		if len(ln.waiting) > l.limit+1 {
+			ahead, enough := 0, l.limit*int(maxLaneWait/max(d, time.Millisecond))
+			for j := range ln.waiting {
+				if j < job {
+					if ahead++; ahead > enough {
+						break
+					}
 				}
 			}
-		}
-		if ahead > l.limit {
-			d = d * time.Duration(ahead) / time.Duration(l.limit)
+			if ahead > l.limit {
+				d = d * time.Duration(ahead) / time.Duration(l.limit)
+			}
 		}
 		return nil, time.Time{}, min(max(d, minLaneWait), maxLaneWait), false
 	}
