@@ -9,24 +9,11 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// CountAttemptsPlan seeds endpoint whID (of organization orgID) with records
-// of records events, then runs the count of earlier attempts that numbers
-// each record (priorAttempts) for the first 100 of them on its generic plan,
-// as a prepared statement ends up, and returns the plan with the rows each
-// node handled (EXPLAIN ANALYZE).
-func (d *DB) CountAttemptsPlan(ctx context.Context, orgID, whID string, records int) (string, error) {
-	ids := make([]string, 100)
-	for i := range ids {
-		ids[i] = strconv.Itoa(i + 1)
-	}
-	return d.recordsPlan(ctx, orgID, whID, records,
-		`SELECT r.event_seq, `+priorAttempts+` FROM unnest($2::bigint[]) AS r(event_seq)`,
-		`'`+whID+`', '{`+strings.Join(ids, ",")+`}'`)
-}
-
-// RecordPlan seeds endpoint whID as CountAttemptsPlan does, then runs the
-// insert that records a batch (insertAttempts) for 100 attempts at events
-// from..from+99 and returns its plan.
+// RecordPlan seeds endpoint whID (of organization orgID) with records of
+// records events, a hundred to a batch, then runs the insert that records a
+// batch (insertAttempts) of 100 attempts at events from..from+99 on its
+// generic plan, as a prepared statement ends up, and returns the plan with
+// the rows each node handled (EXPLAIN ANALYZE).
 func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from int) (string, error) {
 	arr := func(f func(i int) string) string {
 		xs := make([]string, 100)
@@ -36,7 +23,7 @@ func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from i
 		return `'{` + strings.Join(xs, ",") + `}'`
 	}
 	n := strconv.Itoa
-	return d.recordsPlan(ctx, orgID, whID, records, insertAttempts, strings.Join([]string{
+	args := strings.Join([]string{
 		`'` + whID + `'`, `1`,
 		arr(func(i int) string { return "dlv_new_" + n(i) }),
 		arr(func(i int) string { return "evt_" + n(i) }),
@@ -48,13 +35,8 @@ func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from i
 		arr(func(int) string { return "ok" }),
 		arr(func(int) string { return "2026-11-23T10:00:00Z" }),
 		arr(n),
-		n(from), n(from + 99),
-	}, ", "))
-}
-
-// recordsPlan seeds endpoint whID with records of records events and
-// returns the plan of query, prepared and run with args on its generic plan.
-func (d *DB) recordsPlan(ctx context.Context, orgID, whID string, records int, query, args string) (string, error) {
+		n(from), n(from + 99), `'2026-11-23T10:00:00Z'`, `'2026-11-23T10:00:00Z'`,
+	}, ", ")
 	conn, err := d.reads.Acquire(ctx)
 	if err != nil {
 		return "", err
@@ -65,10 +47,14 @@ func (d *DB) recordsPlan(ctx context.Context, orgID, whID string, records int, q
 		for _, q := range []string{
 			`INSERT INTO webhooks (id, org_id, url, events, secret_sealed, created_at, updated_at)
 				VALUES ('` + whID + `', '` + orgID + `', 'https://example.com/', '{*}', 'x', now(), now())`,
-			`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_seq, event_type, attempt, success, latency_ms, created_at, job_id)
-				SELECT 'dlv_' || g, '` + whID + `', 'evt_' || g, g, 'agent.registered', 1, true, 1, now(), 1 FROM generate_series(1, ` + strconv.Itoa(records) + `) g`,
+			`INSERT INTO webhook_attempt_batches (webhook_id, last_at, id, first_at, n, lo_seq, hi_seq, job_id, ids, event_ids,
+					event_seqs, event_types, attempts, success, status_codes, latencies_ms, errors, bodies, created_ats)
+				SELECT '` + whID + `', now(), 'dlv_' || b, now(), 100, b * 100 + 1, b * 100 + 100, 1,
+					array_agg('dlv_' || g), array_agg('evt_' || g), array_agg(g), array_agg('agent.registered'::text),
+					array_agg(1), array_agg(true), array_agg(204), array_agg(1), array_agg(NULL::text), array_agg(''::text), array_agg(now())
+				FROM (SELECT g, (g - 1) / 100 AS b FROM generate_series(1, ` + n(records) + `) g) s GROUP BY b`,
 			`SET LOCAL plan_cache_mode = force_generic_plan`,
-			`PREPARE records_plan AS ` + query,
+			`PREPARE records_plan AS ` + insertAttempts,
 		} {
 			if _, err := tx.Exec(ctx, q); err != nil {
 				return err

@@ -302,8 +302,7 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webho
 		from = *row.DisabledAt
 	}
 	var lastOK sql.NullTime
-	err := tx.NewRaw(`SELECT max(e.created_at) FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
-		WHERE d.webhook_id = ? AND d.success`, row.ID).Scan(ctx, &lastOK)
+	err := tx.NewRaw(`SELECT max(e.created_at) FROM events e WHERE e.seq IN (`+deliveredSeqs+`)`, row.ID).Scan(ctx, &lastOK)
 	if err != nil {
 		return fmt.Errorf("find last delivered event: %w", err)
 	}
@@ -319,8 +318,8 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webho
 	}
 	err = tx.NewRaw(`SELECT e.seq, e.type FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
 		WHERE eo.org_id = ? AND e.created_at >= ?
-		  AND (e.created_at >= ? OR e.seq IN (SELECT event_seq FROM webhook_deliveries WHERE webhook_id = ?))
-		  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = ? AND d.event_seq = e.seq AND d.success)
+		  AND (e.created_at >= ? OR e.seq IN (SELECT unnest(event_seqs) FROM webhook_attempt_batches WHERE webhook_id = ?))
+		  AND e.seq NOT IN (`+deliveredSeqs+`)
 		ORDER BY e.xid, e.seq LIMIT ?`,
 		row.OrgID, floor, from, row.ID, row.ID, s.cfg.Backlog).Scan(ctx, &evs)
 	if err != nil {
@@ -334,6 +333,11 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webho
 	}
 	return s.jobs.insert(ctx, tx, s.jobsFor(row.ID, seqs))
 }
+
+// deliveredSeqs are the events endpoint ? received: those with a
+// successful attempt.
+const deliveredSeqs = `SELECT d.seq FROM webhook_attempt_batches b, unnest(b.event_seqs, b.success) AS d(seq, ok)
+	WHERE b.webhook_id = ? AND d.ok`
 
 // jobsFor returns the jobs that deliver the events numbered seqs (distinct,
 // in log order) to one endpoint, JobEvents at a time.
@@ -363,7 +367,7 @@ func (s *WebhookService) Delete(ctx context.Context, whID string) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return webhookNotFound(whID)
 		}
-		if _, err := tx.NewDelete().Model((*deliveryRow)(nil)).Where("webhook_id = ?", whID).Exec(ctx); err != nil {
+		if _, err := tx.NewDelete().Table("webhook_attempt_batches").Where("webhook_id = ?", whID).Exec(ctx); err != nil {
 			return fmt.Errorf("delete webhook deliveries: %w", err)
 		}
 		return nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
@@ -18,23 +19,10 @@ import (
 	"github.com/agenttrust/service/webhook"
 )
 
-type deliveryRow struct {
-	bun.BaseModel `bun:"table:webhook_deliveries"`
-	ID            string    `bun:"id,pk"`
-	WebhookID     string    `bun:"webhook_id"`
-	EventID       string    `bun:"event_id"`
-	EventType     string    `bun:"event_type"`
-	Attempt       int       `bun:"attempt"`
-	Success       bool      `bun:"success"`
-	StatusCode    *int      `bun:"status_code"`
-	LatencyMs     int       `bun:"latency_ms"`
-	Error         *string   `bun:"error"`
-	ResponseBody  *string   `bun:"response_body"`
-	CreatedAt     time.Time `bun:"created_at"`
-}
-
 // Deliveries lists an endpoint's attempts, newest first, limit (1..200) at a
-// time after the cursor of the previous page.
+// time after the cursor of the previous page. Attempts are stored by batch
+// (RecordAttempts): the page finds the few batches that can hold it by a
+// walk of their keys (pageBatches), then unnests only those.
 func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int, after string) (*webhook.DeliveryPage, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
@@ -46,32 +34,137 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 	if _, err := s.find(ctx, s.db.bun, p.OrgID, whID, false); err != nil {
 		return nil, err
 	}
-	q := s.db.bun.NewSelect().Model((*deliveryRow)(nil)).Where("webhook_id = ?", whID).
-		OrderExpr("created_at DESC, id DESC").Limit(limit + 1)
+	var cur *attemptKey
 	if after != "" {
 		at, dlvID, err := parseTimeCursor(after)
 		if err != nil {
 			return nil, err
 		}
-		q = q.Where("(created_at, id) < (?, ?)", at, dlvID)
+		cur = &attemptKey{at: at, id: dlvID}
 	}
-	var rows []deliveryRow
-	if err := q.Scan(ctx, &rows); err != nil {
+	newest, oldest, found, err := s.pageBatches(ctx, whID, limit+1, cur)
+	if err != nil || !found {
+		return &webhook.DeliveryPage{Deliveries: []webhook.Delivery{}}, err
+	}
+	before, beforeID := any(infinity), ""
+	if cur != nil {
+		before, beforeID = cur.at, cur.id
+	}
+	rows, err := s.db.query(ctx, pageAttempts, whID, newest.at, newest.id, oldest.at, oldest.id, before, beforeID, limit+1)
+	if err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
-	rows, more := trimPage(rows, limit)
-	page := &webhook.DeliveryPage{Deliveries: make([]webhook.Delivery, len(rows))}
-	for i, r := range rows {
-		page.Deliveries[i] = webhook.Delivery{ID: r.ID, EventID: r.EventID, EventType: r.EventType, Attempt: r.Attempt,
-			Success: r.Success, StatusCode: r.StatusCode, LatencyMs: r.LatencyMs, Error: r.Error,
-			ResponseBody: r.ResponseBody, CreatedAt: r.CreatedAt.UTC()}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (d webhook.Delivery, err error) {
+		err = row.Scan(&d.ID, &d.EventID, &d.EventType, &d.Attempt, &d.Success, &d.StatusCode, &d.LatencyMs,
+			&d.Error, &d.ResponseBody, &d.CreatedAt)
+		d.CreatedAt = d.CreatedAt.UTC()
+		return d, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
+	list, more := trimPage(list, limit)
+	page := &webhook.DeliveryPage{Deliveries: list}
 	if more {
-		last := rows[len(rows)-1]
+		last := list[len(list)-1]
 		page.NextCursor = timeCursor(last.CreatedAt, last.ID)
 	}
 	return page, nil
 }
+
+// attemptKey is a place in a list ordered by time, then id: an attempt's
+// (a page's cursor) or a batch's (its newest attempt's time, its id).
+type attemptKey struct {
+	at time.Time
+	id string
+}
+
+// infinity is a cursor past every attempt: the first page's.
+var infinity = pgtype.Timestamptz{InfinityModifier: pgtype.Infinity, Valid: true}
+
+// pageBatches finds the run of endpoint whID's batches, in the order of
+// their key (newest attempt first), that holds the want newest attempts
+// before cur (nil: the first page). Batches overlap in time when jobs run
+// side by side, so the walk goes on past the batches that hold want
+// attempts, to the first batch whose newest attempt is older than every
+// attempt in those: no later batch can hold a newer one. After a cursor the
+// walk starts BatchSpan past it, where the batches that may hold an attempt
+// before it begin, and skips those that start after it.
+func (s *WebhookService) pageBatches(ctx context.Context, whID string, want int, cur *attemptKey) (newest, oldest attemptKey, found bool, err error) {
+	type batch struct {
+		attemptKey
+		first time.Time
+		n     int
+	}
+	const chunk = 256
+	var (
+		from            = []any{infinity, ""}
+		before          = any(infinity)
+		held            int
+		earliest, bound time.Time
+		bounded         bool
+	)
+	if cur != nil {
+		before = cur.at
+		from = []any{cur.at.Add(BatchSpan + time.Microsecond), ""}
+	}
+	for {
+		rows, err := s.db.query(ctx, pageBatchKeys, whID, before, from[0], from[1], chunk)
+		if err != nil {
+			return newest, oldest, false, fmt.Errorf("list webhook deliveries: %w", err)
+		}
+		keys, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (b batch, err error) {
+			return b, row.Scan(&b.at, &b.id, &b.first, &b.n)
+		})
+		if err != nil {
+			return newest, oldest, false, fmt.Errorf("list webhook deliveries: %w", err)
+		}
+		for _, b := range keys {
+			if bounded && b.at.Before(bound) {
+				return newest, oldest, found, nil
+			}
+			if !found {
+				newest, found = b.attemptKey, true
+			}
+			oldest = b.attemptKey
+			// A batch wholly before the cursor holds n attempts of the page.
+			if cur != nil && !b.at.Before(cur.at) {
+				continue
+			}
+			held += b.n
+			if earliest.IsZero() || b.first.Before(earliest) {
+				earliest = b.first
+			}
+			if !bounded && held >= want {
+				bound, bounded = earliest, true
+			}
+		}
+		if len(keys) < chunk {
+			return newest, oldest, found, nil
+		}
+		from = []any{oldest.at, oldest.id}
+	}
+}
+
+// Deliveries' statements: the keys of an endpoint's batches that may hold
+// an attempt before time $2, newest first, after key ($3, $4), $5 at a time
+// (the primary key, first_at and n included, answers it alone); and the
+// attempts before ($6, $7) in its batches from key ($2, $3) down to ($4,
+// $5), newest first, $8 of them.
+const (
+	pageBatchKeys = `SELECT last_at, id, first_at, n FROM webhook_attempt_batches
+		WHERE webhook_id = $1 AND first_at <= $2 AND (last_at, id) < ($3, $4)
+		ORDER BY last_at DESC, id DESC LIMIT $5`
+	pageAttempts = `SELECT r.id, r.event_id, r.event_type, r.attempt, r.success, r.status_code, r.latency_ms,
+			r.error, r.response_body, r.created_at
+		FROM webhook_attempt_batches b,
+			unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
+				b.errors, b.bodies, b.created_ats)
+			AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
+		WHERE b.webhook_id = $1 AND (b.last_at, b.id) <= ($2, $3) AND (b.last_at, b.id) >= ($4, $5)
+			AND b.first_at <= $6 AND (r.created_at, r.id) < ($6, $7)
+		ORDER BY r.created_at DESC, r.id DESC LIMIT $8`
+)
 
 // DeliveryBatch loads what a delivery job needs, in one round trip: the
 // endpoint and, in log order, those of the job's events addressed to its
@@ -152,8 +245,8 @@ const (
 	batchEvents     = `e.seq = ANY($1::bigint[]) `
 	batchEventsByID = `e.id = ANY($1::text[]) `
 	batchOrg        = `AND (SELECT w.org_id FROM webhooks w WHERE w.id = $2) = ANY(e.org_ids) `
-	batchDelivered  = `AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-			WHERE d.webhook_id = $2 AND d.event_seq = e.seq AND d.job_id = $3 AND d.success) `
+	batchDelivered  = `AND e.seq NOT IN (SELECT d.seq FROM webhook_attempt_batches b, unnest(b.event_seqs, b.success) AS d(seq, ok)
+			WHERE b.job_id = $3 AND b.webhook_id = $2 AND d.ok) `
 	batchOrder        = `ORDER BY e.xid, e.seq`
 	batchFirstRun     = batchSelect + batchEvents + batchOrg + batchOrder
 	batchRetry        = batchSelect + batchEvents + batchOrg + batchDelivered + batchOrder
@@ -289,11 +382,14 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []ev
 	return jobs, nil
 }
 
-// PruneDeliveries deletes attempt records older than the retention, each
-// endpoint's through its primary key (webhook_id, created_at, id).
+// PruneDeliveries deletes attempt records older than the retention, a batch
+// at a time once its newest attempt is (so a record may outlive the
+// retention by the time its batch spans, at most BatchSpan), each
+// endpoint's through its primary key (webhook_id, last_at, id). It returns
+// how many batches it deleted.
 func (s *WebhookService) PruneDeliveries(ctx context.Context) (int64, error) {
-	res, err := s.db.bun.NewRaw(`DELETE FROM webhook_deliveries d USING webhooks w
-		WHERE d.webhook_id = w.id AND d.created_at < ?`, s.db.Now().Add(-s.cfg.Retention)).Exec(ctx)
+	res, err := s.db.bun.NewRaw(`DELETE FROM webhook_attempt_batches b USING webhooks w
+		WHERE b.webhook_id = w.id AND b.last_at < ?`, s.db.Now().Add(-s.cfg.Retention)).Exec(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("prune webhook deliveries: %w", err)
 	}

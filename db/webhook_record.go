@@ -20,14 +20,16 @@ import (
 // it: a success resets consecutive_failures, a failure counts (in the order
 // the attempts ended, webhook.TallyAttempts), and a 410 or reaching
 // WEBHOOK_DISABLE_AFTER disables the endpoint and appends webhook.disabled.
-// It runs on pool, the delivery runner's own pgx pool; each attempt is
-// numbered one past the records of its event at the endpoint that its
-// statement sees (counted only when the endpoint has records in the range
-// of the batch's events, which a job's first run usually finds it has
-// not). It reports whether the endpoint is (now) inactive or gone, so the
-// caller stops. A batch that changes no count takes only a key-share lock
-// on the endpoint's row, which no other delivery waits for and which keeps
-// a concurrent deletion from missing its records.
+// It runs on pool, the delivery runner's own pgx pool. The attempts are
+// stored as one batch, a row of webhook_attempt_batches (several when they
+// span more than BatchSpan); each is numbered one past the records of its
+// event at the endpoint that its statement sees (counted only when a batch
+// of the endpoint overlaps the range of this one's events, which a job's
+// first run usually finds none does). It reports whether the endpoint is
+// (now) inactive or gone, so the caller stops. A batch that changes no
+// count takes only a key-share lock on the endpoint's row, which no other
+// delivery waits for and which keeps a concurrent deletion from missing its
+// records.
 //
 // A batch whose attempts all succeeded (the usual case) can only reset the
 // count and never disables: it is recorded by one statement. It runs while
@@ -35,6 +37,18 @@ import (
 // fast the process delivers. Any other batch takes a transaction of two
 // statements, and two more when it disables the endpoint.
 func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool, whID string, jobID int64, sent []webhook.Sent) (inactive bool, err error) {
+	for _, run := range spans(sent) {
+		gone, err := s.recordBatch(ctx, pool, whID, jobID, run)
+		if err != nil {
+			return inactive, err
+		}
+		inactive = inactive || gone
+	}
+	return inactive, nil
+}
+
+// recordBatch records one batch of RecordAttempts.
+func (s *WebhookService) recordBatch(ctx context.Context, pool *pgxpool.Pool, whID string, jobID int64, sent []webhook.Sent) (inactive bool, err error) {
 	if len(sent) == 0 {
 		return false, nil
 	}
@@ -135,34 +149,63 @@ func attemptArgs(whID string, jobID int64, now time.Time, sent []webhook.Sent) [
 		}
 		at[i] = now.Add(-time.Since(a.Done))
 	}
-	return []any{whID, jobID, ids, events, types, success, codes, latencies, errs, bodies, at, seqs, slices.Min(seqs), slices.Max(seqs)}
+	first, last := slices.MinFunc(at, time.Time.Compare), slices.MaxFunc(at, time.Time.Compare)
+	return []any{whID, jobID, ids, events, types, success, codes, latencies, errs, bodies, at, seqs,
+		slices.Min(seqs), slices.Max(seqs), first, last}
 }
 
-// priorAttempts counts the records of event r.event_seq at endpoint $1 by
-// one probe of webhook_deliveries_event_seq. Written as event_id = ANY(...)
-// beside webhook_id = $1 for the whole batch, Postgres planned a scan of all
-// the endpoint's records, filtered by event, on a table without statistics:
-// each record cost time in proportion to the records before it (7 ms for 100
-// events against 5,000 records; 0.7 ms this way).
-const priorAttempts = `(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.event_seq = r.event_seq)`
+// BatchSpan bounds the time between a batch's oldest and newest attempt:
+// RecordAttempts splits a longer run of attempts into several batches, so
+// that a page of an endpoint's attempts after a cursor knows where its walk
+// of the batches can start (a job's run lasts at most its JobTimeout, a
+// minute by default, so a split is rare).
+const BatchSpan = 10 * time.Minute
 
-// anyRecorded looks whether endpoint $1 has a record of an event numbered
-// $13 to $14 (the batch's lowest and highest): one probe of
-// webhook_deliveries_event_seq, run once per statement.
-const anyRecorded = `(SELECT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.event_seq BETWEEN $13 AND $14))`
+// spans splits attempts, in the order they ended, into runs whose ends lie
+// at most BatchSpan apart.
+func spans(sent []webhook.Sent) [][]webhook.Sent {
+	var runs [][]webhook.Sent
+	start, lo, hi := 0, time.Time{}, time.Time{}
+	for i, a := range sent {
+		if i > start && (a.Done.Sub(lo) > BatchSpan || hi.Sub(a.Done) > BatchSpan) {
+			runs = append(runs, sent[start:i])
+			start = i
+		}
+		if i == start || a.Done.Before(lo) {
+			lo = a.Done
+		}
+		if i == start || a.Done.After(hi) {
+			hi = a.Done
+		}
+	}
+	return append(runs, sent[start:])
+}
 
-// insertAttempts inserts attemptArgs' records, each numbered one past the
-// records of its event at the endpoint: 1 without counting them when the
-// endpoint has no record in the range of the batch's events (a job's first
-// run, unless a redelivery or a re-activation's catch-up reached one of its
-// events first), which spares a probe per record, a tenth of its cost.
-const insertAttempts = `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_seq, event_type, attempt, success,
-		status_code, latency_ms, error, response_body, created_at, job_id)
-	SELECT r.id, $1, r.event_id, r.event_seq, r.event_type,
-		CASE WHEN ` + anyRecorded + ` THEN ` + priorAttempts + ` + 1 ELSE 1 END, r.success,
-		r.status_code, r.latency_ms, r.error, r.response_body, r.created_at, $2
-	FROM unnest($3::text[], $4::text[], $5::text[], $6::bool[], $7::int[], $8::int[], $9::text[], $10::text[], $11::timestamptz[], $12::bigint[])
-		AS r(id, event_id, event_type, success, status_code, latency_ms, error, response_body, created_at, event_seq)`
+// anyRecorded looks whether endpoint $1 has a batch whose events overlap the
+// range $13..$14 of this batch's (its lowest and highest): a walk of the
+// webhook_attempt_batches_events index from $13, run once per statement.
+const anyRecorded = `EXISTS (SELECT 1 FROM webhook_attempt_batches b WHERE b.webhook_id = $1 AND b.hi_seq >= $13 AND b.lo_seq <= $14)`
+
+// numbered numbers each attempt of the batch one past the endpoint's
+// records of its event: the earlier attempts at the batch's events are
+// counted together, in the batches whose range overlaps the batch's.
+const numbered = `(SELECT array_agg((coalesce(p.n, 0) + 1)::int ORDER BY r.i)
+		FROM unnest($12::bigint[]) WITH ORDINALITY AS r(seq, i)
+		LEFT JOIN (SELECT s.seq, count(*) AS n FROM webhook_attempt_batches b, unnest(b.event_seqs) AS s(seq)
+			WHERE b.webhook_id = $1 AND b.hi_seq >= $13 AND b.lo_seq <= $14 AND s.seq BETWEEN $13 AND $14
+			GROUP BY s.seq) p ON p.seq = r.seq)`
+
+// insertAttempts inserts attemptArgs' records as one batch, each numbered
+// one past the records of its event at the endpoint: 1 without counting
+// when no batch of the endpoint overlaps the range of this one's events (a
+// job's first run, unless a redelivery or a re-activation's catch-up reached
+// one of its events first).
+const insertAttempts = `INSERT INTO webhook_attempt_batches (webhook_id, last_at, id, first_at, n, lo_seq, hi_seq, job_id,
+		ids, event_ids, event_seqs, event_types, attempts, success, status_codes, latencies_ms, errors, bodies, created_ats)
+	SELECT $1, $16::timestamptz, ($3::text[])[1], $15::timestamptz, cardinality($3::text[]), $13::bigint, $14::bigint, $2,
+		$3::text[], $4::text[], $12::bigint[], $5::text[],
+		CASE WHEN ` + anyRecorded + ` THEN ` + numbered + ` ELSE array_fill(1, ARRAY[cardinality($3::text[])]) END,
+		$6::bool[], $7::int[], $8::int[], $9::text[], $10::text[], $11::timestamptz[]`
 
 // recordSuccesses resets the endpoint's count of failures (or, when it is
 // already 0, takes the key-share lock that keeps a concurrent deletion from

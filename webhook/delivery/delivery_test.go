@@ -454,7 +454,7 @@ func TestDeleteRemovesRecords(t *testing.T) {
 	}
 	defer conn.Close(context.Background())
 	count := func(whID string) (n int) {
-		if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM webhook_deliveries WHERE webhook_id = $1`, whID).Scan(&n); err != nil {
+		if err := conn.QueryRow(context.Background(), `SELECT coalesce(sum(n), 0) FROM webhook_attempt_batches WHERE webhook_id = $1`, whID).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
