@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
@@ -25,10 +26,6 @@ import (
 const stableEvents = `e.xid < pg_snapshot_xmin(pg_current_snapshot())`
 
 const eventColumns = `e.seq, e.xid::text AS xid, e.id, e.type, e.org_ids, e.data, e.created_at`
-
-// eventHeadColumns are eventColumns without the data, for a reader that
-// only routes events (the webhook dispatcher): Data stays nil.
-const eventHeadColumns = `e.seq, e.xid::text AS xid, e.id, e.type, e.org_ids, NULL AS data, e.created_at`
 
 // ReadEvents returns up to limit events of every organization after pos, in
 // log order, among those no running transaction can precede.
@@ -49,10 +46,66 @@ func logQuery(columns string) string {
 		ORDER BY e.xid, e.seq LIMIT ?`
 }
 
-// readEventHeads is readEvents without the events' data.
-func readEventHeads(ctx context.Context, q bun.IDB, after event.Position, limit int) ([]event.Event, error) {
-	return readLog(ctx, q, eventHeadColumns, after, limit)
+// readEventHeads reads up to limit events after `after`, as readEvents
+// does but without their data, for the webhook dispatcher, which only
+// routes them. It reads on the pgx pool, in Postgres' binary format (bun's
+// text rows and reflective scan cost this process 5 µs of CPU per event, a
+// twentieth of a delivery to one endpoint), in a read-only transaction of
+// its own under indexOrderOnly. The dispatcher holds its cursor's lock in
+// its own transaction meanwhile, but the read needs nothing of that
+// transaction's: events do not change, and which of them are stable is for
+// the read's own snapshot to say.
+func (d *DB) readEventHeads(ctx context.Context, after event.Position, limit int) ([]event.Event, error) {
+	var out []event.Event
+	err := pgx.BeginTxFunc(ctx, d.reads, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		d.statements.Add(2)
+		var b pgx.Batch
+		b.Queue(indexOrderOnly)
+		b.Queue(eventHeadsQuery, strconv.FormatUint(after.XID, 10), after.Seq, limit)
+		res := tx.SendBatch(ctx, &b)
+		defer res.Close()
+		if _, err := res.Exec(); err != nil {
+			return err
+		}
+		rows, err := res.Query()
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (e event.Event, err error) {
+			var xid string
+			if err := row.Scan(&e.Seq, &xid, &e.ID, &e.Type, &e.OrgIDs, &e.CreatedAt); err != nil {
+				return e, err
+			}
+			e.CreatedAt = e.CreatedAt.UTC()
+			e.Position, err = position(xid, e.Seq)
+			return e, err
+		})
+		if err != nil {
+			return err
+		}
+		return res.Close()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read event heads: %w", err)
+	}
+	return out, nil
 }
+
+// eventHeadsQuery is readEventHeads' statement: logQuery's, without the
+// events' data.
+const eventHeadsQuery = `SELECT e.seq, e.xid::text, e.id, e.type, e.org_ids, e.created_at FROM events e
+	WHERE (e.xid, e.seq) > ($1::text::xid8, $2) AND ` + stableEvents + `
+	ORDER BY e.xid, e.seq LIMIT $3`
+
+// indexOrderOnly makes the dispatcher's read of the log take its events in
+// the position index's order instead of collecting every event after the
+// cursor and sorting them: after a burst, statistics older than the burst
+// make Postgres expect a few thousand events where there are tens of
+// thousands, and it then planned a bitmap scan of all of them and a sort
+// for each pass of 2,000 (15.6 ms against 1.0 ms for 20,000 events; 5.8 µs
+// of Postgres time per delivery in the 1-endpoint benchmark). The settings
+// last until the end of the read's transaction.
+const indexOrderOnly = `SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`
 
 func readLog(ctx context.Context, q bun.IDB, columns string, after event.Position, limit int) ([]event.Event, error) {
 	var rows []logRow

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/uptrace/bun"
 )
 
 // RecordPlan seeds endpoint whID (of organization orgID) with records of
@@ -96,7 +95,7 @@ func (d *DB) PendingEventsPlan(ctx context.Context, events int) (string, error) 
 
 // DispatchReadPlan logs events events in one statement (so the table's
 // statistics are older than them, as after a burst), then runs the
-// dispatcher's read of the log from its start, as DispatchWebhooks does (a
+// dispatcher's read of the log from its start, as readEventHeads does (a
 // batch of batch, under its planner settings), and returns its plan with the
 // rows each node handled (EXPLAIN ANALYZE).
 func (d *DB) DispatchReadPlan(ctx context.Context, events, batch int) (string, error) {
@@ -104,11 +103,16 @@ func (d *DB) DispatchReadPlan(ctx context.Context, events, batch int) (string, e
 		return "", err
 	}
 	var plan []string
-	err := d.inTx(ctx, func(tx bun.Tx) error {
-		if _, err := tx.ExecContext(ctx, indexOrderOnly); err != nil {
+	err := pgx.BeginFunc(ctx, d.reads, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, indexOrderOnly); err != nil {
 			return err
 		}
-		return tx.NewRaw(`EXPLAIN ANALYZE `+logQuery(eventHeadColumns), "0", 0, batch).Scan(ctx, &plan)
+		rows, err := tx.Query(ctx, `EXPLAIN ANALYZE `+eventHeadsQuery, "0", 0, batch)
+		if err != nil {
+			return err
+		}
+		plan, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
 	})
 	return strings.Join(plan, "\n"), err
 }
