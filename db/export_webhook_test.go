@@ -9,11 +9,12 @@ import (
 )
 
 // RecordPlan seeds endpoint whID (of organization orgID) with records of
-// records events, a hundred to a batch, then runs the insert that records a
-// batch (insertAttempts) of 100 attempts at events from..from+99 on its
+// records events, a hundred to a batch, all made by run 1 of job 2, then
+// runs the insert that records a batch (insertAttempts) of 100 attempts of
+// run 1 of job jobID at events from..from+99 on its
 // generic plan, as a prepared statement ends up, and returns the plan with
 // the rows each node handled (EXPLAIN ANALYZE).
-func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from int) (string, error) {
+func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from int, jobID int64) (string, error) {
 	arr := func(f func(i int) string) string {
 		xs := make([]string, 100)
 		for i := range xs {
@@ -23,7 +24,7 @@ func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from i
 	}
 	n := strconv.Itoa
 	args := strings.Join([]string{
-		`'` + whID + `'`, `1`,
+		`'` + whID + `'`, strconv.FormatInt(jobID, 10),
 		arr(func(i int) string { return "dlv_new_" + n(i) }),
 		arr(func(i int) string { return "evt_" + n(i) }),
 		arr(func(int) string { return "agent.registered" }),
@@ -34,7 +35,7 @@ func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from i
 		arr(func(int) string { return "ok" }),
 		arr(func(int) string { return "2026-11-23T10:00:00Z" }),
 		arr(n),
-		n(from), n(from + 99), `'2026-11-23T10:00:00Z'`, `'2026-11-23T10:00:00Z'`,
+		n(from), n(from + 99), `'2026-11-23T10:00:00Z'`, `'2026-11-23T10:00:00Z'`, `1`,
 	}, ", ")
 	conn, err := d.reads.Acquire(ctx)
 	if err != nil {
@@ -46,9 +47,9 @@ func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from i
 		for _, q := range []string{
 			`INSERT INTO webhooks (id, org_id, url, events, secret_sealed, created_at, updated_at)
 				VALUES ('` + whID + `', '` + orgID + `', 'https://example.com/', '{*}', 'x', now(), now())`,
-			`INSERT INTO webhook_attempt_batches (webhook_id, last_at, id, first_at, n, lo_seq, hi_seq, job_id, ids, event_ids,
+			`INSERT INTO webhook_attempt_batches (webhook_id, last_at, id, first_at, n, lo_seq, hi_seq, job_id, run, ids, event_ids,
 					event_seqs, event_types, attempts, success, status_codes, latencies_ms, errors, bodies, created_ats)
-				SELECT '` + whID + `', now(), 'dlv_' || b, now(), 100, b * 100 + 1, b * 100 + 100, 1,
+				SELECT '` + whID + `', now(), 'dlv_' || b, now(), 100, b * 100 + 1, b * 100 + 100, 2, 1,
 					array_agg('dlv_' || g), array_agg('evt_' || g), array_agg(g), array_agg('agent.registered'::text),
 					array_agg(1), array_agg(true), array_agg(204), array_agg(1), array_agg(NULL::text), array_agg(''::text), array_agg(now())
 				FROM (SELECT g, (g - 1) / 100 AS b FROM generate_series(1, ` + n(records) + `) g) s GROUP BY b`,

@@ -36,9 +36,9 @@ import (
 // the job holds the process's turn at the database, so its time bounds how
 // fast the process delivers. Any other batch takes a transaction of two
 // statements, and two more when it disables the endpoint.
-func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool, whID string, jobID int64, sent []webhook.Sent) (inactive bool, err error) {
-	for _, run := range spans(sent) {
-		gone, err := s.recordBatch(ctx, pool, whID, jobID, run)
+func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool, whID string, job webhook.JobRun, sent []webhook.Sent) (inactive bool, err error) {
+	for _, batch := range spans(sent) {
+		gone, err := s.recordBatch(ctx, pool, whID, job, batch)
 		if err != nil {
 			return inactive, err
 		}
@@ -48,7 +48,7 @@ func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool,
 }
 
 // recordBatch records one batch of RecordAttempts.
-func (s *WebhookService) recordBatch(ctx context.Context, pool *pgxpool.Pool, whID string, jobID int64, sent []webhook.Sent) (inactive bool, err error) {
+func (s *WebhookService) recordBatch(ctx context.Context, pool *pgxpool.Pool, whID string, job webhook.JobRun, sent []webhook.Sent) (inactive bool, err error) {
 	if len(sent) == 0 {
 		return false, nil
 	}
@@ -65,7 +65,7 @@ func (s *WebhookService) recordBatch(ctx context.Context, pool *pgxpool.Pool, wh
 		attempts[i] = a.Attempt
 	}
 	tally := webhook.TallyAttempts(attempts)
-	args := attemptArgs(whID, jobID, now, sent)
+	args := attemptArgs(whID, job, now, sent)
 	if tally.Reset && tally.Failures == 0 {
 		s.db.statements.Add(1)
 		var active bool
@@ -126,7 +126,7 @@ func (s *WebhookService) recordBatch(ctx context.Context, pool *pgxpool.Pool, wh
 // record is dated when its attempt ended (now less the time since), so
 // records list in the order attempts ended; an attempt without an HTTP
 // answer has no status code and no response.
-func attemptArgs(whID string, jobID int64, now time.Time, sent []webhook.Sent) []any {
+func attemptArgs(whID string, job webhook.JobRun, now time.Time, sent []webhook.Sent) []any {
 	n := len(sent)
 	var (
 		ids, events, types = make([]string, n), make([]string, n), make([]string, n)
@@ -150,8 +150,8 @@ func attemptArgs(whID string, jobID int64, now time.Time, sent []webhook.Sent) [
 		at[i] = now.Add(-time.Since(a.Done))
 	}
 	first, last := slices.MinFunc(at, time.Time.Compare), slices.MaxFunc(at, time.Time.Compare)
-	return []any{whID, jobID, ids, events, types, success, codes, latencies, errs, bodies, at, seqs,
-		slices.Min(seqs), slices.Max(seqs), first, last}
+	return []any{whID, job.ID, ids, events, types, success, codes, latencies, errs, bodies, at, seqs,
+		slices.Min(seqs), slices.Max(seqs), first, last, job.Attempt}
 }
 
 // BatchSpan bounds the time between a batch's oldest and newest attempt:
@@ -181,18 +181,26 @@ func spans(sent []webhook.Sent) [][]webhook.Sent {
 	return append(runs, sent[start:])
 }
 
-// anyRecorded looks whether endpoint $1 has a batch whose events overlap the
-// range $13..$14 of this batch's (its lowest and highest): a walk of the
-// webhook_attempt_batches_events index from $13, run once per statement.
-const anyRecorded = `EXISTS (SELECT 1 FROM webhook_attempt_batches b WHERE b.webhook_id = $1 AND b.hi_seq >= $13 AND b.lo_seq <= $14)`
+// mayHold are the endpoint's ($1) batches that may hold an attempt at one of
+// this batch's events: those whose range of events overlaps the range
+// $13..$14 of this batch's (its lowest and highest), but for the batches of
+// the same run of the same job ($2, $17), whose events are others (a run
+// sends each of its events once; its batches' ranges overlap, since
+// attempts end out of order). Found by a walk of the
+// webhook_attempt_batches_events index from $13, which holds every column
+// the condition reads.
+const mayHold = `b.webhook_id = $1 AND b.hi_seq >= $13 AND b.lo_seq <= $14 AND (b.job_id, b.run) IS DISTINCT FROM ($2::bigint, $17::int)`
+
+// anyRecorded looks, once per statement, whether any batch mayHold.
+const anyRecorded = `EXISTS (SELECT 1 FROM webhook_attempt_batches b WHERE ` + mayHold + `)`
 
 // numbered numbers each attempt of the batch one past the endpoint's
 // records of its event: the earlier attempts at the batch's events are
-// counted together, in the batches whose range overlaps the batch's.
+// counted together, in the batches that mayHold them.
 const numbered = `(SELECT array_agg((coalesce(p.n, 0) + 1)::int ORDER BY r.i)
 		FROM unnest($12::bigint[]) WITH ORDINALITY AS r(seq, i)
 		LEFT JOIN (SELECT s.seq, count(*) AS n FROM webhook_attempt_batches b, unnest(b.event_seqs) AS s(seq)
-			WHERE b.webhook_id = $1 AND b.hi_seq >= $13 AND b.lo_seq <= $14 AND s.seq BETWEEN $13 AND $14
+			WHERE ` + mayHold + ` AND s.seq BETWEEN $13 AND $14
 			GROUP BY s.seq) p ON p.seq = r.seq)`
 
 // insertAttempts inserts attemptArgs' records as one batch, each numbered
@@ -200,9 +208,9 @@ const numbered = `(SELECT array_agg((coalesce(p.n, 0) + 1)::int ORDER BY r.i)
 // when no batch of the endpoint overlaps the range of this one's events (a
 // job's first run, unless a redelivery or a re-activation's catch-up reached
 // one of its events first).
-const insertAttempts = `INSERT INTO webhook_attempt_batches (webhook_id, last_at, id, first_at, n, lo_seq, hi_seq, job_id,
+const insertAttempts = `INSERT INTO webhook_attempt_batches (webhook_id, last_at, id, first_at, n, lo_seq, hi_seq, job_id, run,
 		ids, event_ids, event_seqs, event_types, attempts, success, status_codes, latencies_ms, errors, bodies, created_ats)
-	SELECT $1, $16::timestamptz, ($3::text[])[1], $15::timestamptz, cardinality($3::text[]), $13::bigint, $14::bigint, $2,
+	SELECT $1, $16::timestamptz, ($3::text[])[1], $15::timestamptz, cardinality($3::text[]), $13::bigint, $14::bigint, $2, $17,
 		$3::text[], $4::text[], $12::bigint[], $5::text[],
 		CASE WHEN ` + anyRecorded + ` THEN ` + numbered + ` ELSE array_fill(1, ARRAY[cardinality($3::text[])]) END,
 		$6::bool[], $7::int[], $8::int[], $9::text[], $10::text[], $11::timestamptz[]`

@@ -27,8 +27,9 @@ func acmeDB(t *testing.T) (*db.DB, context.Context, string) {
 
 // TestRecordCountsOnlyWhereRecordsMayBe: recording a batch counts the
 // earlier attempts at its events only when a look at the endpoint's batches
-// finds one whose events overlap the range of the batch's; a job's first run
-// (events past every record) numbers its attempts without counting. Where it
+// finds one of another run whose events overlap the range of the batch's; a
+// job's first run (events past every record) numbers its attempts without
+// counting, and so does a run whose earlier batches alone overlap. Where it
 // counts, it unnests only the overlapping batches, not all the endpoint's
 // records (which would make each record of a busy endpoint cost in
 // proportion to the records before it). Checked on the generic plan, on a
@@ -38,13 +39,18 @@ func TestRecordCountsOnlyWhereRecordsMayBe(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		from    int
+		job     int64
 		counted bool
-	}{{"events past the records", 5001, false}, {"events with records", 101, true}} {
+	}{
+		{"events past the records", 5001, 1, false},
+		{"events with records", 101, 1, true},
+		{"events with records of the same run", 101, 2, false},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			d, ctx, orgID := acmeDB(t)
 			const records = 5000
-			plan, err := d.RecordPlan(ctx, orgID, "wh_record", records, c.from)
+			plan, err := d.RecordPlan(ctx, orgID, "wh_record", records, c.from, c.job)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -53,6 +53,14 @@ type Batch struct {
 	Messages            []Outgoing
 }
 
+// JobRun names one run of a delivery job: River's job id and its attempt
+// (River's count, which each fetch of the job after a failure or a rescue
+// raises). A run sends each of its job's events at most once.
+type JobRun struct {
+	ID      int64
+	Attempt int
+}
+
 // Sent is one attempt of a batch: the message, what came of it and when it
 // ended (the record's time, so that records list in the order attempts ended).
 type Sent struct {

@@ -359,7 +359,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	case !b.Active:
 		return river.JobCancel(errors.New("endpoint is inactive"))
 	}
-	sent, unsent, rec := r.send(ctx, endpoint, b, job.ID)
+	sent, unsent, rec := r.send(ctx, endpoint, b, webhook.JobRun{ID: job.ID, Attempt: job.Attempt})
 	if rec.err != nil {
 		return rec.err
 	}
@@ -395,11 +395,11 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 // once half the job's timeout has passed, once ctx ends, once the endpoint
 // is sure to be disabled (a 410, or WEBHOOK_DISABLE_AFTER failures in a
 // row), or once a record found it inactive or failed.
-func (r *Runner) send(ctx context.Context, endpoint *slots, b *webhook.Batch, jobID int64) (sent []webhook.Sent, unsent int, rec recorded) {
+func (r *Runner) send(ctx context.Context, endpoint *slots, b *webhook.Batch, job webhook.JobRun) (sent []webhook.Sent, unsent int, rec recorded) {
 	startBy := time.Now().Add(r.cfg.JobTimeout / 2)
 	disableAfter := r.svc.Config().DisableAfter
 	done := make(chan webhook.Sent, len(b.Messages))
-	rc := r.newRecorder(ctx, b.WebhookID, jobID)
+	rc := r.newRecorder(ctx, b.WebhookID, job)
 	sent = make([]webhook.Sent, 0, len(b.Messages))
 	var pending []webhook.Sent // ended, not yet handed to rc
 	var since time.Time        // when the oldest of them ended
@@ -438,7 +438,7 @@ func (r *Runner) send(ctx context.Context, endpoint *slots, b *webhook.Batch, jo
 	// taking what ends meanwhile; false once the job must start no more
 	// sends.
 	stages := [...]*slots{endpoint, r.idle}
-	places := [...]*slotWait{newSlotWait(jobID), newSlotWait(jobID)}
+	places := [...]*slotWait{newSlotWait(job.ID), newSlotWait(job.ID)}
 	held := 0       // stages whose slot the job holds for its next send
 	var w *slotWait // its place in the queue of stages[held], while it has one
 	slot := func() bool {
@@ -524,7 +524,7 @@ type recorder struct {
 	r      *Runner
 	ctx    context.Context // the job's, for its values: records outlive its end
 	whID   string
-	jobID  int64
+	job    webhook.JobRun
 	chunks chan []webhook.Sent
 	done   chan struct{}
 	halt   atomic.Bool
@@ -538,8 +538,8 @@ type recorded struct {
 	err      error
 }
 
-func (r *Runner) newRecorder(ctx context.Context, whID string, jobID int64) *recorder {
-	rc := &recorder{r: r, ctx: context.WithoutCancel(ctx), whID: whID, jobID: jobID,
+func (r *Runner) newRecorder(ctx context.Context, whID string, job webhook.JobRun) *recorder {
+	rc := &recorder{r: r, ctx: context.WithoutCancel(ctx), whID: whID, job: job,
 		chunks: make(chan []webhook.Sent), done: make(chan struct{})}
 	go rc.run()
 	return rc
@@ -575,7 +575,7 @@ func (rc *recorder) record(chunk []webhook.Sent) (inactive bool, err error) {
 		return false, fmt.Errorf("record attempts: %w", ctx.Err())
 	}
 	defer release()
-	return rc.r.svc.RecordAttempts(ctx, rc.r.pool, rc.whID, rc.jobID, chunk)
+	return rc.r.svc.RecordAttempts(ctx, rc.r.pool, rc.whID, rc.job, chunk)
 }
 
 // offer hands chunk to the recorder if it is idle, and reports whether it

@@ -48,7 +48,7 @@ func TestPagesOfOverlappingBatches(t *testing.T) {
 	total := 0
 	record := func(jobID int64, batch []webhook.Sent) {
 		t.Helper()
-		if _, err := e.Webhooks.RecordAttempts(t.Context(), pool, whID, jobID, batch); err != nil {
+		if _, err := e.Webhooks.RecordAttempts(t.Context(), pool, whID, webhook.JobRun{ID: jobID, Attempt: 1}, batch); err != nil {
 			t.Fatal(err)
 		}
 		total += len(batch)
