@@ -104,6 +104,8 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				// every attempt was recorded, to the nearest 10 ms sample.
 				wcpu, wpg := window(samples, got[0].At, done)
 				wplain, _ := window(plainSamples, posted[0].At, posted[len(posted)-1].At)
+				b.Logf("round %d: ratio %.3f, service %s, plain %s, tail %s", sum.n+1, plain.Seconds()/took.Seconds(),
+					took.Round(time.Millisecond), plain.Round(time.Millisecond), done.Sub(got[len(got)-1].At).Round(time.Millisecond))
 				sum.add(round{took: took, cold: cold, first: got[0].At.Sub(start), tail: done.Sub(got[len(got)-1].At), plain: plain,
 					conns: conns, plainConns: rcv.Conns() - plainConns, jobs: after.jobs,
 					commits: after.commits - before.commits, rows: after.rows - before.rows,
