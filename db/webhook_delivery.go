@@ -43,8 +43,11 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int,
 		cur = &attemptKey{at: at, id: dlvID}
 	}
 	newest, oldest, found, err := s.pageBatches(ctx, whID, limit+1, cur)
-	if err != nil || !found {
-		return &webhook.DeliveryPage{Deliveries: []webhook.Delivery{}}, err
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return &webhook.DeliveryPage{Deliveries: []webhook.Delivery{}}, nil
 	}
 	before, beforeID := any(infinity), ""
 	if cur != nil {
