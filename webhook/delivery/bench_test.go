@@ -64,6 +64,10 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				e.RegisterAgent("bench")
 				seedEvents(b, e.DBURL, events)
 				before := dbStats(b, e.DBURL)
+				// The poller that sees every attempt recorded connects now:
+				// connecting after the last request put a new backend's
+				// start into the service's measured time.
+				watch := connect(b, e.DBURL)
 				conns := rcv.Conns()
 				cpu0 := cpuTime()
 				pg0 := pgCPU(b, e.DBURL)
@@ -74,12 +78,14 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				// client's (phase=plain) and the receiver's (none).
 				var stop func()
 				pprof.Do(context.Background(), pprof.Labels("phase", "service", "endpoints", strconv.Itoa(endpoints)), func(context.Context) { _, stop = e.Start(cfg) })
-				got := rcv.Wait(b, n, 2*time.Minute, event.AgentRegistered)
+				rcv.Await(b, n, 2*time.Minute, event.AgentRegistered)
 				// The work ends when every attempt is recorded, not at the
 				// last request: a job records its attempts after they end,
 				// so the larger the jobs, the more of that work would fall
 				// after the last request and outside the rate.
-				done, _ := waitRecorded(b, e.DBURL, n)
+				done, _ := waitRecorded(b, watch, n)
+				watch.Close(context.Background())
+				got := rcv.Requests(event.AgentRegistered)
 				cold := done.Sub(start)
 				took := done.Sub(got[0].At)
 				pg1 := pgCPU(b, e.DBURL)
@@ -213,15 +219,14 @@ func connect(b *testing.B, url string) *pgx.Conn {
 	return conn
 }
 
-// waitRecorded waits until the database at url holds n attempt records and
-// returns when it first saw them (polled every 10 ms: counting the records
-// costs Postgres a scan), and the CPU time the database's other backends
-// (not the poller's) had used then (-1 when it cannot be read).
-func waitRecorded(b *testing.B, url string, n int) (time.Time, time.Duration) {
+// waitRecorded waits until the database conn is connected to holds n
+// attempt records and returns when it first saw them (polled every 10 ms:
+// counting the records costs Postgres a scan), and the CPU time the
+// database's other backends (not the poller's) had used then (-1 when it
+// cannot be read).
+func waitRecorded(b *testing.B, conn *pgx.Conn, n int) (time.Time, time.Duration) {
 	b.Helper()
 	ctx := context.Background()
-	conn := connect(b, url)
-	defer conn.Close(ctx)
 	deadline := time.Now().Add(time.Minute)
 	for {
 		var got int
@@ -483,7 +488,9 @@ func BenchmarkDeliveryPipeline(b *testing.B) {
 				go func() { defer close(done); _ = r.Run(ctx) }()
 				// The poller counts the records from the start here: its
 				// backend's CPU is left out of Postgres'.
-				end, pg1 := waitRecorded(b, e.DBURL, n)
+				watch := connect(b, e.DBURL)
+				end, pg1 := waitRecorded(b, watch, n)
+				watch.Close(context.Background())
 				took += end.Sub(start)
 				pg += pg1 - pg0
 				pgOK = pgOK && pg0 >= 0 && pg1 >= 0

@@ -131,7 +131,7 @@ func (r *Receiver) Answer(fn func(Request) Answer) {
 func (r *Receiver) Requests(types ...string) []Request {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []Request
+	out := make([]Request, 0, r.countLocked(types))
 	for _, q := range r.reqs {
 		if len(types) == 0 || contains(types, q.Message.Type) {
 			out = append(out, q)
@@ -163,6 +163,15 @@ func (r *Receiver) countLocked(types []string) int {
 // Wait returns once n requests of the given types arrived, failing t after timeout.
 func (r *Receiver) Wait(t testing.TB, n int, timeout time.Duration, types ...string) []Request {
 	t.Helper()
+	r.Await(t, n, timeout, types...)
+	return r.Requests(types...)
+}
+
+// Await is Wait without copying the requests: a benchmark that times what
+// follows the last request leaves the copy (20,000 requests took 2-40 ms
+// on a loaded machine) out of its span.
+func (r *Receiver) Await(t testing.TB, n int, timeout time.Duration, types ...string) {
+	t.Helper()
 	r.mu.Lock()
 	w := &waiter{types: types, n: n, done: make(chan struct{})}
 	if r.countLocked(types) >= n {
@@ -173,13 +182,11 @@ func (r *Receiver) Wait(t testing.TB, n int, timeout time.Duration, types ...str
 	r.mu.Unlock()
 	select {
 	case <-w.done:
-		return r.Requests(types...)
 	case <-time.After(timeout):
 		r.mu.Lock()
 		r.waiters = slices.DeleteFunc(r.waiters, func(x *waiter) bool { return x == w })
 		r.mu.Unlock()
 		t.Fatalf("receiver: want %d requests of types %v within %s, got %d", n, types, timeout, len(r.Requests(types...)))
-		return nil
 	}
 }
 
