@@ -55,7 +55,11 @@ type Batch struct {
 
 // JobRun names one run of a delivery job: River's job id and its attempt
 // (River's count, which each fetch of the job after a failure or a rescue
-// raises). A run sends each of its job's events at most once.
+// raises). A run sends each of its job's events at most once. A snooze does
+// not raise it, so a run that snoozed after sending (out of time, every
+// attempt a success: a failure is retried instead) shares it with the run
+// after; that run sends only what the job has not delivered, none of the
+// same events.
 type JobRun struct {
 	ID      int64
 	Attempt int
