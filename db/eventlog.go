@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/event"
@@ -30,23 +29,20 @@ const eventColumns = `e.seq, e.xid::text AS xid, e.id, e.type, e.org_ids, e.data
 // ReadEvents returns up to limit events of every organization after pos, in
 // log order, among those no running transaction can precede.
 func (d *DB) ReadEvents(ctx context.Context, after event.Position, limit int) ([]event.Event, error) {
-	return readEvents(ctx, d.bun, after, limit)
+	var rows []logRow
+	err := d.bun.NewRaw(logQuery, strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("read events: %w", err)
+	}
+	return logEvents(rows)
 }
 
-// readEvents is ReadEvents on q, so a reader can read inside its own
-// transaction (the webhook dispatcher does, under its cursor's lock).
-func readEvents(ctx context.Context, q bun.IDB, after event.Position, limit int) ([]event.Event, error) {
-	return readLog(ctx, q, eventColumns, after, limit)
-}
+// logQuery is ReadEvents' statement: the log after a position, in order.
+const logQuery = `SELECT ` + eventColumns + ` FROM events e
+	WHERE (e.xid, e.seq) > (?::xid8, ?) AND ` + stableEvents + `
+	ORDER BY e.xid, e.seq LIMIT ?`
 
-// logQuery is readLog's statement: the log after a position, in order.
-func logQuery(columns string) string {
-	return `SELECT ` + columns + ` FROM events e
-		WHERE (e.xid, e.seq) > (?::xid8, ?) AND ` + stableEvents + `
-		ORDER BY e.xid, e.seq LIMIT ?`
-}
-
-// readEventHeads reads up to limit events after `after`, as readEvents
+// readEventHeads reads up to limit events after `after`, as ReadEvents
 // does but without their data, for the webhook dispatcher, which only
 // routes them. It reads on the pgx pool, in Postgres' binary format (bun's
 // text rows and reflective scan cost this process 5 µs of CPU per event, a
@@ -106,15 +102,6 @@ const eventHeadsQuery = `SELECT e.seq, e.xid::text, e.id, e.type, e.org_ids, e.c
 // of Postgres time per delivery in the 1-endpoint benchmark). The settings
 // last until the end of the read's transaction.
 const indexOrderOnly = `SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`
-
-func readLog(ctx context.Context, q bun.IDB, columns string, after event.Position, limit int) ([]event.Event, error) {
-	var rows []logRow
-	err := q.NewRaw(logQuery(columns), strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(ctx, &rows)
-	if err != nil {
-		return nil, fmt.Errorf("read events: %w", err)
-	}
-	return logEvents(rows)
-}
 
 // ReadOrgEvents is ReadEvents for the events addressed to one organization.
 func (d *DB) ReadOrgEvents(ctx context.Context, orgID string, after event.Position, limit int) ([]event.Event, error) {
