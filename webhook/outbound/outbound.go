@@ -2,10 +2,11 @@
 // It speaks https only, checks every address it dials (after DNS resolution,
 // so a name that rebinds to a private address is refused at connect time),
 // follows no redirects and bounds connect time, total time and bytes read.
-// It speaks HTTP/1.1 over its own connection pool (conn.go).
+// It is net/http's transport, HTTP/2 included where an endpoint offers it.
 package outbound
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -14,15 +15,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
+	"net/url"
 	"os"
 	"strings"
 	"syscall"
 	"time"
 )
-
-// ErrForbiddenAddress means the endpoint resolved to an address the policy refuses.
-var ErrForbiddenAddress = errors.New("address not allowed")
 
 // Config tunes the client; zero fields take the defaults.
 type Config struct {
@@ -35,7 +33,7 @@ type Config struct {
 	ConnectTimeout time.Duration
 	// Timeout bounds a whole request, body included (default 15s).
 	Timeout time.Duration
-	// MaxResponseBytes is how much of an answer is read (default 64 KiB).
+	// MaxResponseBytes is how much of an answer's body is read (default 64 KiB).
 	MaxResponseBytes int64
 	// MaxConnsPerHost bounds the connections open to one host (0: no
 	// bound). Set to the number of requests the caller makes at once, it
@@ -60,12 +58,25 @@ func LoadCAFile(path string) (*x509.CertPool, error) {
 	return pool, nil
 }
 
+const (
+	// maxHeaderBytes bounds an answer's status line and headers, as
+	// net/http's server bounds a request's.
+	maxHeaderBytes = 1 << 20
+	// drainBytes is how much of an answer past MaxResponseBytes is read so
+	// that its connection can serve the next request; a longer answer
+	// costs its connection instead.
+	drainBytes = 4 << 10
+	// idlePerHost is how many idle connections are kept to one host when
+	// MaxConnsPerHost is lower: net/http keeps two by default, and a burst
+	// of deliveries to one endpoint would then dial again after each one.
+	idlePerHost = 128
+)
+
 // Client posts to endpoints under the policy.
 type Client struct {
-	cfg    Config
-	dialer *net.Dialer
-	tls    *tls.Config // each host's is a copy naming it
-	pool   pool
+	cfg       Config
+	http      *http.Client
+	transport *http.Transport
 }
 
 // New returns a client for cfg.
@@ -81,16 +92,32 @@ func New(cfg Config) *Client {
 	}
 	dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}
 	if !cfg.AllowPrivateNetworks {
+		// Control runs for every address a name resolves to, just before
+		// connecting to it: what is checked is what is dialed.
 		dialer.Control = func(_, address string, _ syscall.RawConn) error {
 			return CheckAddress(address)
 		}
 	}
-	// The session cache lets a new connection to an endpoint resume an
-	// earlier TLS session instead of a full handshake (certificate
-	// signature and verification), which bursts of deliveries cause.
-	tc := &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12, ClientSessionCache: tls.NewLRUClientSessionCache(1024),
-		NextProtos: []string{"http/1.1"}}
-	return &Client{cfg: cfg, dialer: dialer, tls: tc, pool: pool{hosts: map[string]*host{}}}
+	tr := &http.Transport{
+		Proxy:       nil, // a proxy would dial for us and bypass the address check
+		DialContext: dialer.DialContext,
+		// The session cache lets a new connection to an endpoint resume an
+		// earlier TLS session instead of a full handshake, which bursts of
+		// deliveries would otherwise pay on every new connection.
+		TLSClientConfig:        &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12, ClientSessionCache: tls.NewLRUClientSessionCache(1024)},
+		TLSHandshakeTimeout:    cfg.ConnectTimeout,
+		ForceAttemptHTTP2:      true, // a custom DialContext turns HTTP/2 off unless asked for
+		MaxConnsPerHost:        cfg.MaxConnsPerHost,
+		MaxIdleConnsPerHost:    max(cfg.MaxConnsPerHost, idlePerHost),
+		IdleConnTimeout:        90 * time.Second,
+		MaxResponseHeaderBytes: maxHeaderBytes,
+		DisableCompression:     true, // the answer is stored as sent, and its bound counts the bytes sent
+	}
+	c := &http.Client{
+		Transport:     tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, // a 3xx is the answer
+	}
+	return &Client{cfg: cfg, http: c, transport: tr}
 }
 
 // Response is what an endpoint answered.
@@ -101,114 +128,82 @@ type Response struct {
 	Latency    time.Duration
 }
 
-// Post sends body with header to url over HTTP/1.1. An error means no HTTP
-// answer came (refused address, DNS, connect, TLS, timeout); its message is
-// safe to show to the endpoint's owner. A 3xx is returned as the answer, not
-// followed. Timeout bounds the whole request, waiting for a connection and
-// reading the answer included; ctx ending stops it at once.
+// Post sends body to url with header, which becomes the request's. An error
+// means no HTTP answer came (refused address, DNS, connect, TLS, timeout,
+// a header that may not be sent); its message is safe to show to the
+// endpoint's owner. A 3xx is returned as the answer, not followed. Timeout
+// bounds the whole request, reading the answer included; ctx ending stops
+// it at once.
 func (c *Client) Post(ctx context.Context, url string, header http.Header, body []byte) (*Response, error) {
 	start := time.Now()
-	t, err := parseTarget(url)
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	req, err := newRequest(ctx, url, header, body)
 	if err != nil {
 		return nil, err
 	}
-	buf := requests.Get().(*[]byte)
-	req, err := request((*buf)[:0], t, header, body)
+	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, err
-	}
-	// Written to the connection before Post returns (crypto/tls copies
-	// it into its records), so the buffer can serve another request.
-	defer recycle(&requests, buf, req)
-	deadline := start.Add(c.cfg.Timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	h := c.enter(t)
-	var kept *conn
-	held := false
-	defer func() { c.leave(h, kept, held, time.Now()) }()
-	if err := acquire(ctx, h, deadline); err != nil {
 		return nil, describe(err)
 	}
-	held = true
-	// A connection that sat idle may have been closed by the endpoint in
-	// the meantime: when it fails before any answer, the request goes once
-	// more on a new one, as net/http does for a request with an
-	// idempotency key (webhook-id is one).
-	for retried := false; ; retried = true {
-		var cn *conn
-		if !retried { // the retry dials: other idle connections may be as stale
-			cn = c.take(h, start)
+	defer resp.Body.Close()
+	out := &Response{StatusCode: resp.StatusCode, Header: resp.Header}
+	if resp.ContentLength != 0 {
+		out.Body, err = io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxResponseBytes))
+		if err == nil {
+			_, _ = io.CopyN(io.Discard, resp.Body, drainBytes)
 		}
-		reused := cn != nil
-		if !reused {
-			if cn, err = c.dial(ctx, h, t, deadline); err != nil {
-				return nil, describe(err)
-			}
-		}
-		resp, reusable, err := c.do(ctx, cn, req, deadline)
-		switch {
-		case err == nil:
-			resp.Latency = time.Since(start)
-			if reusable {
-				kept = cn
-			} else {
-				_ = cn.Close()
-			}
-			return resp, nil
-		case reused && !retried && ctx.Err() == nil && time.Now().Before(deadline) && stale(err):
-			_ = cn.Close()
-			continue
-		default:
-			_ = cn.Close()
-			if ctx.Err() != nil {
-				err = ctx.Err()
-			}
-			return nil, describe(err)
-		}
+		// A body cut short does not change the status that arrived.
 	}
+	out.Latency = time.Since(start)
+	return out, nil
 }
 
-// do runs exchange on cn before deadline, cut short when ctx ends.
-func (c *Client) do(ctx context.Context, cn *conn, req []byte, deadline time.Time) (*Response, bool, error) {
-	if err := cn.SetDeadline(deadline); err != nil {
-		return nil, false, err
+// newRequest builds the POST of body to raw, an https URL, its query escaped.
+func newRequest(ctx context.Context, raw string, header http.Header, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, raw, bytes.NewReader(body))
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("bad endpoint URL: %w", err)
 	}
-	if ctx.Done() != nil {
-		// ctx ending spends the deadline; the connection is then not kept.
-		stop := context.AfterFunc(ctx, func() { _ = cn.SetDeadline(time.Unix(1, 0)) })
-		defer stop()
+	if req.URL.Scheme != "https" || req.URL.Host == "" {
+		return nil, errors.New("only https:// endpoints are allowed")
 	}
-	resp, reusable, err := exchange(cn, req, c.cfg.MaxResponseBytes)
-	if ctx.Err() != nil {
-		reusable = false
+	req.URL.RawQuery = escapeQuery(req.URL.RawQuery)
+	req.Header = header
+	if req.Header == nil {
+		req.Header = http.Header{}
 	}
-	return resp, reusable, err
+	// A delivery carries its idempotency key (webhook-id), so the transport
+	// may send it again when a kept-alive connection turns out closed by
+	// the endpoint. A nil entry marks the request so without sending it.
+	if _, ok := req.Header["Idempotency-Key"]; !ok {
+		req.Header["Idempotency-Key"] = nil
+	}
+	return req, nil
 }
 
-// stale reports an error that a connection closed by the other end while
-// idle gives before any answer: the write refused, or the connection closed
-// or reset before the answer's first byte.
-func stale(err error) bool {
-	var na noAnswer
-	return errors.As(err, &na) && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE))
-}
+// CloseIdleConnections closes the connections no request is using.
+func (c *Client) CloseIdleConnections() { c.transport.CloseIdleConnections() }
 
-// describe turns a transport error into a short message without Go's
-// request dump (which would repeat the URL).
+// describe turns a transport error into a short message without the URL,
+// which the client's errors repeat.
 func describe(err error) error {
-	var ue interface{ Unwrap() error }
+	var ue *url.Error
 	if errors.As(err, &ue) {
-		if inner := ue.Unwrap(); inner != nil && strings.HasPrefix(err.Error(), "Post ") {
-			err = inner
-		}
+		err = ue.Err
 	}
 	switch {
 	case errors.Is(err, ErrForbiddenAddress):
 		return fmt.Errorf("endpoint refused: %w", err)
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		return errors.New("timed out waiting for the endpoint")
+	case strings.Contains(err.Error(), "response headers exceeded"):
+		// net/http has no error value for it, only this message.
+		return errors.New("the answer's headers are too large")
 	}
 	return err
 }
@@ -216,92 +211,4 @@ func describe(err error) error {
 func isTimeout(err error) bool {
 	var t interface{ Timeout() bool }
 	return errors.As(err, &t) && t.Timeout()
-}
-
-// CheckAddress refuses a dialed "host:port" whose host is not a public address.
-func CheckAddress(address string) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return fmt.Errorf("%w: %q", ErrForbiddenAddress, address)
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return fmt.Errorf("%w: %q is not an IP address", ErrForbiddenAddress, host)
-	}
-	if why := Forbidden(ip); why != "" {
-		return fmt.Errorf("%w: %s is %s", ErrForbiddenAddress, ip, why)
-	}
-	return nil
-}
-
-// blocked are the ranges no delivery may reach, with why.
-var blocked = []struct {
-	prefix netip.Prefix
-	why    string
-}{
-	{netip.MustParsePrefix("0.0.0.0/8"), "an unspecified (this-network) address"},
-	{netip.MustParsePrefix("10.0.0.0/8"), "a private (RFC 1918) address"},
-	{netip.MustParsePrefix("100.64.0.0/10"), "a carrier-grade NAT address"},
-	{netip.MustParsePrefix("127.0.0.0/8"), "a loopback address"},
-	{netip.MustParsePrefix("169.254.0.0/16"), "a link-local or cloud metadata address"},
-	{netip.MustParsePrefix("172.16.0.0/12"), "a private (RFC 1918) address"},
-	{netip.MustParsePrefix("192.0.0.0/24"), "an IETF protocol assignment address"},
-	{netip.MustParsePrefix("192.0.2.0/24"), "a documentation address"},
-	{netip.MustParsePrefix("192.88.99.0/24"), "a 6to4 relay address"},
-	{netip.MustParsePrefix("192.168.0.0/16"), "a private (RFC 1918) address"},
-	{netip.MustParsePrefix("198.18.0.0/15"), "a benchmarking address"},
-	{netip.MustParsePrefix("198.51.100.0/24"), "a documentation address"},
-	{netip.MustParsePrefix("203.0.113.0/24"), "a documentation address"},
-	{netip.MustParsePrefix("224.0.0.0/4"), "a multicast address"},
-	{netip.MustParsePrefix("240.0.0.0/4"), "a reserved address"},
-	{netip.MustParsePrefix("::/128"), "an unspecified address"},
-	{netip.MustParsePrefix("::1/128"), "a loopback address"},
-	{netip.MustParsePrefix("64:ff9b:1::/48"), "a local-use NAT64 address"},
-	{netip.MustParsePrefix("100::/64"), "a discard-only address"},
-	{netip.MustParsePrefix("2001:db8::/32"), "a documentation address"},
-	{netip.MustParsePrefix("3fff::/20"), "a documentation address"},
-	{netip.MustParsePrefix("fc00::/7"), "a unique-local address"},
-	{netip.MustParsePrefix("fe80::/10"), "a link-local address"},
-	{netip.MustParsePrefix("fec0::/10"), "a site-local address"},
-	{netip.MustParsePrefix("ff00::/8"), "a multicast address"},
-	{netip.MustParsePrefix("fd00:ec2::254/128"), "a cloud metadata address"},
-}
-
-// nat64 is the well-known NAT64 prefix: its last 32 bits are an IPv4
-// address, which is what the check must judge.
-var nat64 = netip.MustParsePrefix("64:ff9b::/96")
-
-// Forbidden says why ip may not be dialed, or "" when it may. IPv4-mapped
-// (::ffff:a.b.c.d), IPv4-compatible and NAT64 forms are judged by the IPv4
-// address they carry.
-func Forbidden(ip netip.Addr) string {
-	ip = ip.WithZone("")
-	if ip.Is4In6() {
-		ip = ip.Unmap()
-	}
-	if ip.Is6() {
-		b := ip.As16()
-		if nat64.Contains(ip) || isCompat(b) {
-			return Forbidden(netip.AddrFrom4([4]byte(b[12:])))
-		}
-	}
-	for _, r := range blocked {
-		if r.prefix.Contains(ip) {
-			return r.why
-		}
-	}
-	if ip.Is4() && ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
-		return "a broadcast address"
-	}
-	return ""
-}
-
-// isCompat reports a deprecated IPv4-compatible address (::a.b.c.d).
-func isCompat(b [16]byte) bool {
-	for _, x := range b[:12] {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
 }

@@ -15,9 +15,7 @@ var _ webhook.Sender = (*Client)(nil)
 // Send signs msg under secrets per Standard Webhooks and posts it to url.
 func (c *Client) Send(ctx context.Context, url string, secrets []string, msg webhook.Outgoing) webhook.Attempt {
 	start := time.Now()
-	buf := bodies.Get().(*[]byte)
-	body := webhook.AppendBody((*buf)[:0], msg.ID, msg.Type, msg.At, msg.Data)
-	defer recycle(&bodies, buf, body)
+	body := webhook.AppendBody(nil, msg.ID, msg.Type, msg.At, msg.Data)
 	h := make(http.Header, 5)
 	if err := webhook.SetHeaders(h, secrets, msg.ID, time.Now(), body); err != nil {
 		return webhook.Attempt{Err: "cannot sign: " + err.Error(), Latency: time.Since(start)}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -38,7 +39,9 @@ func client(roots *x509.CertPool, maxBody int64) *outbound.Client {
 }
 
 // The request on the wire: method, path and query, Host, the exact body and
-// its length, the caller's headers; HTTP/1.1 over TLS.
+// its length, the caller's headers and no others of the client's own
+// (no Idempotency-Key, no Accept-Encoding); HTTP/1.1 over TLS to an
+// endpoint that offers no HTTP/2.
 func TestClientWritesTheRequest(t *testing.T) {
 	t.Parallel()
 	got := make(chan *http.Request, 1)
@@ -57,8 +60,89 @@ func TestClientWritesTheRequest(t *testing.T) {
 	r, body := <-got, <-bodies
 	if r.Method != http.MethodPost || r.URL.RequestURI() != "/in/hook?x=1&y=%20" || r.Host != strings.TrimPrefix(srv.URL, "https://") ||
 		r.Proto != "HTTP/1.1" || r.TLS == nil || r.ContentLength != 7 || body != `{"a":1}` ||
-		r.Header.Get("Webhook-Id") != "evt_1" || r.Header.Get("Content-Type") != "application/json" {
+		r.Header.Get("Webhook-Id") != "evt_1" || r.Header.Get("Content-Type") != "application/json" ||
+		r.Header.Get("Idempotency-Key") != "" || r.Header.Get("Accept-Encoding") != "" {
 		t.Fatalf("the endpoint got %s %s %s host %q length %d body %q headers %v", r.Method, r.URL.RequestURI(), r.Proto, r.Host, r.ContentLength, body, r.Header)
+	}
+}
+
+// An endpoint that offers HTTP/2 in its TLS handshake is spoken to in it,
+// one connection carrying concurrent requests.
+func TestClientSpeaksHTTP2WhenOffered(t *testing.T) {
+	t.Parallel()
+	var conns atomic.Int32
+	protos := make(chan string, 8)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		protos <- r.Proto
+		time.Sleep(20 * time.Millisecond)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	srv.EnableHTTP2 = true
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	c := client(roots, 0)
+	if _, err := c.Post(context.Background(), srv.URL, http.Header{}, []byte("{}")); err != nil { // the connection first
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 7 {
+		wg.Go(func() {
+			if resp, err := c.Post(context.Background(), srv.URL, http.Header{}, []byte("{}")); err != nil || resp.StatusCode != http.StatusNoContent {
+				t.Errorf("post: %v %+v", err, resp)
+			}
+		})
+	}
+	wg.Wait()
+	close(protos)
+	for p := range protos {
+		if p != "HTTP/2.0" {
+			t.Errorf("the endpoint got a request in %s, want HTTP/2.0", p)
+		}
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("8 posts over HTTP/2 opened %d connections, want 1", n)
+	}
+}
+
+// A kept-alive connection the endpoint closes on reading the next request,
+// without answering, does not fail the delivery: it is sent once more on a
+// new connection, as its webhook-id makes it safe to repeat.
+func TestClientResendsWhenAKeptConnectionDies(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int32
+	var mu sync.Mutex
+	served := map[string]int{} // requests per client connection
+	srv, roots, conns := endpoint(t, func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		mu.Lock()
+		served[r.RemoteAddr]++
+		second := served[r.RemoteAddr] == 2
+		mu.Unlock()
+		if second {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	c := client(roots, 0)
+	for i := range 2 {
+		resp, err := c.Post(context.Background(), srv.URL, http.Header{}, []byte("{}"))
+		if err != nil || resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("post %d: %v %+v", i, err, resp)
+		}
+	}
+	if r, n := requests.Load(), conns.Load(); r != 3 || n != 2 {
+		t.Fatalf("%d requests on %d connections, want 3 on 2", r, n)
 	}
 }
 
@@ -174,10 +258,14 @@ func TestClientStopsWithItsContext(t *testing.T) {
 }
 
 // CloseIdleConnections closes the connections no request uses; the next
-// request dials a new one.
+// request dials a new one, which resumes the first one's TLS session.
 func TestClientClosesIdleConnections(t *testing.T) {
 	t.Parallel()
-	srv, roots, conns := endpoint(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	resumed := make(chan bool, 2)
+	srv, roots, conns := endpoint(t, func(w http.ResponseWriter, r *http.Request) {
+		resumed <- r.TLS.DidResume
+		w.WriteHeader(http.StatusNoContent)
+	})
 	c := client(roots, 0)
 	for range 2 {
 		if _, err := c.Post(context.Background(), srv.URL, http.Header{}, nil); err != nil {
@@ -187,6 +275,9 @@ func TestClientClosesIdleConnections(t *testing.T) {
 	}
 	if n := conns.Load(); n != 2 {
 		t.Fatalf("%d connections, want 2", n)
+	}
+	if first, second := <-resumed, <-resumed; first || !second {
+		t.Fatalf("sessions resumed: first %v, second %v; want only the second", first, second)
 	}
 }
 
