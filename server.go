@@ -166,7 +166,7 @@ func (m *Main) withOrgs(ctx context.Context, fn func(*db.OrgService) error) erro
 // Handler builds the HTTP handler over an open database, without the
 // live-event hub (Serve runs one).
 func (m *Main) Handler() http.Handler {
-	return wire.HandlerWith(m.Config.HTTP, m.DB, wire.ServicesWith(m.DB, m.Webhooks), m.Logger, nil)
+	return wire.Handler(wire.Options{DB: m.DB, Config: m.Config.HTTP, Logger: m.Logger, Webhooks: m.Webhooks})
 }
 
 // newHTTPServer bounds how long a client may hold a connection: a slow or
@@ -208,13 +208,12 @@ func (m *Main) Serve(ctx context.Context) error {
 		ln.Close()
 		return err
 	}
-	svc := wire.NewServerWith(m.Config.HTTP, m.DB, wire.ServicesWith(m.DB, m.Webhooks), m.Logger, nil)
+	svc := wire.NewServer(wire.Options{DB: m.DB, Config: m.Config.HTTP, Logger: m.Logger, Webhooks: m.Webhooks})
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopHub()
 	go func() { _ = svc.Run(hubCtx) }()
 	srv := newHTTPServer(svc)
-	gogc := wire.TuneGC()
-	m.Logger.Info("listening", "addr", ln.Addr().String(), "gogc", gogc,
+	m.Logger.Info("listening", "addr", ln.Addr().String(),
 		"playground", "http://"+displayAddr(ln.Addr())+"/", "graphql", "http://"+displayAddr(ln.Addr())+"/graphql")
 	fmt.Fprintf(os.Stderr, "Agent Trust service: playground at http://%s/  (GraphQL at /graphql)\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 1)

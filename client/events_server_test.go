@@ -67,7 +67,7 @@ func (o *wsOutage) refusedUpgrades() int {
 func TestSubscribeRealServerResume(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	srv := wire.NewServer(httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, d, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	srv := wire.NewServer(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = srv.Run(ctx); close(done) }()
@@ -190,7 +190,7 @@ func TestSubscribeRealServerResume(t *testing.T) {
 func TestSubscribeRealServerRefusals(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	srv := wire.NewServer(httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, d, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	srv := wire.NewServer(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = srv.Run(ctx); close(done) }()

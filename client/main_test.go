@@ -65,7 +65,7 @@ func exampleServer() (stop func(), err error) {
 		drop()
 		return nil, err
 	}
-	srv := httptest.NewServer(wire.Handler(httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, d, slog.New(slog.NewTextHandler(io.Discard, nil)), nil))
+	srv := httptest.NewServer(wire.Handler(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	os.Setenv(client.APIKeyEnv, key)
 	os.Setenv(client.BaseURLEnv, srv.URL)
 	return func() {

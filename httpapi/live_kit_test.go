@@ -71,7 +71,11 @@ func (b *liveBundle) process(tune ...func(*live.Options)) (*wire.Server, *httpte
 	if b.cfg != nil {
 		b.cfg(&cfg)
 	}
-	s := wire.NewServer(cfg, b.db, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, tune...)
+	var lo live.Options
+	for _, f := range tune {
+		f(&lo)
+	}
+	s := wire.NewServer(wire.Options{DB: b.db, Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Live: lo})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = s.Run(ctx); close(done) }()

@@ -31,7 +31,7 @@ func TestRecalledKeyRevokedOnEveryReplica(t *testing.T) {
 	t.Cleanup(func() { d2.Close() })
 	other := *b
 	other.DB = d2
-	other.Handler = wire.Handler(httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, d2, testkit.Logger(t), nil)
+	other.Handler = wire.Handler(wire.Options{DB: d2, Config: httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, Logger: testkit.Logger(t)})
 	replicas := map[string]*testkit.Kit{"one": b, "two": &other}
 
 	sender := register(b, "sender")

@@ -22,7 +22,7 @@ func newHandler(cfg httpapi.Config, a *db.OrgService, d *db.DB) http.Handler {
 func newHandlerLog(cfg httpapi.Config, a *db.OrgService, d *db.DB, log *slog.Logger) http.Handler {
 	return httpapi.New(cfg, httpapi.Deps{
 		Auth:        a,
-		Services:    wire.Services(d),
+		Services:    wire.Services(wire.Options{DB: d}),
 		Ready:       d.Ready,
 		Unavailable: db.Unavailable,
 		DBStats:     d.Stats,

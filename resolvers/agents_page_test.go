@@ -55,7 +55,7 @@ func TestAgentsPageMatchesGqlgen(t *testing.T) {
 	broken := k.NewOrgWithKey("broken")
 	k.Exec(`DELETE FROM trust_counters WHERE agent_id = $1`, k.RegisterAs(broken.Key, map[string]any{"name": "no counters"}).ID)
 
-	svc := wire.Services(k.DB)
+	svc := wire.Services(wire.Options{DB: k.DB})
 	build := func(es graphql.ExecutableSchema) http.Handler {
 		srv := handler.New(es)
 		srv.AddTransport(transport.POST{})

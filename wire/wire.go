@@ -18,10 +18,52 @@ import (
 	"github.com/agenttrust/service/webhook/outbound"
 )
 
-// Services returns every domain service backed by d. Its webhook service
-// seals secrets under a throw-away key and reaches public endpoints only;
-// the server passes its own to ServicesWith.
-func Services(d *db.DB) resolvers.Services {
+// Options are what the service is wired from. DB is required; every other
+// zero field takes its default.
+type Options struct {
+	DB *db.DB
+	// Config is the HTTP edge's configuration.
+	Config httpapi.Config
+	// Logger receives the service's logs (default slog.Default()).
+	Logger *slog.Logger
+	// Registry receives the metrics (default: a private one).
+	Registry *prometheus.Registry
+	// Webhooks is the webhook service. The default seals secrets under a
+	// throw-away key and reaches public endpoints only, which suits tests;
+	// the binary passes its own, built from ENCRYPTION_KEY and WEBHOOK_*.
+	Webhooks webhook.Service
+	// Live tunes NewServer's live-event hub (its buffers and polling); the
+	// hub logs to Logger and reports to Registry.
+	Live live.Options
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Registry == nil {
+		o.Registry = prometheus.NewRegistry()
+	}
+	return o
+}
+
+// Services returns every domain service backed by o.DB.
+func Services(o Options) resolvers.Services {
+	wh := o.Webhooks
+	if wh == nil {
+		wh = throwAwayWebhooks(o.DB)
+	}
+	return resolvers.Services{
+		Agents:       db.NewAgentService(o.DB),
+		Transactions: db.NewTransactionService(o.DB),
+		Trust:        db.NewTrustService(o.DB),
+		Webhooks:     wh,
+	}
+}
+
+// throwAwayWebhooks is the default webhook service: secrets sealed under a
+// key generated for this process, deliveries to public endpoints only.
+func throwAwayWebhooks(d *db.DB) *db.WebhookService {
 	keys, err := keyring.Parse(keyring.Generate())
 	if err != nil {
 		panic(err) // a generated key always parses
@@ -30,35 +72,28 @@ func Services(d *db.DB) resolvers.Services {
 	if err != nil {
 		panic(err) // River's insert-only client has no settings that can fail
 	}
-	return ServicesWith(d, wh)
+	return wh
 }
 
-// ServicesWith returns every domain service backed by d, with webhooks.
-func ServicesWith(d *db.DB, webhooks webhook.Service) resolvers.Services {
-	return resolvers.Services{
-		Agents:       db.NewAgentService(d),
-		Transactions: db.NewTransactionService(d),
-		Trust:        db.NewTrustService(d),
-		Webhooks:     webhooks,
-	}
+// Handler returns the service's whole HTTP handler without the live-event
+// hub: subscriptions need NewServer.
+func Handler(o Options) http.Handler {
+	o = o.withDefaults()
+	return httpapi.NewEdge(o.Config, deps(o, db.NewOrgService(o.DB), Services(o)))
 }
 
-// Handler returns the service's whole HTTP handler over d. reg may be nil.
-func Handler(cfg httpapi.Config, d *db.DB, log *slog.Logger, reg *prometheus.Registry) http.Handler {
-	return HandlerWith(cfg, d, Services(d), log, reg)
-}
-
-// HandlerWith is Handler over the given services.
-func HandlerWith(cfg httpapi.Config, d *db.DB, svc resolvers.Services, log *slog.Logger, reg *prometheus.Registry) http.Handler {
-	return httpapi.New(cfg, httpapi.Deps{
-		Auth:        db.NewOrgService(d),
+// deps are the edge's dependencies: o's, organizations and their keys in
+// orgs, and the domain services svc.
+func deps(o Options, orgs *db.OrgService, svc resolvers.Services) httpapi.Deps {
+	return httpapi.Deps{
+		Auth:        orgs,
 		Services:    svc,
-		Ready:       d.Ready,
+		Ready:       o.DB.Ready,
 		Unavailable: db.Unavailable,
-		DBStats:     d.Stats,
-		Logger:      log,
-		Registry:    reg,
-	})
+		DBStats:     o.DB.Stats,
+		Logger:      o.Logger,
+		Registry:    o.Registry,
+	}
 }
 
 // Server is the service's HTTP edge together with the live-event hub behind
@@ -68,38 +103,20 @@ type Server struct {
 	Hub *live.Hub
 }
 
-// NewServer wires the whole service over d, subscriptions included. reg may
-// be nil; tune adjusts the hub's options (tests shrink its buffers).
-func NewServer(cfg httpapi.Config, d *db.DB, log *slog.Logger, reg *prometheus.Registry, tune ...func(*live.Options)) *Server {
-	return NewServerWith(cfg, d, Services(d), log, reg, tune...)
-}
-
-// NewServerWith is NewServer over the given services (the binary passes its
-// webhook service, built from ENCRYPTION_KEY and the WEBHOOK_* settings).
-func NewServerWith(cfg httpapi.Config, d *db.DB, svc resolvers.Services, log *slog.Logger, reg *prometheus.Registry, tune ...func(*live.Options)) *Server {
-	if reg == nil {
-		reg = prometheus.NewRegistry()
-	}
-	lm := live.NewMetrics(reg)
-	opts := live.Options{Logger: log, Metrics: lm}
-	for _, f := range tune {
-		f(&opts)
-	}
-	hub := live.NewHub(d, opts)
+// NewServer wires the whole service over o.DB, subscriptions included.
+func NewServer(o Options) *Server {
+	o = o.withDefaults()
+	lm := live.NewMetrics(o.Registry)
+	lo := o.Live
+	lo.Logger, lo.Metrics = o.Logger, lm
+	hub := live.NewHub(o.DB, lo)
+	svc := Services(o)
 	svc.Live = hub
-	orgs := db.NewOrgService(d)
-	edge := httpapi.NewEdge(cfg, httpapi.Deps{
-		Auth:        orgs,
-		Keys:        orgs,
-		Services:    svc,
-		Ready:       d.Ready,
-		Unavailable: db.Unavailable,
-		DBStats:     d.Stats,
-		Logger:      log,
-		Registry:    reg,
-		LiveMetrics: lm,
-	})
-	return &Server{Edge: edge, Hub: hub}
+	orgs := db.NewOrgService(o.DB)
+	d := deps(o, orgs, svc)
+	d.Keys = orgs // live connections' keys are re-checked
+	d.LiveMetrics = lm
+	return &Server{Edge: httpapi.NewEdge(o.Config, d), Hub: hub}
 }
 
 // Run reads the event log for the subscriptions until ctx ends.

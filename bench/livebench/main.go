@@ -371,7 +371,7 @@ func waitMetric(base, name string, want float64, atLeast bool) error {
 
 // settledRSS collects the server's garbage, returns the freed memory to the
 // OS and reads its resident set: memory that live state holds, not garbage
-// the collector has yet to reach (the service runs with GOGC=400).
+// the collector has yet to reach, whatever GOGC the service runs with.
 func settledRSS(pid int, debugAddr string) (int64, error) {
 	for range 5 { // each GC also halves the stacks that use under a quarter of theirs
 		resp, err := http.Get("http://" + debugAddr + "/debug/freeosmemory")

@@ -15,6 +15,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -81,7 +82,7 @@ func main() {
 }
 
 func run(ctx context.Context, o options) error {
-	gogc := wire.TuneGC() // what the binary runs with
+	gogc := cmp.Or(os.Getenv("GOGC"), "default") // the binary leaves the collector to GOGC and GOMEMLIMIT
 	if _, err := exec.LookPath(o.wrk); err != nil {
 		return fmt.Errorf("wrk not found (%v): install it with `apt-get install wrk` (Debian) or set WRK", err)
 	}
@@ -105,7 +106,7 @@ func run(ctx context.Context, o options) error {
 	// Every part of the edge stays on: authentication, the rate limiter (set
 	// high enough not to refuse), metrics, request logs at info level.
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := wire.Handler(httpapi.Config{RateLimitRPS: 1e7, RateLimitBurst: 1e7}, d, log, nil)
+	svc := wire.Handler(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 1e7, RateLimitBurst: 1e7}, Logger: log})
 	agentIDs, err := seed(svc, key, o.agents)
 	if err != nil {
 		return err

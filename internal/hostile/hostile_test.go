@@ -36,7 +36,7 @@ func setup(t *testing.T) *world {
 	t.Helper()
 	k := testkit.New(t)
 	cfg := httpapi.Config{RateLimitRPS: 100000, RateLimitBurst: 100000}
-	srv := wire.NewServer(cfg, k.DB, testkit.Logger(t), nil)
+	srv := wire.NewServer(wire.Options{DB: k.DB, Config: cfg, Logger: testkit.Logger(t)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = srv.Run(ctx); close(done) }()

@@ -48,7 +48,7 @@ func New(t testing.TB, cfgs ...func(*httpapi.Config)) *Kit {
 		f(&cfg)
 	}
 	k := &Kit{T: t, DB: d, DBURL: u, Orgs: db.NewOrgService(d)}
-	k.Handler = wire.Handler(cfg, d, Logger(t), nil)
+	k.Handler = wire.Handler(wire.Options{DB: d, Config: cfg, Logger: Logger(t)})
 	o := k.NewOrgWithKey("acme")
 	k.OrgID, k.KeyID, k.Key = o.ID, o.KeyID, o.Key
 	return k

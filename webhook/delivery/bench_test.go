@@ -23,7 +23,6 @@ import (
 	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/webhooktest"
-	"github.com/agenttrust/service/wire"
 )
 
 // BenchmarkDeliveryThroughput delivers a backlog of events to 1 and to 50
@@ -37,10 +36,6 @@ import (
 // those spans, as the ratio does; the others count the runner's whole life.
 // Run: make bench-webhooks.
 func BenchmarkDeliveryThroughput(b *testing.B) {
-	// The collector policy the service runs with (server.go), as
-	// bench/read does; it is process-wide, so the plain client and the
-	// receiver run under it too.
-	b.Logf("GOGC=%s", wire.TuneGC())
 	for _, endpoints := range []int{1, 50} {
 		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
 			n := *deliveriesFlag
@@ -463,7 +458,6 @@ func plainPost(b *testing.B, rcv *webhooktest.Receiver, reqs []webhooktest.Reque
 // network's, so changes to that cost show on a noisy machine where the
 // throughput ratio cannot resolve them.
 func BenchmarkDeliveryPipeline(b *testing.B) {
-	b.Logf("GOGC=%s", wire.TuneGC())
 	for _, endpoints := range []int{1, 50} {
 		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
 			n := *deliveriesFlag

@@ -1,7 +1,9 @@
 package outbound_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"io"
 	"net"
@@ -325,5 +327,24 @@ func BenchmarkSend(b *testing.B) {
 		if a := c.Send(context.Background(), srv.URL, secrets, msg); !a.Success() {
 			b.Fatal(a.Err)
 		}
+	}
+}
+
+// BenchmarkPlainPost is BenchmarkSend's baseline: a plain net/http client
+// posting a body of the same size to the same endpoint, unsigned.
+func BenchmarkPlainPost(b *testing.B) {
+	srv, roots, _ := endpoint(b, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}, ForceAttemptHTTP2: true}}
+	body := []byte(`{"id":"evt_uvuqrhw35sae47t4nipzhgcfuy","type":"agent.registered","timestamp":"2026-01-01T00:00:00Z","data":{"agent":{"id":"agent_2rhupb5n2lxyxykkcg7qiwi5oy","name":"bench agent 17","status":"active","spending_limit":"100.00"}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := c.Post(srv.URL, "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
 	}
 }

@@ -66,7 +66,7 @@ func NewEnv(t testing.TB, o Options) *Env {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	e := &Env{T: t, DB: d, DBURL: u, Webhooks: wh, Sender: sender,
-		Handler: wire.HandlerWith(httpapi.Config{RateLimitRPS: 1e6, RateLimitBurst: 1e6}, d, wire.ServicesWith(d, wh), log, nil)}
+		Handler: wire.Handler(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 1e6, RateLimitBurst: 1e6}, Logger: log, Webhooks: wh})}
 	e.OrgID, _, e.Key, err = db.NewOrgService(d).CreateOrg(context.Background(), "acme")
 	if err != nil {
 		t.Fatal(err)
