@@ -74,8 +74,11 @@ const (
 
 // Client posts to endpoints under the policy.
 type Client struct {
-	cfg       Config
-	http      *http.Client
+	cfg Config
+	// transport is used without an http.Client: a redirect is the answer,
+	// never followed, and the request's context bounds the whole request,
+	// so the client's redirect bookkeeping (a copy of every request's
+	// headers) would serve nothing.
 	transport *http.Transport
 }
 
@@ -113,11 +116,7 @@ func New(cfg Config) *Client {
 		MaxResponseHeaderBytes: maxHeaderBytes,
 		DisableCompression:     true, // the answer is stored as sent, and its bound counts the bytes sent
 	}
-	c := &http.Client{
-		Transport:     tr,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, // a 3xx is the answer
-	}
-	return &Client{cfg: cfg, http: c, transport: tr}
+	return &Client{cfg: cfg, transport: tr}
 }
 
 // Response is what an endpoint answered.
@@ -142,7 +141,7 @@ func (c *Client) Post(ctx context.Context, url string, header http.Header, body 
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.http.Do(req)
+	resp, err := c.transport.RoundTrip(req)
 	if err != nil {
 		return nil, describe(err)
 	}
