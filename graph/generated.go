@@ -19,6 +19,7 @@ import (
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/resolvers/preload"
 	"github.com/agenttrust/service/resolvers/scalar"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
@@ -37,7 +38,6 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
-	Agent() AgentResolver
 	AgentConnection() AgentConnectionResolver
 	AuditEntry() AuditEntryResolver
 	DisputeConnection() DisputeConnectionResolver
@@ -275,10 +275,6 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
-type AgentResolver interface {
-	Trust(ctx context.Context, objs []*agent.Agent) ([]*trust.Profile, error)
-	AuditChain(ctx context.Context, objs []*agent.Agent, after *int, limit *int) ([][]*agent.AuditEntry, error)
-}
 type AgentConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.AgentConnection) (int, error)
 }
@@ -289,10 +285,10 @@ type DisputeConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.DisputeConnection) (int, error)
 }
 type MutationResolver interface {
-	RegisterAgent(ctx context.Context, input model.RegisterAgentInput) (*agent.Agent, error)
-	UpdateAgent(ctx context.Context, id string, input model.UpdateAgentInput) (*agent.Agent, error)
-	SuspendAgent(ctx context.Context, id string, reason *string) (*agent.Agent, error)
-	ReinstateAgent(ctx context.Context, id string, reason *string) (*agent.Agent, error)
+	RegisterAgent(ctx context.Context, input model.RegisterAgentInput) (*preload.Agent, error)
+	UpdateAgent(ctx context.Context, id string, input model.UpdateAgentInput) (*preload.Agent, error)
+	SuspendAgent(ctx context.Context, id string, reason *string) (*preload.Agent, error)
+	ReinstateAgent(ctx context.Context, id string, reason *string) (*preload.Agent, error)
 	ExecuteTransaction(ctx context.Context, input model.ExecuteTransactionInput) (*transaction.Transaction, error)
 	ReverseTransaction(ctx context.Context, id string, reason string) (*transaction.Transaction, error)
 	ReportAgent(ctx context.Context, input model.ReportAgentInput) (*trust.Dispute, error)
@@ -305,7 +301,7 @@ type MutationResolver interface {
 	RedeliverEvent(ctx context.Context, webhookID string, eventID string) (bool, error)
 }
 type QueryResolver interface {
-	Agent(ctx context.Context, id string) (*agent.Agent, error)
+	Agent(ctx context.Context, id string) (*preload.Agent, error)
 	Agents(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, error)
 	VerifyAgent(ctx context.Context, id string) (*agent.Verification, error)
 	AgentAuditChain(ctx context.Context, agentID string, after *int, limit *int) ([]*agent.AuditEntry, error)
@@ -3404,7 +3400,7 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _Agent_id(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_id(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3427,7 +3423,7 @@ func (ec *executionContext) fieldContext_Agent_id(_ context.Context, field graph
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_name(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_name(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3450,7 +3446,7 @@ func (ec *executionContext) fieldContext_Agent_name(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_authorizedActions(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_authorizedActions(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3473,7 +3469,7 @@ func (ec *executionContext) fieldContext_Agent_authorizedActions(_ context.Conte
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_spendingLimit(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_spendingLimit(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3496,7 +3492,7 @@ func (ec *executionContext) fieldContext_Agent_spendingLimit(_ context.Context, 
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Decimal does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_dailyLimit(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_dailyLimit(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3519,7 +3515,7 @@ func (ec *executionContext) fieldContext_Agent_dailyLimit(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Decimal does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_currency(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_currency(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3542,7 +3538,7 @@ func (ec *executionContext) fieldContext_Agent_currency(_ context.Context, field
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_environment(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_environment(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3565,7 +3561,7 @@ func (ec *executionContext) fieldContext_Agent_environment(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Environment does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_status(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_status(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3588,7 +3584,7 @@ func (ec *executionContext) fieldContext_Agent_status(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type AgentStatus does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_fingerprint(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_fingerprint(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3611,7 +3607,7 @@ func (ec *executionContext) fieldContext_Agent_fingerprint(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_createdAt(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_createdAt(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3634,7 +3630,7 @@ func (ec *executionContext) fieldContext_Agent_createdAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_updatedAt(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_updatedAt(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3657,7 +3653,7 @@ func (ec *executionContext) fieldContext_Agent_updatedAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Agent_trust(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_trust(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3666,7 +3662,7 @@ func (ec *executionContext) _Agent_trust(ctx context.Context, field graphql.Coll
 			return ec.fieldContext_Agent_trust(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.resolveBatch_Agent_trust(ctx, field, obj)
+			return obj.Trust()
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *trust.Profile) graphql.Marshaler {
@@ -3681,38 +3677,15 @@ func (ec *executionContext) fieldContext_Agent_trust(_ context.Context, field gr
 		Object:     "Agent",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: true,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TrustProfile(ctx, field)
 		},
 	}
 	return fc, nil
 }
-func (ec *executionContext) resolveBatch_Agent_trust(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (any, error) {
-	resolver := ec.Resolvers.Agent()
-	if batch, ok := graphql.BatchParentsFor[*agent.Agent](ctx, "Agent"); ok {
-		result := batch.FieldResult(field, func() (any, error) {
-			return resolver.Trust(ctx, batch.Parents)
-		})
-		return graphql.ResolveBatchGroupResult[*trust.Profile](
-			ctx,
-			batch.Index,
-			len(batch.Parents),
-			result,
-			"Agent.trust",
-			batch.IndexMap,
-		)
-	}
-	results, err := resolver.Trust(ctx, []*agent.Agent{obj})
-	return graphql.ResolveBatchSingleResult[*trust.Profile](
-		ctx,
-		results,
-		err,
-		"Agent.trust",
-	)
-}
 
-func (ec *executionContext) _Agent_auditChain(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (ret graphql.Marshaler) {
+func (ec *executionContext) _Agent_auditChain(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3721,7 +3694,8 @@ func (ec *executionContext) _Agent_auditChain(ctx context.Context, field graphql
 			return ec.fieldContext_Agent_auditChain(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.resolveBatch_Agent_auditChain(ctx, field, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return obj.AuditChain(fc.Args["after"].(*int), fc.Args["limit"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*agent.AuditEntry) graphql.Marshaler {
@@ -3736,7 +3710,7 @@ func (ec *executionContext) fieldContext_Agent_auditChain(ctx context.Context, f
 		Object:     "Agent",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: true,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_AuditEntry(ctx, field)
 		},
@@ -3754,30 +3728,6 @@ func (ec *executionContext) fieldContext_Agent_auditChain(ctx context.Context, f
 	}
 	return fc, nil
 }
-func (ec *executionContext) resolveBatch_Agent_auditChain(ctx context.Context, field graphql.CollectedField, obj *agent.Agent) (any, error) {
-	resolver := ec.Resolvers.Agent()
-	fc := graphql.GetFieldContext(ctx)
-	if batch, ok := graphql.BatchParentsFor[*agent.Agent](ctx, "Agent"); ok {
-		result := batch.FieldResult(field, func() (any, error) {
-			return resolver.AuditChain(ctx, batch.Parents, fc.Args["after"].(*int), fc.Args["limit"].(*int))
-		})
-		return graphql.ResolveBatchGroupResult[[]*agent.AuditEntry](
-			ctx,
-			batch.Index,
-			len(batch.Parents),
-			result,
-			"Agent.auditChain",
-			batch.IndexMap,
-		)
-	}
-	results, err := resolver.AuditChain(ctx, []*agent.Agent{obj}, fc.Args["after"].(*int), fc.Args["limit"].(*int))
-	return graphql.ResolveBatchSingleResult[[]*agent.AuditEntry](
-		ctx,
-		results,
-		err,
-		"Agent.auditChain",
-	)
-}
 
 func (ec *executionContext) _AgentConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -3791,8 +3741,8 @@ func (ec *executionContext) _AgentConnection_nodes(ctx context.Context, field gr
 			return obj.Nodes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*agent.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgentᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*preload.Agent) graphql.Marshaler {
+			return ec.marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgentᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4472,8 +4422,8 @@ func (ec *executionContext) _Mutation_registerAgent(ctx context.Context, field g
 			return ec.Resolvers.Mutation().RegisterAgent(ctx, fc.Args["input"].(model.RegisterAgentInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *agent.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgent(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4516,8 +4466,8 @@ func (ec *executionContext) _Mutation_updateAgent(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().UpdateAgent(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateAgentInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *agent.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgent(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4560,8 +4510,8 @@ func (ec *executionContext) _Mutation_suspendAgent(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().SuspendAgent(ctx, fc.Args["id"].(string), fc.Args["reason"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *agent.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgent(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4604,8 +4554,8 @@ func (ec *executionContext) _Mutation_reinstateAgent(ctx context.Context, field 
 			return ec.Resolvers.Mutation().ReinstateAgent(ctx, fc.Args["id"].(string), fc.Args["reason"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *agent.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgent(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5134,8 +5084,8 @@ func (ec *executionContext) _Query_agent(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Query().Agent(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *agent.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgent(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -9076,7 +9026,7 @@ func (ec *executionContext) unmarshalInputUpdateWebhookInput(ctx context.Context
 
 var agentImplementors = []string{"Agent"}
 
-func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, obj *agent.Agent) graphql.Marshaler {
+func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, obj *preload.Agent) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, agentImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -9089,134 +9039,68 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Agent_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "name":
 			out.Values[i] = ec._Agent_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "authorizedActions":
 			out.Values[i] = ec._Agent_authorizedActions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "spendingLimit":
 			out.Values[i] = ec._Agent_spendingLimit(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "dailyLimit":
 			out.Values[i] = ec._Agent_dailyLimit(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "currency":
 			out.Values[i] = ec._Agent_currency(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "environment":
 			out.Values[i] = ec._Agent_environment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "status":
 			out.Values[i] = ec._Agent_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "fingerprint":
 			out.Values[i] = ec._Agent_fingerprint(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "createdAt":
 			out.Values[i] = ec._Agent_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "updatedAt":
 			out.Values[i] = ec._Agent_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "trust":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Agent_trust(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Agent_trust(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "auditChain":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Agent_auditChain(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Agent_auditChain(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11547,12 +11431,11 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgentᚄ(ctx context.Context, sel ast.SelectionSet, v []*agent.Agent) graphql.Marshaler {
-	ctx = graphql.WithBatchParents(ctx, "Agent", v, nil)
+func (ec *executionContext) marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgentᚄ(ctx context.Context, sel ast.SelectionSet, v []*preload.Agent) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgent(ctx, sel, v[i])
+		return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -11564,7 +11447,7 @@ func (ec *executionContext) marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserv
 	return ret
 }
 
-func (ec *executionContext) marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAgent(ctx context.Context, sel ast.SelectionSet, v *agent.Agent) graphql.Marshaler {
+func (ec *executionContext) marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx context.Context, sel ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")

@@ -24,9 +24,7 @@ import (
 // queries, the error presenter and per-operation metrics.
 func newGraphQL(e *Edge, m *metrics) http.Handler {
 	cfg, d := e.cfg, e.deps
-	root := resolvers.New(d.Services)
-	// The agents page, the dashboards' commonest request, has a direct writer.
-	srv := handler.New(resolvers.AgentsPage(graph.NewExecutableSchema(graph.Config{Resolvers: root}), root))
+	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services)}))
 	for _, t := range []graphql.Transport{
 		transport.Websocket{
 			Implementation:        gorillaWS{ping: cfg.WSPingInterval},

@@ -221,10 +221,10 @@ func checkFieldErrors(t *testing.T, r *testkit.Response, field string) {
 	}
 }
 
-// The agents page the writer answers goes out without a second encoding:
-// its names carry what encoding/json escapes (<, >, &, U+2028, U+2029)
-// escaped already, the body is what encoding/json would write, and the
-// strings read back the same as through gqlgen's own execution.
+// An answer goes out as encoding/json writes it, whether the edge sends its
+// data as it is (postOnce) or through gqlgen's encoding: names carry what
+// encoding/json escapes (<, >, &, U+2028, U+2029) escaped, and the strings
+// read back as they were stored.
 func TestAgentsPageIsSentAsEncodingJSONWritesIt(t *testing.T) {
 	t.Parallel()
 	b := testkit.New(t)

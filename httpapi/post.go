@@ -9,18 +9,15 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 
 	"github.com/agenttrust/service/internal/jsontext"
-	"github.com/agenttrust/service/resolvers"
 )
 
 // postOnce is gqlgen's POST transport, except that a successful answer is
 // written once: gqlgen encodes the response with encoding/json, which
-// re-validates and re-compacts the already written data (about a tenth of
-// the agents page's CPU). When the data is compact and has nothing
-// encoding/json would escape (the agents page writer's own answers are so by
-// construction and say so through resolvers.PlainMark; any other data is
-// scanned by jsontext.Plain), {"data":…} is written as is, byte for byte what
-// gqlgen's encoding writes; anything else (errors, extensions, deferred
-// parts) goes through gqlgen's own encoding.
+// re-validates and re-compacts the already written data. When the data is
+// compact and has nothing encoding/json would escape (jsontext.Plain),
+// {"data":…} is written as is, byte for byte what gqlgen's encoding writes;
+// anything else (errors, extensions, deferred parts) goes through gqlgen's
+// own encoding.
 type postOnce struct{ transport.POST }
 
 var _ graphql.Transport = postOnce{}
@@ -40,18 +37,15 @@ type onceExecutor struct {
 func (e onceExecutor) DispatchOperation(ctx context.Context, rc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
 	next, ctx := e.GraphExecutor.DispatchOperation(ctx, rc)
 	return func(ctx context.Context) *graphql.Response {
-		ctx, plain := resolvers.PlainMark(ctx)
 		resp := next(ctx)
-		// The agents page writer's data is plain by construction; anything
-		// else is checked.
 		if resp == nil || len(resp.Errors) > 0 || resp.Label != "" || resp.Path != nil || resp.HasNext != nil ||
-			len(resp.Extensions) > 0 || !*plain && !jsontext.Plain(resp.Data) {
+			len(resp.Extensions) > 0 || !jsontext.Plain(resp.Data) {
 			return resp
 		}
 		body := append(append(make([]byte, 0, len(resp.Data)+9), `{"data":`...), resp.Data...)
 		body = append(body, '}')
-		// The length up front: net/http would chunk an answer over 2 KB
-		// (the agents page is ~12 KB), one more write and syscall per answer.
+		// The length up front: net/http would chunk an answer over 2 KB,
+		// one more write and syscall per answer.
 		e.w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		_, _ = e.w.ResponseWriter.Write(body)
 		e.w.done = true

@@ -7,29 +7,9 @@ import (
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/paging"
+	"github.com/agenttrust/service/resolvers/preload"
+	"github.com/agenttrust/service/trust"
 )
-
-// Agent returns the Agent field resolver.
-func (r *Resolver) Agent() graph.AgentResolver { return &agentResolver{r} }
-
-type agentResolver struct{ *Resolver }
-
-// AuditChain is batched: a page of agents loads every chain's page in one statement.
-func (r *agentResolver) AuditChain(ctx context.Context, objs []*agent.Agent, after, limit *int) ([][]*agent.AuditEntry, error) {
-	ids := make([]string, len(objs))
-	for i, a := range objs {
-		ids[i] = a.ID
-	}
-	chains, err := r.svc.Agents.AuditChains(ctx, ids, chainPage(after, limit))
-	if err != nil {
-		return nil, err
-	}
-	out := make([][]*agent.AuditEntry, len(objs))
-	for i, a := range objs {
-		out[i] = entryPointers(chains[a.ID])
-	}
-	return out, nil
-}
 
 func entryPointers(entries []agent.AuditEntry) []*agent.AuditEntry {
 	out := make([]*agent.AuditEntry, len(entries))
@@ -39,24 +19,37 @@ func entryPointers(entries []agent.AuditEntry) []*agent.AuditEntry {
 	return out
 }
 
-func (r *queryResolver) Agent(ctx context.Context, id string) (*agent.Agent, error) {
-	return r.svc.Agents.Get(ctx, id)
+func (r *queryResolver) Agent(ctx context.Context, id string) (*preload.Agent, error) {
+	a, err := r.svc.Agents.Get(ctx, id)
+	return r.preloadAgent(ctx, a, err)
 }
 
+// Agents reads the page with what its nodes select read ahead: with trust,
+// the page and its profiles in one statement.
 func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, error) {
-	page, err := r.svc.Agents.List(ctx, listFilter(status, limit, after))
+	sel := preload.OfNodes(ctx)
+	var (
+		page     *agent.Page
+		profiles []*trust.Profile
+		err      error
+	)
+	if sel.Trust {
+		page, profiles, err = r.svc.Trust.ListWithProfiles(ctx, listFilter(status, limit, after))
+	} else {
+		page, err = r.svc.Agents.List(ctx, listFilter(status, limit, after))
+	}
 	if err != nil {
 		return nil, err
 	}
-	return agentConnection(page, status), nil
+	nodes, err := r.preloadAgents(ctx, page.Agents, profiles, sel)
+	if err != nil {
+		return nil, err
+	}
+	return &model.AgentConnection{Nodes: nodes, PageInfo: pageInfo(page.EndCursor, page.HasNextPage), Status: status}, nil
 }
 
 func listFilter(status *agent.Status, limit *int, after *string) agent.ListFilter {
 	return agent.ListFilter{Status: status, Limit: paging.Limit(limit), After: deref(after, "")}
-}
-
-func agentConnection(page *agent.Page, status *agent.Status) *model.AgentConnection {
-	return &model.AgentConnection{Nodes: page.Agents, PageInfo: pageInfo(page.EndCursor, page.HasNextPage), Status: status}
 }
 
 func (r *queryResolver) VerifyAgent(ctx context.Context, id string) (*agent.Verification, error) {
@@ -75,26 +68,30 @@ func (r *queryResolver) AgentAuditChain(ctx context.Context, agentID string, aft
 	return entryPointers(chain), nil
 }
 
-func (r *mutationResolver) RegisterAgent(ctx context.Context, in model.RegisterAgentInput) (*agent.Agent, error) {
-	return r.svc.Agents.Register(ctx, agent.RegisterInput{
+func (r *mutationResolver) RegisterAgent(ctx context.Context, in model.RegisterAgentInput) (*preload.Agent, error) {
+	a, err := r.svc.Agents.Register(ctx, agent.RegisterInput{
 		Name: in.Name, AuthorizedActions: in.AuthorizedActions, SpendingLimit: in.SpendingLimit,
 		DailyLimit: in.DailyLimit, Currency: in.Currency, Environment: in.Environment,
 	})
+	return r.preloadAgent(ctx, a, err)
 }
 
-func (r *mutationResolver) UpdateAgent(ctx context.Context, id string, in model.UpdateAgentInput) (*agent.Agent, error) {
+func (r *mutationResolver) UpdateAgent(ctx context.Context, id string, in model.UpdateAgentInput) (*preload.Agent, error) {
 	daily, set := in.DailyLimit.ValueOK()
-	return r.svc.Agents.Update(ctx, id, agent.UpdateInput{
+	a, err := r.svc.Agents.Update(ctx, id, agent.UpdateInput{
 		Name: in.Name, SpendingLimit: in.SpendingLimit, DailyLimit: daily, ClearDailyLimit: set && daily == nil,
 	})
+	return r.preloadAgent(ctx, a, err)
 }
 
-func (r *mutationResolver) SuspendAgent(ctx context.Context, id string, reason *string) (*agent.Agent, error) {
-	return r.svc.Agents.Suspend(ctx, id, reason)
+func (r *mutationResolver) SuspendAgent(ctx context.Context, id string, reason *string) (*preload.Agent, error) {
+	a, err := r.svc.Agents.Suspend(ctx, id, reason)
+	return r.preloadAgent(ctx, a, err)
 }
 
-func (r *mutationResolver) ReinstateAgent(ctx context.Context, id string, reason *string) (*agent.Agent, error) {
-	return r.svc.Agents.Reinstate(ctx, id, reason)
+func (r *mutationResolver) ReinstateAgent(ctx context.Context, id string, reason *string) (*preload.Agent, error) {
+	a, err := r.svc.Agents.Reinstate(ctx, id, reason)
+	return r.preloadAgent(ctx, a, err)
 }
 
 // AgentConnection returns the AgentConnection field resolver.

@@ -1,33 +1,45 @@
 package resolvers_test
 
 import (
+	"fmt"
+	"net/http"
+	"slices"
 	"testing"
+
+	"github.com/agenttrust/service/bench/dashboard"
 )
 
-// BenchmarkDashboardPage: the dashboard's commonest request, a page of 50
-// agents with the fields bench/read (make bench-read) loads the service with,
-// plain and with trust. Run with -benchmem for allocations per request; the
-// load comparison against the floor handler is `make bench-read`.
-func BenchmarkDashboardPage(b *testing.B) {
+// BenchmarkDashboard: each request of the dashboard (bench/dashboard) that
+// bench/read (make bench-read) loads the service with, one at a time through
+// the real handler: the pages compared one by one with the floor handler,
+// then each request of the mix. Run with -benchmem for allocations per
+// request; the load comparison against the floor is `make bench-read`.
+func BenchmarkDashboard(b *testing.B) {
 	e := newBenchEnv(b)
-	e.registerMany(e.Key, "agent", 50, "1000.50")
-	for _, c := range []struct{ name, sel string }{
-		{"plain", ""},
-		{"trust", " trust { score assessment }"},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			body := gqlBody(`{ agents(limit: 50) { nodes { id name status spendingLimit currency environment createdAt`+c.sel+` } } }`, nil)
-			var page struct {
-				Nodes []struct {
-					ID    string               `json:"id"`
-					Trust *struct{ Score int } `json:"trust"`
-				} `json:"nodes"`
+	_, keyB := e.NewOrg("counterparty")
+	f, err := dashboard.Seed(e.dashboardPost, e.Key, keyB)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, r := range slices.Concat(dashboard.Pages(), f.Mix()) {
+		b.Run(r.Name, func(b *testing.B) {
+			out, err := e.dashboardPost(e.Key, r.Body)
+			if err == nil {
+				err = r.Check(out)
 			}
-			e.decode(e.Key, body, "agents", &page)
-			if len(page.Nodes) != 50 || (c.sel != "") != (page.Nodes[0].Trust != nil) {
-				b.Fatalf("unexpected page %+v", page)
+			if err != nil {
+				b.Fatal(err)
 			}
-			e.measure(b, e.Key, body)
+			e.measure(b, e.Key, r.Body)
 		})
 	}
+}
+
+// dashboardPost is dashboard.Post over the handler.
+func (e *benchEnv) dashboardPost(key string, body []byte) ([]byte, error) {
+	code, out := e.post(key, body)
+	if code != http.StatusOK {
+		return nil, fmt.Errorf("HTTP %d: %.400s", code, out)
+	}
+	return out, nil
 }

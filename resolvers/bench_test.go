@@ -49,7 +49,7 @@ const (
 )
 
 // BenchmarkAgentsPage: agents(limit) over 200 agents, each with a three-entry
-// audit chain, with and without the batched auditChain and trust fields.
+// audit chain, with and without the auditChain and trust fields read ahead.
 // stmts/op must not depend on the page size (no N+1).
 func BenchmarkAgentsPage(b *testing.B) {
 	e := newBenchEnv(b)

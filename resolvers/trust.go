@@ -2,35 +2,14 @@ package resolvers
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"time"
 
-	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/trust"
 )
-
-// Trust is batched: a page of agents reads every profile in one statement.
-func (r *agentResolver) Trust(ctx context.Context, objs []*agent.Agent) ([]*trust.Profile, error) {
-	ids := make([]string, len(objs))
-	for i, a := range objs {
-		ids[i] = a.ID
-	}
-	profiles, err := r.svc.Trust.Profiles(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*trust.Profile, len(objs))
-	for i, a := range objs {
-		if out[i] = profiles[a.ID]; out[i] == nil {
-			return nil, fmt.Errorf("agent %s has no trust counters", a.ID)
-		}
-	}
-	return out, nil
-}
 
 func (r *queryResolver) TrustProfile(ctx context.Context, agentID string) (*trust.Profile, error) {
 	profiles, err := r.svc.Trust.Profiles(ctx, []string{agentID})

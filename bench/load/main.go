@@ -5,7 +5,7 @@
 // resident memory and CPU per operation, beside a baseline measured in the
 // same run and the ratios between them.
 //
-//	read      agents page with trust (32 clients) vs the bare pgx + JSON floor (bench/floor)
+//	read      agents page plain and with trust, the dashboard mix (32 clients) vs the bare pgx + JSON floor (bench/floor)
 //	evaluate  evaluateTrust vs { __typename } on the same server (4 clients)
 //	execute   executeTransaction, 8 and 64 senders, disjoint and 4 hot agents,
 //	          vs pgbench running bench/pgbench/execute.sql

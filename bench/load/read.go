@@ -6,64 +6,99 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+
+	dash "github.com/agenttrust/service/bench/dashboard"
 )
 
-// readScenario: the dashboard's page of 50 agents with their trust, from
-// the service, against the floor (bench/floor: one SELECT of the plain
-// page's columns through pgxpool, encoding/json) on the same rows.
+// readScenario: the dashboard's requests (package bench/dashboard) from the
+// service, each group against the same floor run (bench/floor: one SELECT
+// of the plain page's columns through pgxpool, encoding/json) on the same
+// rows: the plain page (the floor's own request), the page with trust, and
+// the dashboard's mix (each of its requests drawn at random, every answer
+// checked to be a clean 200; each request's content checked once before).
 func readScenario(ctx context.Context, e *env, c config) []group {
-	g := group{scenario: "read: agents page + trust"}
-	s, err := e.serve(ctx, "read", 1)
+	groups := []group{{scenario: "read: agents page"}, {scenario: "read: agents page + trust"}, {scenario: "read: dashboard mix"}}
+	fail := func(err error) []group {
+		for i := range groups {
+			groups[i] = groups[i].fail(err)
+		}
+		return groups
+	}
+	s, err := e.serve(ctx, "read", 2)
 	if err != nil {
-		return []group{g.fail(err)}
+		return fail(err)
 	}
 	defer s.close()
 	dbURL, svc, orgs := s.dbURL, s.svc, s.orgs
-	if _, err := registerAgents(ctx, svc.base, orgs[0].key, "agent", 50, "1000.50"); err != nil {
-		return []group{g.fail(err)}
+	client := newClient(1)
+	defer client.CloseIdleConnections()
+	send := func(key string, body []byte) ([]byte, error) {
+		status, raw, err := post(ctx, client, svc.base+"/graphql", call{body: body, key: key})
+		if err == nil && status != http.StatusOK {
+			err = fmt.Errorf("HTTP %d: %.300s", status, raw)
+		}
+		return raw, err
+	}
+	f, err := dash.Seed(send, orgs[0].key, orgs[1].key)
+	if err != nil {
+		return fail(err)
+	}
+	pages, mix := dash.Pages(), f.Mix()
+	for _, r := range append(pages[:len(pages):len(pages)], mix...) {
+		out, err := send(orgs[0].key, r.Body)
+		if err == nil {
+			err = r.Check(out)
+		}
+		if err != nil {
+			return fail(err)
+		}
 	}
 	// One server at a time holds database connections: the floor's pool
 	// and the service's together could pass a shared Postgres' limit.
 	svc.close()
 
-	fifty := func(status int, body []byte) error {
-		if status != http.StatusOK {
-			return fmt.Errorf("HTTP %d: %.300s", status, body)
-		}
-		var r struct {
-			Data struct {
-				Agents struct{ Nodes []json.RawMessage } `json:"agents"`
-			} `json:"data"`
-			Errors []json.RawMessage `json:"errors"`
-		}
-		if err := json.Unmarshal(body, &r); err != nil || len(r.Errors) > 0 || len(r.Data.Agents.Nodes) != 50 {
-			return fmt.Errorf("want 50 agents and no errors (%v): %.300s", err, body)
-		}
-		return nil
-	}
 	const workers = 32
+	checked := func(r dash.Request) func(int, []byte) error {
+		return func(status int, body []byte) error {
+			if status != http.StatusOK {
+				return fmt.Errorf("HTTP %d: %.300s", status, body)
+			}
+			return r.Check(body)
+		}
+	}
 	fl, err := e.startFloor(ctx, dbURL, orgs[0].id)
 	if err != nil {
-		return []group{g.fail(err)}
+		return fail(err)
 	}
-	floorPlan := plan{url: fl.base + "/graphql", workers: workers, duration: c.duration, ok: fifty,
-		next: fixed(gql(plainPageQuery, nil), orgs[0].key)}
+	floorPlan := plan{url: fl.base + "/graphql", workers: workers, duration: c.duration, ok: checked(pages[0]),
+		next: fixed(pages[0].Body, orgs[0].key)}
 	warm(ctx, c, floorPlan)
 	b, out := measure(ctx, fl, floorPlan, "floor: pgx + encoding/json, plain page")
 	fl.close()
-	g.baseline = &b
-	g.noteErrors("floor", out)
+	for i := range groups {
+		groups[i].baseline = &b
+		groups[i].noteErrors("floor", out)
+	}
 
 	if svc, err = e.startService(ctx, dbURL); err != nil {
-		return []group{g.fail(err)}
+		return fail(err)
 	}
 	defer svc.close()
-	svcPlan := plan{url: svc.base + "/graphql", workers: workers, duration: c.duration, ok: fifty,
-		next: fixed(gql(trustPageQuery, nil), orgs[0].key)}
-	warm(ctx, c, svcPlan)
-	g.service, out = measure(ctx, svc, svcPlan, "service: agents(limit: 50) + trust")
-	g.noteErrors("service", out)
-	return []group{g}
+	plans := []plan{
+		{url: svc.base + "/graphql", workers: workers, duration: c.duration, ok: checked(pages[0]), next: fixed(pages[0].Body, orgs[0].key)},
+		{url: svc.base + "/graphql", workers: workers, duration: c.duration, ok: checked(pages[2]), next: fixed(pages[2].Body, orgs[0].key)},
+		{url: svc.base + "/graphql", workers: workers, duration: c.duration, next: func(_ int, rng *rand.Rand) call {
+			k := rng.IntN(len(mix))
+			return call{body: mix[k].Body, key: orgs[0].key, kind: k}
+		}},
+	}
+	targets := []string{"service: agents(limit: 50)", "service: agents(limit: 50) + trust", "service: the mix of " + fmt.Sprint(len(mix)) + " requests"}
+	warm(ctx, c, plans...)
+	for i, p := range plans {
+		groups[i].service, out = measure(ctx, svc, p, targets[i])
+		groups[i].noteErrors("service", out)
+	}
+	return groups
 }
 
 // evaluateScenario: evaluateTrust against { __typename } on the same server:

@@ -13,45 +13,97 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agenttrust/service/bench/dashboard"
 )
 
-// target is one request to load a server with.
+// target is what wrk loads a server with: one body, or requests sent in
+// turn (a mix).
 type target struct {
 	url, key, script string
-	body             []byte
-	nodes            int // agents the answer must hold (0: just no errors)
+	body             []byte              // a single request
+	requests         []dashboard.Request // sent in turn, each checked; nil: body
 }
 
-// check sends the request once and fails unless the answer is a clean 200.
+// page is a target of one dashboard request.
+func page(url, key string, r dashboard.Request) target {
+	return target{url: url, key: key, requests: []dashboard.Request{r}}
+}
+
+// check sends each request once and fails unless the answer is a clean 200
+// holding what the request asks for.
 func (t target) check() error {
-	req, _ := http.NewRequest(http.MethodPost, t.url, bytes.NewReader(t.body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+t.key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
+	if t.requests == nil {
+		out, err := t.post(t.body)
+		if err != nil {
+			return err
+		}
+		var r struct {
+			Errors []json.RawMessage `json:"errors"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil || len(r.Errors) > 0 {
+			return fmt.Errorf("%v: %.400s", err, out)
+		}
+		return nil
 	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	var r struct {
-		Data struct {
-			Agents struct{ Nodes []json.RawMessage } `json:"agents"`
-		} `json:"data"`
-		Errors []json.RawMessage `json:"errors"`
-	}
-	if err := json.Unmarshal(out, &r); err != nil || resp.StatusCode != http.StatusOK || len(r.Errors) > 0 {
-		return fmt.Errorf("HTTP %d (%v): %.400s", resp.StatusCode, err, out)
-	}
-	if t.nodes > 0 && len(r.Data.Agents.Nodes) != t.nodes {
-		return fmt.Errorf("got %d agents, want %d: %.400s", len(r.Data.Agents.Nodes), t.nodes, out)
+	for _, r := range t.requests {
+		out, err := t.post(r.Body)
+		if err != nil {
+			return err
+		}
+		if err := r.Check(out); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
+// post sends one body and returns the answer of a 200.
+func (t target) post(body []byte) ([]byte, error) {
+	req, _ := http.NewRequest(http.MethodPost, t.url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+t.key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("HTTP %d: %.400s", resp.StatusCode, out)
+	}
+	return out, err
+}
+
+// writeScript writes the wrk script: the body, or the requests in turn,
+// each wrk thread starting at its own place in the turn.
 func (t target) writeScript(path string) (string, error) {
-	script := fmt.Sprintf("wrk.method = \"POST\"\nwrk.body = %s\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.headers[\"Authorization\"] = \"Bearer %s\"\n",
-		luaString(string(t.body)), t.key)
-	return path, os.WriteFile(path, []byte(script), 0o600)
+	bodies := [][]byte{t.body}
+	if t.requests != nil {
+		bodies = bodies[:0]
+		for _, r := range t.requests {
+			bodies = append(bodies, r.Body)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.headers[\"Authorization\"] = \"Bearer %s\"\n", t.key)
+	b.WriteString("local bodies = {\n")
+	for _, body := range bodies {
+		b.WriteString("  " + luaString(string(body)) + ",\n")
+	}
+	b.WriteString(`}
+local threads = 0
+function setup(thread)
+  thread:set("id", threads)
+  threads = threads + 1
+end
+local n = 0
+function request()
+  n = n + 1
+  return wrk.format(nil, nil, nil, bodies[(n + id) % #bodies + 1])
+end
+`)
+	return path, os.WriteFile(path, []byte(b.String()), 0o600)
 }
 
 func luaString(s string) string {

@@ -6,6 +6,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/resolvers/preload"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
 	"github.com/agenttrust/service/webhook"
@@ -14,7 +15,7 @@ import (
 // A page of agents, newest first.
 type AgentConnection struct {
 	// The agents of this page.
-	Nodes []*agent.Agent `json:"nodes"`
+	Nodes []*preload.Agent `json:"nodes"`
 	// Where the next page starts.
 	PageInfo *PageInfo `json:"pageInfo"`
 	// How many agents match the filter in all pages.

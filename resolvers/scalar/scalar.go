@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -18,7 +17,20 @@ import (
 
 // MarshalDecimal writes an amount as an exact JSON number.
 func MarshalDecimal(a money.Amount) graphql.Marshaler {
-	return graphql.WriterFunc(func(w io.Writer) { _, _ = io.WriteString(w, a.String()) })
+	return graphql.WriterFunc(func(w io.Writer) {
+		b := a.Append(available(w))
+		_, _ = w.Write(b)
+	})
+}
+
+// available is spare room at the end of w's buffer when w is a buffer
+// (gqlgen writes an answer into one), so that a value appended there and
+// written is not allocated on its own; nil otherwise.
+func available(w io.Writer) []byte {
+	if b, ok := w.(interface{ AvailableBuffer() []byte }); ok {
+		return b.AvailableBuffer()
+	}
+	return nil
 }
 
 // UnmarshalDecimal reads an amount from a JSON number (exact when sent as a
@@ -55,7 +67,9 @@ func UnmarshalDecimal(v any) (money.Amount, error) {
 // MarshalTime writes t in UTC with milliseconds.
 func MarshalTime(t time.Time) graphql.Marshaler {
 	return graphql.WriterFunc(func(w io.Writer) {
-		_, _ = io.WriteString(w, strconv.Quote(event.FormatTime(t)))
+		b := append(available(w), '"')
+		b = append(event.AppendTime(b, t), '"')
+		_, _ = w.Write(b)
 	})
 }
 

@@ -1,0 +1,79 @@
+package preload
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/agenttrust/service/agent"
+)
+
+// Selection is what an operation selects of the agents a field answers
+// beyond their own columns: whether their trust, and which pages of their
+// audit chains (each distinct page once, whatever the aliases).
+type Selection struct {
+	Trust  bool
+	Chains []agent.ChainPage
+}
+
+// Any reports whether anything needs reading ahead.
+func (s Selection) Any() bool { return s.Trust || len(s.Chains) > 0 }
+
+// OfAgent is the selection of the field being resolved, a field whose type
+// is Agent (agent, and the mutations answering an agent).
+func OfAgent(ctx context.Context) Selection {
+	var s Selection
+	oc := graphql.GetOperationContext(ctx)
+	s.add(oc, graphql.GetFieldContext(ctx).Field.Selections)
+	return s
+}
+
+// OfNodes is the selection of the nodes of the field being resolved, a
+// field whose type is AgentConnection (agents): every nodes field,
+// whatever its alias, merged.
+func OfNodes(ctx context.Context) Selection {
+	var s Selection
+	oc := graphql.GetOperationContext(ctx)
+	for _, f := range graphql.CollectFieldsCtx(ctx, []string{"AgentConnection"}) {
+		if f.Name == "nodes" {
+			s.add(oc, f.Selections)
+		}
+	}
+	return s
+}
+
+// add merges what sel, a selection set on Agent, selects: fragments,
+// aliases and @skip/@include resolved by gqlgen's own field collection.
+func (s *Selection) add(oc *graphql.OperationContext, sel ast.SelectionSet) {
+	for _, f := range graphql.CollectFields(oc, sel, []string{"Agent"}) {
+		switch f.Name {
+		case "trust":
+			s.Trust = true
+		case "auditChain":
+			s.addChain(chainArgs(f.ArgumentMap(oc.Variables)))
+		}
+	}
+}
+
+func (s *Selection) addChain(p agent.ChainPage) {
+	for _, c := range s.Chains {
+		if c == p {
+			return
+		}
+	}
+	s.Chains = append(s.Chains, p)
+}
+
+// chainArgs is the page auditChain's arguments name, coerced as the
+// generated code coerces them (the validator has checked their types).
+func chainArgs(args map[string]any) agent.ChainPage {
+	var after, limit *int
+	if v, err := graphql.UnmarshalInt(args["after"]); err == nil && args["after"] != nil {
+		after = &v
+	}
+	if v, err := graphql.UnmarshalInt(args["limit"]); err == nil && args["limit"] != nil {
+		limit = &v
+	}
+	return ChainPage(after, limit)
+}
