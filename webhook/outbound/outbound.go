@@ -21,8 +21,9 @@ import (
 	"time"
 )
 
-// ErrForbiddenAddress means the endpoint resolved to an address the policy refuses.
-var ErrForbiddenAddress = errors.New("address not allowed")
+// ErrForbiddenAddress means the endpoint resolved to an address the policy
+// refuses; its text names the setting that allows such addresses.
+var ErrForbiddenAddress = errors.New("address not allowed unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (development only)")
 
 // Config tunes the client; zero fields take the defaults.
 type Config struct {
