@@ -136,7 +136,7 @@ func (r *receiver) register(ctx context.Context, url string) (*client.Webhook, e
 		var apiErr *client.APIError
 		switch {
 		case errors.As(err, &invalid):
-			if msg := invalid.Error(); msg != said {
+			if msg := invalid.Message; msg != said {
 				said = msg
 				r.printf(r.log, "the service refused the endpoint: %s\n"+
 					"  to accept it, the service must run with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true WEBHOOK_CA_FILE=%s (development only); asking again every %s\n",
