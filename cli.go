@@ -17,7 +17,7 @@ import (
 	"github.com/agenttrust/service/webhook"
 )
 
-// Exit codes of the binary; the README lists them.
+// Exit codes of the binary; docs/cli.md lists them.
 const (
 	exitFailure = 1 // the command ran and failed (database unreachable, not found, …)
 	exitUsage   = 2 // the command line or the configuration is wrong

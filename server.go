@@ -135,7 +135,7 @@ func (m *Main) loadKeys() error {
 		return fmt.Errorf("ENCRYPTION_KEY unset: %w", err)
 	}
 	if created {
-		m.Logger.Warn("ENCRYPTION_KEY unset: generated one; set ENCRYPTION_KEY in production (see README, Keys)", "file", path)
+		m.Logger.Warn("ENCRYPTION_KEY unset: generated one; set ENCRYPTION_KEY in production (see docs/configuration.md)", "file", path)
 	} else {
 		m.Logger.Info("ENCRYPTION_KEY unset: using the generated key", "file", path)
 	}
