@@ -168,3 +168,28 @@ func TestDocumentationIsNotAJournal(t *testing.T) {
 		}
 	}
 }
+
+// The README's test command is what CI runs: .ci/run ends by running
+// exactly the second command of the README's first block.
+func TestREADMETestCommandIsCIs(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	lines := strings.Split(strings.TrimSpace(block), "\n")
+	if !ok || len(lines) != 2 || !strings.HasPrefix(lines[0], "go run .") {
+		t.Fatalf("the README's first block is not the two commands:\n%s", block)
+	}
+	command, _, _ := strings.Cut(lines[1], "#")
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ciLines := strings.Split(strings.TrimSpace(string(ci)), "\n")
+	if last := strings.TrimSpace(ciLines[len(ciLines)-1]); last != strings.TrimSpace(command) {
+		t.Fatalf(".ci/run ends with %q, the README's test command is %q", last, strings.TrimSpace(command))
+	}
+}
