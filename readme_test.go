@@ -169,7 +169,8 @@ func startWalk(t *testing.T) *walk {
 	dir := t.TempDir()
 	common := []string{"HOME=" + dir, "DATABASE_URL=" + dbURL, "ENCRYPTION_KEY=" + keyring.Generate(), "LOG_LEVEL=warn"}
 	w := &walk{t: t, dir: dir, addr: freeAddr(t), exe: exe, serverLog: &syncBuffer{}, shellErr: &syncBuffer{}, seen: map[int]int{}}
-	w.env = append(append(os.Environ(), common...), asProgram+"=1", "LISTEN_ADDR="+w.addr)
+	// A small pool: the walk-through is one user, and the shared test server's connections are few.
+	w.env = append(append(os.Environ(), common...), asProgram+"=1", "LISTEN_ADDR="+w.addr, "DATABASE_MAX_CONNS=8")
 	w.startService(nil)
 
 	sh := exec.Command("bash", "--noprofile", "--norc")
