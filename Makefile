@@ -7,7 +7,7 @@ help: ## list the targets
 run: ## run the service (uses or starts a local Postgres when DATABASE_URL is unset)
 	$(GO) run .
 
-test: ## gofmt and vet, a short fuzz of every parser (TEST_FUZZTIME each, default 2000x: a count, since a very short -fuzztime duration can fail spuriously with "context deadline exceeded"), then every test with the race detector (needs Postgres on 127.0.0.1:5432)
+test: ## gofmt and vet, a short fuzz of every parser (TEST_FUZZTIME each, default 2000x: a count, since a very short -fuzztime duration can fail spuriously with "context deadline exceeded"), then every test with the race detector, the README walk-through among them (needs Postgres on 127.0.0.1:5432, bash and curl)
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	FUZZTIME=$(or $(TEST_FUZZTIME),2000x) GO=$(GO) bash tools/fuzz/run.sh

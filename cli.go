@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 	"github.com/agenttrust/service/webhook"
 )
 
-// Exit codes of the binary; the README lists them.
+// Exit codes of the binary; docs/cli.md lists them.
 const (
 	exitFailure = 1 // the command ran and failed (database unreachable, not found, …)
 	exitUsage   = 2 // the command line or the configuration is wrong
@@ -67,8 +68,10 @@ func (e envSource) Key() string            { return e.key }
 func (e envSource) String() string         { return fmt.Sprintf("environment variable %q", e.key) }
 func (e envSource) GoString() string       { return fmt.Sprintf("envSource{key:%q}", e.key) }
 
-// newCommand builds the command tree; cfg receives the configuration flags.
-func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Writer) *cli.Command {
+// newCommand builds the command tree of the program called name (the
+// binary's own name, used in help and errors); cfg receives the
+// configuration flags.
+func newCommand(cfg *Config, name string, getenv func(string) string, stdout, stderr io.Writer) *cli.Command {
 	env := func(key string) cli.ValueSourceChain { return cli.NewValueSourceChain(envSource{getenv, key}) }
 	// Every command opens the database, so these flags are global.
 	global := []cli.Flag{
@@ -92,8 +95,14 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 				Sources: env("RATE_LIMIT_BURST"), Destination: &cfg.rateLimitBurst},
 			&cli.StringFlag{Name: "ws-allowed-origins", Usage: "browser `ORIGINS` allowed to open websockets, comma-separated, * for any; unset: same origin only",
 				Local: true, Sources: env("WS_ALLOWED_ORIGINS"), Destination: &cfg.wsAllowedOrigins},
-			&cli.StringFlag{Name: "webhook-allow-private-networks", Usage: "`true` lets deliveries reach loopback and private addresses: development and tests only", Local: true,
-				Sources: env("WEBHOOK_ALLOW_PRIVATE_NETWORKS"), Destination: &cfg.webhookAllowPrivate},
+			// A switch: it takes no value, so it cannot swallow the next flag.
+			// WEBHOOK_ALLOW_PRIVATE_NETWORKS is read by run and parsed by
+			// Validate with the other settings; the flag, when given, wins.
+			&cli.BoolFlag{Name: "webhook-allow-private-networks", Usage: "let deliveries reach loopback and private addresses, development and tests only [$WEBHOOK_ALLOW_PRIVATE_NETWORKS=true]", Local: true,
+				Action: func(_ context.Context, _ *cli.Command, on bool) error {
+					cfg.webhookAllowPrivate = strconv.FormatBool(on)
+					return nil
+				}},
 			&cli.StringFlag{Name: "webhook-ca-file", Usage: "extra PEM roots (`FILE`) trusted for webhook deliveries", Local: true,
 				Sources: env("WEBHOOK_CA_FILE"), Destination: &cfg.Webhooks.CAFile},
 			&cli.StringFlag{Name: "webhook-retry-schedule", Usage: "`DELAYS` between webhook delivery attempts, comma-separated", Value: webhook.DefaultSchedule, Local: true,
@@ -107,11 +116,11 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 	main := func(run func(context.Context, *Main, *cli.Command) error) cli.ActionFunc {
 		return func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() && cmd.Root() == cmd {
-				return usagef("unknown command %q: the commands are serve, migrate, org, apikey and trust; see `agenttrust --help`", cmd.Args().First())
+				return usagef("unknown command %q: the commands are serve, migrate, org, apikey, trust and webhook; see `%s --help`", cmd.Args().First(), name)
 			}
 			if cmd.Args().Present() {
 				return usagef("%s: unexpected argument %q; see `%s --help`",
-					strings.TrimPrefix(cmd.FullName(), "agenttrust "), cmd.Args().First(), cmd.FullName())
+					strings.TrimPrefix(cmd.FullName(), name+" "), cmd.Args().First(), cmd.FullName())
 			}
 			if err := cfg.Validate(); err != nil {
 				return usageError{err}
@@ -130,19 +139,19 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 
 	onUsageError := func(_ context.Context, cmd *cli.Command, err error, _ bool) error {
 		if cmd.Root() == cmd {
-			return usagef("%v; see `agenttrust --help`", err)
+			return usagef("%v; see `%s --help`", err, name)
 		}
-		return usagef("%s: %v; see `%s --help`", strings.TrimPrefix(cmd.FullName(), "agenttrust "), err, cmd.FullName())
+		return usagef("%s: %v; see `%s --help`", strings.TrimPrefix(cmd.FullName(), name+" "), err, cmd.FullName())
 	}
 	root := &cli.Command{
-		Name:  "agenttrust",
+		Name:  name,
 		Usage: "the Agent Trust and Transaction Service: GraphQL API, playground and admin commands",
 		Description: "Without a command, serve. Every setting is an environment variable; the flags mirror them.\n" +
 			"Exit codes: 0 success, 1 failure, 2 wrong command line or configuration, 3 trust counters drifted.\n\n" +
 			"Examples:\n" +
-			"  agenttrust                          # serve on :8080 (go run . does the same)\n" +
-			"  agenttrust org create --name acme   # an organization and its first API key\n" +
-			"  agenttrust serve --help",
+			"  " + name + "                          # serve on :8080 (go run . does the same)\n" +
+			"  " + name + " org create --name acme   # an organization and its first API key\n" +
+			"  " + name + " serve --help",
 		Flags:          append(global, serveFlags()...),
 		Action:         serve,
 		Writer:         stdout,
@@ -156,8 +165,8 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 				Description: "Serves GraphQL at /graphql, the playground at /, /healthz, /readyz and /metrics; applies pending\n" +
 					"migrations first. SIGINT/SIGTERM drain in-flight requests (up to 30 s).\n\n" +
 					"Examples:\n" +
-					"  agenttrust serve --listen 127.0.0.1:9090\n" +
-					"  DATABASE_URL=postgres://u:p@db:5432/att BOOTSTRAP_API_KEY=dev-key-0123456789 agenttrust serve",
+					"  " + name + " serve --listen 127.0.0.1:9090\n" +
+					"  DATABASE_URL=postgres://u:p@db:5432/att BOOTSTRAP_API_KEY=dev-key-0123456789 " + name + " serve",
 				Flags:  serveFlags(),
 				Action: serve,
 			},
@@ -167,7 +176,7 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 				Description: "Prints {\"applied\": [migration, …]} (empty when the database was up to date). serve migrates too;\n" +
 					"run this first when replicas should start on a migrated database.\n\n" +
 					"Example:\n" +
-					"  agenttrust migrate --database-url postgres://postgres@127.0.0.1:5432/agenttrust",
+					"  " + name + " migrate --database-url postgres://postgres@127.0.0.1:5432/agenttrust",
 				Action: main(func(ctx context.Context, m *Main, _ *cli.Command) error {
 					defer m.Close()
 					err := m.Open(ctx)
@@ -180,10 +189,12 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 				Action: group,
 				Commands: []*cli.Command{{
 					Name:  "create",
-					Usage: "create an organization and its first API key",
-					Description: "Prints {\"org_id\", \"key_id\", \"api_key\"}. The key is shown only now: it is stored as a hash.\n\n" +
+					Usage: "create an organization and its first API key (in the database serve uses: the same DATABASE_URL)",
+					Description: "Prints {\"org_id\", \"key_id\", \"api_key\"}. The key is shown only now: it is stored as a hash.\n" +
+						"It writes to the database named by DATABASE_URL (--database-url): give it the same value as serve,\n" +
+						"or leave it unset for both, and both use the local Postgres.\n\n" +
 						"Example:\n" +
-						"  agenttrust org create --name acme",
+						"  " + name + " org create --name acme",
 					Flags: []cli.Flag{&cli.StringFlag{Name: "name", Usage: "organization `NAME` (1 to 200 characters)"}},
 					Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
 						name := cmd.String("name")
@@ -208,7 +219,7 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 						Description: "Prints {\"key_id\", \"api_key\"}. The key is shown only now. To rotate: create a key, deploy it,\n" +
 							"then revoke the old one.\n\n" +
 							"Example:\n" +
-							"  agenttrust apikey create --org org_…",
+							"  " + name + " apikey create --org org_…",
 						Flags: []cli.Flag{&cli.StringFlag{Name: "org", Usage: "organization `ID` (org_…)"}},
 						Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
 							org := cmd.String("org")
@@ -226,7 +237,7 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 						Usage: "revoke an API key; it is refused from the next request on",
 						Description: "Prints {\"key_id\", \"revoked\": true}. Revoking a revoked key is harmless.\n\n" +
 							"Example:\n" +
-							"  agenttrust apikey revoke --key key_…",
+							"  " + name + " apikey revoke --key key_…",
 						Flags: []cli.Flag{&cli.StringFlag{Name: "key", Usage: "API key `ID` (key_…, never the key itself)"}},
 						Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
 							key := cmd.String("key")
@@ -245,7 +256,7 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 						Description: "Prints {\"org_id\", \"keys\": [{\"key_id\", \"created_at\", \"last_used_at\", \"revoked_at\"}]}, newest\n" +
 							"first. last_used_at is recorded at most once a minute per key, so it may lag by a minute.\n\n" +
 							"Example:\n" +
-							"  agenttrust apikey list --org org_…",
+							"  " + name + " apikey list --org org_…",
 						Flags: []cli.Flag{&cli.StringFlag{Name: "org", Usage: "organization `ID` (org_…)"}},
 						Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
 							org := cmd.String("org")
@@ -276,8 +287,8 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 						"given; with --fix it stores the recount (a snapshot and a trust.score_changed event where the\n" +
 						"score moves).\n\n" +
 						"Examples:\n" +
-						"  agenttrust trust rebuild\n" +
-						"  agenttrust trust rebuild --fix",
+						"  " + name + " trust rebuild\n" +
+						"  " + name + " trust rebuild --fix",
 					Flags: []cli.Flag{&cli.BoolFlag{Name: "fix", Usage: "store the recomputed counters"}},
 					Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
 						defer m.Close()
@@ -296,6 +307,7 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 					}),
 				}},
 			},
+			webhookCommand(name, getenv, stdout, stderr, group),
 		},
 	}
 	var setUsage func(*cli.Command)
@@ -309,11 +321,20 @@ func newCommand(cfg *Config, getenv func(string) string, stdout, stderr io.Write
 	return root
 }
 
-// run executes one command line; it is main without the process around it.
+// run executes one command line of the program as "agenttrust"; it is main
+// without the process around it.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	// A secret: never a flag, so it stays out of ps and shell history.
-	cfg := Config{EncryptionKey: getenv("ENCRYPTION_KEY")}
-	return newCommand(&cfg, getenv, stdout, stderr).Run(ctx, append([]string{"agenttrust"}, args...))
+	return runAs(ctx, "agenttrust", args, getenv, stdout, stderr)
+}
+
+// runAs executes one command line of the program called name, the name its
+// help and errors use.
+func runAs(ctx context.Context, name string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg := Config{
+		EncryptionKey:       getenv("ENCRYPTION_KEY"), // a secret: never a flag, so it stays out of ps and shell history
+		webhookAllowPrivate: getenv("WEBHOOK_ALLOW_PRIVATE_NETWORKS"),
+	}
+	return newCommand(&cfg, name, getenv, stdout, stderr).Run(ctx, append([]string{name}, args...))
 }
 
 func printJSON(w io.Writer, err error, v any) error {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urfave/cli/v3"
+
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/internal/testkit"
 	"github.com/agenttrust/service/keyring"
@@ -32,7 +34,8 @@ func TestHelpForEveryCommand(t *testing.T) {
 		{[]string{"serve", "--help"}, []string{"agenttrust serve", "--listen", "--rate-limit-rps", "$RATE_LIMIT_BURST", "--ws-allowed-origins", "$WS_ALLOWED_ORIGINS", "--database-url", "Examples:"}, []string{"--fix", "--org"}},
 		{[]string{"migrate", "--help"}, []string{"agenttrust migrate", "applied", "--database-url", "Example:"}, []string{"--listen", "--name"}},
 		{[]string{"org", "--help"}, []string{"agenttrust org", "create"}, []string{"--fix", "--key"}},
-		{[]string{"org", "create", "--help"}, []string{"agenttrust org create", "--name NAME", "api_key", "Example:", "org create --name acme"}, []string{"--fix", "--key", "--org", "--listen"}},
+		{[]string{"org", "create", "--help"}, []string{"agenttrust org create", "--name NAME", "api_key", "Example:", "org create --name acme", "same value as serve"}, []string{"--fix", "--key", "--org", "--listen"}},
+		{[]string{"webhook", "receive", "--help"}, []string{"agenttrust webhook receive", "--api-key KEY", "$AGENTTRUST_API_KEY", "WEBHOOK_CA_FILE", "Example:"}, []string{"--fix", "--org", "--listen ADDRESS  HTTP"}},
 		{[]string{"apikey", "--help"}, []string{"agenttrust apikey", "create", "revoke", "list"}, []string{"--fix"}},
 		{[]string{"apikey", "create", "--help"}, []string{"agenttrust apikey create", "--org ID", "Example:"}, []string{"--fix", "--name", "--key"}},
 		{[]string{"apikey", "revoke", "--help"}, []string{"agenttrust apikey revoke", "--key ID", "Example:"}, []string{"--fix", "--name", "--org"}},
@@ -70,7 +73,8 @@ func TestCommandLineMistakes(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"frobnicate"}, `unknown command "frobnicate": the commands are serve, migrate, org, apikey and trust`},
+		{[]string{"frobnicate"}, `unknown command "frobnicate": the commands are serve, migrate, org, apikey, trust and webhook`},
+		{[]string{"webhook", "receive"}, "webhook receive: --api-key is required"},
 		{[]string{"org"}, "org: missing command"},
 		{[]string{"org", "delete"}, `org: unknown command "delete"`},
 		{[]string{"org", "create"}, "--name is required, e.g. `org create --name acme`"},
@@ -93,6 +97,46 @@ func TestCommandLineMistakes(t *testing.T) {
 				t.Fatalf("exit code %d, want %d", code, exitUsage)
 			}
 		})
+	}
+}
+
+// A switch takes no value: --webhook-allow-private-networks leaves the flag
+// after it alone, and given explicitly it wins over its variable.
+func TestBooleanFlagsTakeNoValue(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"WEBHOOK_ALLOW_PRIVATE_NETWORKS": "maybe"}
+	getenv := func(k string) string { return env[k] }
+	err := run(context.Background(), []string{"serve", "--webhook-allow-private-networks", "--log-format", "xml"}, getenv, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "LOG_FORMAT (--log-format) must be text or json") || strings.Contains(err.Error(), "WEBHOOK_ALLOW_PRIVATE_NETWORKS") {
+		t.Fatalf("the switch before --log-format: %v", err)
+	}
+	err = run(context.Background(), []string{"serve", "--log-format", "xml"}, getenv, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "WEBHOOK_ALLOW_PRIVATE_NETWORKS (--webhook-allow-private-networks) must be true or false") ||
+		!strings.Contains(err.Error(), "LOG_FORMAT") {
+		t.Fatalf("a bad variable is reported with the other bad settings: %v", err)
+	}
+	var cfg Config
+	cfg.webhookAllowPrivate, cfg.LogFormat, cfg.LogLevel, cfg.ListenAddr = "false", "text", "info", ":0"
+	cmd := newCommand(&cfg, "agenttrust", getenv, io.Discard, io.Discard)
+	cmd.Action = func(context.Context, *cli.Command) error { return cfg.Validate() }
+	if err := cmd.Run(context.Background(), []string{"agenttrust", "--webhook-allow-private-networks"}); err != nil || !cfg.Webhooks.AllowPrivateNetworks {
+		t.Fatalf("the switch did not switch: %v, %+v", err, cfg.Webhooks)
+	}
+}
+
+// The program names itself as it was called, in help and in errors.
+func TestProgramNamesItselfByItsBinary(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if err := runAs(context.Background(), "service", []string{"org", "create", "--help"}, func(string) string { return "" }, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "service org create [options]") || !strings.Contains(out.String(), "  service org create --name acme") || strings.Contains(out.String(), "agenttrust") {
+		t.Fatalf("help of a binary called service:\n%s", out.String())
+	}
+	err := runAs(context.Background(), "service", []string{"apikey", "create", "--name", "x"}, func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "see `service apikey create --help`") {
+		t.Fatalf("error of a binary called service: %v", err)
 	}
 }
 

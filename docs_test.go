@@ -130,3 +130,66 @@ func headingAnchors(t *testing.T, file string) map[string]bool {
 	}
 	return anchors
 }
+
+var (
+	hexToken = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
+	runDate  = regexp.MustCompile(`\b20\d\d-\d\d-\d\d\b(?:[^T]|$)`)
+	journal  = regexp.MustCompile(`(?i)tried and dropped|\b(?:first|second|third|fourth|fifth|later|earlier) pass\b`)
+)
+
+// The README and docs/ say what is true now: no commit hash, no date of a
+// run, no account of passes or of what was tried and dropped. History is
+// git's; figures are BENCHMARKS.md's. (A timestamp in an example, such as
+// 2026-11-21T19:51:27.123Z, is a value, not a date of a run.)
+func TestDocumentationIsNotAJournal(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append([]string{"README.md", "BENCHMARKS.md"}, files...)
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, line := range strings.Split(string(raw), "\n") {
+			for _, tok := range hexToken.FindAllString(line, -1) {
+				if strings.ContainsAny(tok, "0123456789") && strings.ContainsAny(tok, "abcdef") {
+					t.Errorf("%s:%d: %q looks like a commit hash: %s", file, n+1, tok, line)
+				}
+			}
+			if m := runDate.FindString(line); m != "" {
+				t.Errorf("%s:%d: a date (%q) that is not a timestamp value: %s", file, n+1, strings.TrimSpace(m), line)
+			}
+			if m := journal.FindString(line); m != "" {
+				t.Errorf("%s:%d: %q is a journal's, not a reference's: %s", file, n+1, m, line)
+			}
+		}
+	}
+}
+
+// The README's test command is what CI runs: .ci/run ends by running
+// exactly the second command of the README's first block.
+func TestREADMETestCommandIsCIs(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	lines := strings.Split(strings.TrimSpace(block), "\n")
+	if !ok || len(lines) != 2 || !strings.HasPrefix(lines[0], "go run .") {
+		t.Fatalf("the README's first block is not the two commands:\n%s", block)
+	}
+	command, _, _ := strings.Cut(lines[1], "#")
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ciLines := strings.Split(strings.TrimSpace(string(ci)), "\n")
+	if last := strings.TrimSpace(ciLines[len(ciLines)-1]); last != strings.TrimSpace(command) {
+		t.Fatalf(".ci/run ends with %q, the README's test command is %q", last, strings.TrimSpace(command))
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -35,8 +36,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "agenttrust:", err)
+	name := filepath.Base(os.Args[0]) // help and errors name the program as it was called
+	if err := runAs(ctx, name, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
 		os.Exit(exitCode(err))
 	}
 }
@@ -133,7 +135,7 @@ func (m *Main) loadKeys() error {
 		return fmt.Errorf("ENCRYPTION_KEY unset: %w", err)
 	}
 	if created {
-		m.Logger.Warn("ENCRYPTION_KEY unset: generated one; set ENCRYPTION_KEY in production (see README, Keys)", "file", path)
+		m.Logger.Warn("ENCRYPTION_KEY unset: generated one; set ENCRYPTION_KEY in production (see docs/configuration.md)", "file", path)
 	} else {
 		m.Logger.Info("ENCRYPTION_KEY unset: using the generated key", "file", path)
 	}

@@ -24,7 +24,7 @@ func TestFingerprint(t *testing.T) {
 	t.Parallel()
 	a := sample()
 	fp := agent.Fingerprint(a)
-	// Exactly the canonical encoding the README documents.
+	// Exactly the canonical encoding docs/trust.md documents.
 	doc := `{"v":1,"id":"agent_a","org_id":"org_o","name":"shopper","authorized_actions":["purchase","refund"],` +
 		`"spending_limit":"250.00","daily_limit":"1000.00","currency":"USD","environment":"sandbox"}`
 	sum := sha256.Sum256([]byte(doc))

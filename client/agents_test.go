@@ -104,6 +104,15 @@ func TestAgentsErrors(t *testing.T) {
 	if !fields["input.name"] || !fields["input.currency"] {
 		t.Fatalf("field errors: %+v", ve.FieldErrors)
 	}
+	// A value GraphQL itself cannot coerce (a nil list for [String!]!) is a
+	// *ValidationError naming the field as well.
+	_, err = b.c.Agents.Register(b.ctx, client.RegisterAgentInput{
+		Name: "nil-actions", SpendingLimit: dec("1"), Currency: "USD", Environment: client.Sandbox,
+	})
+	if !errors.As(err, &ve) || len(ve.FieldErrors) != 1 || ve.FieldErrors[0].Field != "input.authorizedActions" ||
+		!strings.Contains(err.Error(), "input.authorizedActions") {
+		t.Fatalf("nil authorizedActions: %#v", err)
+	}
 	if page, err := b.c.Agents.List(b.ctx, client.ListAgentsParams{}); err != nil || page.TotalCount != 1 {
 		t.Fatalf("a refused register stored something: %+v %v", page, err)
 	}

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
 // gqlError is one entry of a GraphQL answer's errors.
 type gqlError struct {
 	Message    string `json:"message"`
+	Path       []any  `json:"path"`
 	Extensions struct {
 		Code        string       `json:"code"`
 		FieldErrors []FieldError `json:"fieldErrors"`
@@ -28,6 +30,16 @@ type gqlAnswer struct {
 
 // gqlErr is the typed error of a GraphQL error entry.
 func gqlErr(status int, header http.Header, e gqlError) error {
+	if field, ok := variableField(e.Path); ok {
+		// A variable GraphQL could not coerce to its type (a null in a
+		// list of non-null strings, a string for an Int): the input is
+		// invalid, as much as a value the service's own checks refuse.
+		return typedError(status, header, errorDetail{
+			code:        CodeValidationFailed,
+			message:     "invalid input: " + field + ": " + e.Message,
+			fieldErrors: []FieldError{{Field: field, Message: e.Message}},
+		})
+	}
 	return typedError(status, header, errorDetail{
 		code:        e.Extensions.Code,
 		message:     e.Message,
@@ -77,4 +89,29 @@ func (c *Client) graphql(ctx context.Context, op string, policy retryPolicy, que
 		return fmt.Errorf("agenttrust %s: decode %s: %w", op, field, err)
 	}
 	return nil
+}
+
+// variableField names the input field of a variable-coercion error, whose
+// path is ["variable", name, field…, index…]: ["variable","input",
+// "authorizedActions",1] is input.authorizedActions[1], the form of the
+// service's own fieldErrors.
+func variableField(path []any) (string, bool) {
+	if len(path) < 2 || path[0] != "variable" {
+		return "", false
+	}
+	var b strings.Builder
+	for i, p := range path[1:] {
+		switch p := p.(type) {
+		case string:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(p)
+		case float64: // a list index, as encoding/json decodes numbers
+			fmt.Fprintf(&b, "[%d]", int(p))
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }

@@ -420,3 +420,24 @@ func TestAttemptTimeout(t *testing.T) {
 		t.Fatalf("mutation: %v after %d attempts", err, s.count())
 	}
 }
+
+// GraphQL's own refusal of a variable (its path is ["variable", …]) is a
+// *ValidationError naming the field the way the service's fieldErrors do.
+func TestVariableCoercionErrorNamesTheField(t *testing.T) {
+	t.Parallel()
+	s := &script{answers: []func(http.ResponseWriter){func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/graphql-response+json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"errors":[{"message":"cannot be null","path":["variable","input","authorizedActions",1],`+
+			`"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}],"data":null}`)
+	}}}
+	_, err := scripted(t, s).Agents.Register(context.Background(), client.RegisterAgentInput{Name: "x", SpendingLimit: dec("1")})
+	var ve *client.ValidationError
+	if !errors.As(err, &ve) || !errors.Is(err, client.ErrValidation) || ve.StatusCode != http.StatusBadRequest ||
+		len(ve.FieldErrors) != 1 || ve.FieldErrors[0] != (client.FieldError{Field: "input.authorizedActions[1]", Message: "cannot be null"}) {
+		t.Fatalf("%#v", err)
+	}
+	if want := "invalid input: input.authorizedActions[1]: cannot be null"; ve.Message != want {
+		t.Fatalf("message %q, want %q", ve.Message, want)
+	}
+}

@@ -1846,7 +1846,7 @@ extend type Mutation {
 type TrustProfile {
   "The agent scored."
   agentId: ID!
-  "0..1000, computed when read from the agent's decayed evidence (the README explains the model)."
+  "0..1000, computed when read from the agent's decayed evidence (docs/trust.md explains the model)."
   score: Int!
   "Exactly \"Verified\" (700 and above), \"Moderate\" (400..699) or \"High Risk\" (below 400)."
   assessment: String!
@@ -1869,7 +1869,7 @@ type TrustContribution {
 }
 
 """
-The observed inputs of a trust score at the moment it is read (the README
+The observed inputs of a trust score at the moment it is read (docs/trust.md
 explains the model). Counts marked decayed weigh each piece of evidence by
 2^(−age/half-life): 30 days for completions and failures, 1 day for limit
 refusals, 90 days for reversals and disputes. Only transactions with agents
@@ -2067,7 +2067,7 @@ extend type Mutation {
 
 """
 An HTTPS endpoint that receives your organization's events, signed per
-Standard Webhooks v1 (see the README, Webhooks).
+Standard Webhooks v1 (docs/webhooks.md has the wire format).
 """
 type Webhook {
   "Identifier, ` + "`" + `wh_<id>` + "`" + `."

@@ -46,8 +46,15 @@ func TestPlaygroundAssetsAreEmbedded(t *testing.T) {
 			t.Errorf("%s: %d (%d bytes)", part, r.Status, len(r.Body))
 		}
 	}
-	if srcs != 9 {
-		t.Errorf("page references %d assets, want 9", srcs)
+	if srcs != 10 {
+		t.Errorf("page references %d assets, want 10", srcs)
+	}
+	if !strings.Contains(page.Body, `<link rel="icon" type="image/svg+xml" href="/playground/favicon.svg`) {
+		t.Errorf("page names no favicon:\n%s", page.Body)
+	}
+	if icon := b.Get("", "/playground/favicon.svg"); icon.Status != http.StatusOK ||
+		icon.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(icon.Body, "<svg") {
+		t.Errorf("favicon: %d %q", icon.Status, icon.Header.Get("Content-Type"))
 	}
 	if r := b.Get("", "/playground/nope.js"); r.Status != http.StatusNotFound {
 		t.Errorf("unknown asset: %d", r.Status)
@@ -120,6 +127,16 @@ func TestPlaygroundInChromium(t *testing.T) {
 	}
 	br.waitFor(ctx, "the explorer to list root fields", `document.querySelector('.graphiql-plugin') &&
 		document.querySelector('.graphiql-plugin').innerText.includes('agentAuditChain')`, 30*time.Second)
+
+	// Every left-bar button has a label under its icon.
+	var labels []string
+	if err := br.eval(ctx, `[...document.querySelectorAll('.graphiql-sidebar button')]
+		.map(b => getComputedStyle(b, '::after').content.replace(/"/g, ''))`, &labels); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Docs", "History", "Explorer", "Schema", "Keys", "Settings"}; strings.Join(labels, ",") != strings.Join(want, ",") {
+		t.Errorf("left-bar labels %q, want %q", labels, want)
+	}
 
 	// Run the default query (agents) with the key.
 	if err := br.eval(ctx, `document.querySelector('.graphiql-execute-button').click()`, nil); err != nil {
@@ -227,7 +244,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 			} `json:"response"`
 		}
 		_ = json.Unmarshal(raw, &r)
-		if r.Response.Status >= 400 && !strings.HasSuffix(r.Response.URL, "/favicon.ico") {
+		if r.Response.Status >= 400 {
 			t.Errorf("%s answered %d", r.Response.URL, r.Response.Status)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // rateLimiter keeps one token bucket per key in this process. Limits are
-// per replica: N replicas allow up to N times the rate (see README).
+// per replica: N replicas allow up to N times the rate (docs/operations.md, Replicas).
 type rateLimiter struct {
 	rps   rate.Limit
 	burst int

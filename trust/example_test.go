@@ -7,7 +7,7 @@ import (
 	"github.com/agenttrust/service/trust"
 )
 
-// The worked example of the README: an agent trading with four other
+// The worked example of docs/trust.md: an agent trading with four other
 // organizations for 40 days, with a few failures, limit refusals, one
 // reversal and two open disputes from one organization. The counters are the
 // decayed values at the moment of reading.

@@ -19,7 +19,7 @@ import (
 	"sync"
 )
 
-//go:embed index.html playground.js playground.css assets
+//go:embed index.html playground.js playground.css favicon.svg assets
 var files embed.FS
 
 // AssetPrefix is the path under which the page's scripts and styles are served.
@@ -93,7 +93,7 @@ func Handler(endpoint string) http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=86400")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		name, fsys, fileServer := path.Join("assets", r.URL.Path), fs.FS(files), lib
-		if r.URL.Path == "playground.js" || r.URL.Path == "playground.css" {
+		if r.URL.Path == "playground.js" || r.URL.Path == "playground.css" || r.URL.Path == "favicon.svg" {
 			name, fileServer = r.URL.Path, own
 		}
 		if zipped.serve(w, r, fsys, name) {

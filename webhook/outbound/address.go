@@ -7,8 +7,9 @@ import (
 	"net/netip"
 )
 
-// ErrForbiddenAddress means the endpoint resolved to an address the policy refuses.
-var ErrForbiddenAddress = errors.New("address not allowed")
+// ErrForbiddenAddress means the endpoint resolved to an address the policy
+// refuses; its text names the setting that allows such addresses.
+var ErrForbiddenAddress = errors.New("address not allowed unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (development only)")
 
 // CheckAddress refuses a dialed "host:port" whose host is not a public address.
 func CheckAddress(address string) error {
