@@ -11,9 +11,9 @@ type Read struct {
 	// N is how many events the pass took; a full Batch means more may be
 	// readable now, and the next pass follows at once.
 	N int
-	// Held says committed events are known to wait behind older
-	// transactions still running (the xmin horizon): the loop looks again
-	// soon, backing off, rather than wait for the next wake-up or poll.
+	// Held says committed events wait behind older transactions still
+	// running (the xmin horizon): the loop looks again soon, backing off
+	// up to Recheck, rather than wait for the next wake-up or poll.
 	Held bool
 }
 
@@ -37,6 +37,9 @@ type Loop struct {
 	// 20ms): a lone commit is read at once, a burst of them waits up to Gap
 	// and is read in one pass instead of one per commit.
 	Gap time.Duration
+	// Recheck is the longest wait between re-reads while a pass reports
+	// events held back (default 1s).
+	Recheck time.Duration
 }
 
 // NewLoop returns a Loop with the default timings; log may be nil.
@@ -44,7 +47,8 @@ func NewLoop(log *slog.Logger) *Loop {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Loop{wake: make(chan struct{}, 1), log: log, Poll: 2 * time.Second, Batch: 500, Gap: 20 * time.Millisecond}
+	return &Loop{wake: make(chan struct{}, 1), log: log, Poll: 2 * time.Second, Batch: 500, Gap: 20 * time.Millisecond,
+		Recheck: time.Second}
 }
 
 // Wake asks Run for a pass now. It never blocks: wake-ups that arrive while
@@ -57,12 +61,11 @@ func (l *Loop) Wake() {
 	}
 }
 
-// Re-reads after a pass that found events held back start at minRecheck
-// and double; past maxRecheck they stop and the safety poll takes over.
-// Back-off after a failure starts at minBackoff and doubles to maxBackoff.
+// Re-reads while events are held back start minRecheck apart and double
+// up to Recheck; back-off after a failure starts at minBackoff and doubles
+// up to maxBackoff.
 const (
 	minRecheck = 5 * time.Millisecond
-	maxRecheck = time.Second
 	minBackoff = 50 * time.Millisecond
 	maxBackoff = 5 * time.Second
 )
@@ -101,8 +104,8 @@ func (l *Loop) Run(ctx context.Context, pass Pass) error {
 		case rd.N >= l.Batch:
 			woken, last = false, time.Time{}
 			continue
-		case rd.Held && recheck < maxRecheck:
-			recheck = max(2*recheck, minRecheck)
+		case rd.Held:
+			recheck = min(max(2*recheck, minRecheck), l.Recheck)
 			again = time.After(recheck)
 		default:
 			recheck, again = 0, nil

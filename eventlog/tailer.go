@@ -31,11 +31,17 @@ func New(src Source, log *slog.Logger) *Tailer {
 	return &Tailer{Loop: NewLoop(log), src: src}
 }
 
+// heldReads is how many woken reads in a row that find nothing a Tailer
+// counts as held back: with the Loop's doubling, about two seconds of
+// re-reads.
+const heldReads = 9
+
 // Run reads every event after start and passes each batch, in log order, to
 // deliver, until ctx ends. A failed read is retried from the same position,
 // so an outage delays events but never skips one. It returns ctx's error.
 func (t *Tailer) Run(ctx context.Context, start event.Position, deliver func([]event.Event)) error {
 	pos := start
+	empty := 0 // woken reads in a row that found nothing
 	return t.Loop.Run(ctx, func(ctx context.Context, woken bool) (Read, error) {
 		evs, err := t.src.ReadEvents(ctx, pos, t.Batch)
 		if err != nil {
@@ -45,10 +51,17 @@ func (t *Tailer) Run(ctx context.Context, start event.Position, deliver func([]e
 			pos = evs[len(evs)-1].Position
 			deliver(evs)
 		}
-		// A wake-up whose read finds nothing means the notified
-		// transaction is still held behind an older one somewhere in the
-		// cluster: the source cannot tell, so a woken empty read counts
-		// as held back.
-		return Read{N: len(evs), Held: woken && len(evs) == 0}, nil
+		// A wake-up whose read finds nothing most likely means the
+		// notified transaction is still held behind an older one somewhere
+		// in the cluster. The source cannot tell (the wake-up may also have
+		// come for events an earlier read took), so such reads count as
+		// held back only up to heldReads in a row; the safety poll covers
+		// a longer hold.
+		if woken && len(evs) == 0 {
+			empty++
+		} else {
+			empty = 0
+		}
+		return Read{N: len(evs), Held: empty > 0 && empty <= heldReads}, nil
 	})
 }

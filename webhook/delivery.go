@@ -88,24 +88,11 @@ type DeliveryJob struct {
 	WebhookID string `json:"webhook_id"`
 	// Seqs are the events' sequence numbers in the log, in the compact form
 	// of EncodeSeqs.
-	Seqs string `json:"seqs,omitempty"`
-	// EventIDs are the events of a job queued by a version before Seqs.
-	EventIDs []string `json:"event_ids,omitempty"`
-	// EventID is the one event of a job queued by a version before batches.
-	EventID string `json:"event_id,omitempty"`
+	Seqs string `json:"seqs"`
 }
 
 // Kind names the job kind in the queue.
 func (DeliveryJob) Kind() string { return "webhook_delivery" }
-
-// Events returns the ids of the events of a job queued by an earlier
-// version; a job of this one names them by EventSeqs.
-func (j DeliveryJob) Events() []string {
-	if len(j.EventIDs) == 0 && j.EventID != "" {
-		return []string{j.EventID}
-	}
-	return j.EventIDs
-}
 
 // EventSeqs returns the sequence numbers of the job's events. Errors:
 // ErrBadSeqs.

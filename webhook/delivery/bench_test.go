@@ -478,7 +478,7 @@ func BenchmarkDeliveryPipeline(b *testing.B) {
 				e.RegisterAgent("bench")
 				seedEvents(b, e.DBURL, n/endpoints)
 				r, err := delivery.New(context.Background(), e.DB, e.Webhooks, signOnly{},
-					delivery.Config{DatabaseURL: e.DBURL, Workers: 50, PerEndpoint: 50, JobTimeout: time.Minute})
+					delivery.Config{Workers: 50, PerEndpoint: 50, JobTimeout: time.Minute})
 				if err != nil {
 					b.Fatal(err)
 				}
