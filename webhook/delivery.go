@@ -76,9 +76,9 @@ type Sent struct {
 // JobEvents is how many events one delivery job carries at most by default.
 // Each job costs Postgres about the same beside its events (River's insert,
 // fetch and completion, the batch's load and record statements), so larger
-// jobs make a backlog cheaper per delivery: 500 instead of 100 took 3.5-4 µs
-// of Postgres CPU off each (docs/webhooks.md). The price: a job holds its
-// events' data while it runs (its attempts are recorded as they end).
+// jobs make a backlog cheaper per delivery (BENCHMARKS.md, webhook
+// delivery). The price: a job holds its events' data while it runs (its
+// attempts are recorded as they end).
 const JobEvents = 500
 
 // DeliveryJob is the durable job that delivers a batch of events to one
