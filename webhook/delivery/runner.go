@@ -29,12 +29,12 @@ type Runner struct {
 	db        *db.DB
 	pool      *pgxpool.Pool // the process's one pool, River's too
 	svc       *db.WebhookService
-	sender    webhook.Sender
+	post      webhook.Sender
 	client    *river.Client[pgx.Tx]
 	loop      *eventlog.Loop
 	endpoints *endpoints
-	// sends holds a place for each request in flight: at most Workers.
-	sends chan struct{}
+	// requests go to the Workers senders (send.go).
+	requests chan request
 	// retryAfter carries an endpoint's Retry-After from Work to NextRetry.
 	retryAfter sync.Map // job id -> time.Duration
 }
@@ -46,8 +46,8 @@ func New(ctx context.Context, d *db.DB, svc *db.WebhookService, sender webhook.S
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	r := &Runner{cfg: cfg, log: cfg.Logger, db: d, pool: d.Pool(), svc: svc, sender: sender,
-		endpoints: newEndpoints(cfg.PerEndpoint), sends: make(chan struct{}, cfg.Workers)}
+	r := &Runner{cfg: cfg, log: cfg.Logger, db: d, pool: d.Pool(), svc: svc, post: sender,
+		endpoints: newEndpoints(cfg.PerEndpoint), requests: make(chan request)}
 	r.loop = eventlog.NewLoop(r.log)
 	// Unlike the live hub, the dispatcher knows when committed events are
 	// held back (DispatchWebhooks' pending): it looks again often until
@@ -81,6 +81,12 @@ const dispatchRecheck = 50 * time.Millisecond
 // Run delivers until ctx ends, then stops taking jobs and lets running
 // attempts finish (a job cut short is retried, by this or another replica).
 func (r *Runner) Run(ctx context.Context) error {
+	var senders sync.WaitGroup
+	for range r.cfg.Workers {
+		senders.Go(func() { r.sender(r.requests) })
+	}
+	// Once River has stopped, no job hands a request over.
+	defer func() { close(r.requests); senders.Wait() }()
 	if err := r.client.Start(ctx); err != nil {
 		return fmt.Errorf("start webhook delivery: %w", err)
 	}

@@ -9,9 +9,8 @@ import (
 
 // sends is one run of a job: its batch's messages posted at most
 // PerEndpoint at once (the endpoint's slots, shared with its other jobs
-// here) and Workers at once in the process, and its attempts as they end.
-// One goroutine, the job's, owns it; each request runs in a goroutine of
-// its own and hands its attempt back on done.
+// here) by the process's Workers senders, and its attempts as they end.
+// One goroutine, the job's, owns it; the senders hand attempts back on done.
 type sends struct {
 	r            *Runner
 	ctx          context.Context
@@ -53,8 +52,10 @@ func (s *sends) all() *sends {
 	// recordWait even while a hung endpoint holds every slot.
 	tick := time.NewTicker(recordWait / 2)
 	defer tick.Stop()
-	for s.next < len(s.b.Messages) && s.acquire(tick.C) {
-		s.start(s.b.Messages[s.next])
+	for s.next < len(s.b.Messages) {
+		if !s.send(tick.C) {
+			break
+		}
 	}
 	for s.inflight > 0 {
 		select {
@@ -71,23 +72,27 @@ func (s *sends) all() *sends {
 // unsent is how many of the batch's messages the run did not try.
 func (s *sends) unsent() int { return len(s.b.Messages) - s.next }
 
-// acquire takes one of the endpoint's slots, then one of the process's;
-// false once the run may start no more sends.
-func (s *sends) acquire(tick <-chan time.Time) bool {
-	if !s.wait(s.slots, tick) {
+// send posts the next message: it takes one of the endpoint's slots, then
+// hands the message to an idle sender; false once the run may start no
+// more sends.
+func (s *sends) send(tick <-chan time.Time) bool {
+	if !put(s, s.slots, struct{}{}, tick) {
 		return false
 	}
-	if !s.wait(s.r.sends, tick) {
+	q := request{ctx: s.ctx, url: s.b.URL, secrets: s.b.Secrets, msg: s.b.Messages[s.next], slots: s.slots, done: s.done}
+	if !put(s, s.r.requests, q, tick) {
 		<-s.slots
 		return false
 	}
+	s.next++
+	s.inflight++
 	return true
 }
 
-// wait takes a place in sem, taking and recording the attempts that end
-// meanwhile, which decide whether to go on; false once the run may start
-// no more sends.
-func (s *sends) wait(sem chan struct{}, tick <-chan time.Time) bool {
+// put sends v on ch, taking and recording the attempts that end meanwhile,
+// which decide whether to go on; false once the run may start no more
+// sends.
+func put[T any](s *sends, ch chan<- T, v T, tick <-chan time.Time) bool {
 	for {
 		for len(s.done) > 0 {
 			s.took(<-s.done)
@@ -97,7 +102,7 @@ func (s *sends) wait(sem chan struct{}, tick <-chan time.Time) bool {
 			return false
 		}
 		select {
-		case sem <- struct{}{}:
+		case ch <- v:
 			return true
 		case a := <-s.done:
 			s.took(a)
@@ -107,16 +112,25 @@ func (s *sends) wait(sem chan struct{}, tick <-chan time.Time) bool {
 	}
 }
 
-// start posts msg in a goroutine holding the places acquire took.
-func (s *sends) start(msg webhook.Outgoing) {
-	s.next++
-	s.inflight++
-	go func() {
-		a := s.r.sender.Send(s.ctx, s.b.URL, s.b.Secrets, msg)
-		<-s.r.sends
-		<-s.slots
-		s.done <- webhook.Sent{Message: msg, Attempt: a, Done: time.Now()}
-	}()
+// request is one message for the senders to post.
+type request struct {
+	ctx     context.Context
+	url     string
+	secrets []string
+	msg     webhook.Outgoing
+	slots   chan struct{} // the endpoint's: one is given back once the request ends
+	done    chan<- webhook.Sent
+}
+
+// sender is one of the Workers goroutines that post every job's messages:
+// a process has at most Workers requests in flight, and a request is handed
+// over only to an idle sender.
+func (r *Runner) sender(requests <-chan request) {
+	for q := range requests {
+		a := r.post.Send(q.ctx, q.url, q.secrets, q.msg)
+		<-q.slots
+		q.done <- webhook.Sent{Message: q.msg, Attempt: a, Done: time.Now()}
+	}
 }
 
 // took counts an ended attempt.
