@@ -53,7 +53,6 @@ type Main struct {
 	// Webhooks is the webhook service, built by Open.
 	Webhooks *db.WebhookService
 	sender   *outbound.Client
-	dbURL    string
 	stopPG   func(context.Context) error
 	// applied lists the migrations the last Open applied.
 	applied []string
@@ -79,7 +78,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m.DB, m.dbURL = d, url
+	m.DB = d
 	d.SetKeys(m.Keys)
 	if m.applied, err = d.Migrate(ctx); err != nil {
 		return err
@@ -205,7 +204,7 @@ func (m *Main) Serve(ctx context.Context) error {
 	if err := m.firstRunHint(ctx); err != nil {
 		return err
 	}
-	deliveries, err := delivery.New(ctx, m.DB, m.Webhooks, m.sender, delivery.Config{DatabaseURL: m.dbURL, Logger: m.Logger})
+	deliveries, err := delivery.New(ctx, m.DB, m.Webhooks, m.sender, delivery.Config{Logger: m.Logger})
 	if err != nil {
 		ln.Close()
 		return err

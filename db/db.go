@@ -74,6 +74,9 @@ func (d *DB) Setting(ctx context.Context, name string) (string, error) {
 	return v, nil
 }
 
+// Pool is the process's pgx pool, for River and the statements that need pgx.
+func (d *DB) Pool() *pgxpool.Pool { return d.reads }
+
 // Close closes both pools.
 func (d *DB) Close() error {
 	d.reads.Close()

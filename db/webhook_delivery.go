@@ -174,20 +174,16 @@ const (
 // organization that job jobID has not yet delivered there (a job worked
 // before, retried or snoozed, sends only what is left). The events are
 // those numbered seqs (ascending and distinct, as a job's compact form
-// decodes), or, for a job queued by an earlier version (no
-// seqs), those with ids eventIDs. firstRun says the job was never worked
+// decodes). firstRun says the job was never worked
 // before, so no attempt of it can be recorded and the statement skips
 // looking for them. It reads on pool, the delivery runner's own pgx pool, in
 // Postgres' binary format: the endpoint by one statement, its events by
 // another, sent together (a join repeated the endpoint's eight columns,
 // its sealed secrets among them, on each of up to 500 rows). Errors:
 // failure.NotFound when the endpoint was deleted.
-func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, whID string, seqs []int64, eventIDs []string, jobID int64, firstRun bool) (*webhook.Batch, error) {
+func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, whID string, seqs []int64, jobID int64, firstRun bool) (*webhook.Batch, error) {
 	events, q := any(seqs), [2]string{batchFirstRun, batchRetry}
-	switch {
-	case len(seqs) == 0:
-		events, q = eventIDs, [2]string{batchFirstRunByID, batchRetryByID}
-	case seqs[len(seqs)-1]-seqs[0] == int64(len(seqs)-1):
+	if len(seqs) > 0 && seqs[len(seqs)-1]-seqs[0] == int64(len(seqs)-1) {
 		q = [2]string{batchFirstRunRange, batchRetryRange}
 	}
 	// The look for delivered events is a subplan Postgres may run as a scan
@@ -216,7 +212,7 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 		return nil, fmt.Errorf("load delivery batch: %w", err)
 	}
 	defer rows.Close()
-	messages := make([]webhook.Outgoing, 0, len(seqs)+len(eventIDs))
+	messages := make([]webhook.Outgoing, 0, len(seqs))
 	for rows.Next() {
 		var (
 			m    webhook.Outgoing
@@ -245,7 +241,7 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 // as a job's are when one organization's events follow each other in the
 // log, by one walk of the key from the first to the last instead of one
 // lookup each, 2.2 against 3.7 µs of Postgres time per event for 500 in
-// pgbench; ByID: by id, for a job of an earlier version), those addressed
+// pgbench), those addressed
 // to the endpoint's organization (read once, as an InitPlan), and for a
 // retried job without those it already delivered.
 const (
@@ -254,7 +250,6 @@ const (
 	batchSelect      = `SELECT e.id, e.seq, e.type, e.data, e.created_at FROM events e WHERE `
 	batchEvents      = `e.seq = ANY($1::bigint[]) `
 	batchEventsRange = `e.seq BETWEEN ($1::bigint[])[1] AND ($1::bigint[])[cardinality($1::bigint[])] `
-	batchEventsByID  = `e.id = ANY($1::text[]) `
 	batchOrg         = `AND (SELECT w.org_id FROM webhooks w WHERE w.id = $2) = ANY(e.org_ids) `
 	batchDelivered   = `AND e.seq NOT IN (SELECT d.seq FROM webhook_attempt_batches b, unnest(b.event_seqs, b.success) AS d(seq, ok)
 			WHERE b.job_id = $3 AND b.webhook_id = $2 AND d.ok) `
@@ -263,8 +258,6 @@ const (
 	batchRetry         = batchSelect + batchEvents + batchOrg + batchDelivered + batchOrder
 	batchFirstRunRange = batchSelect + batchEventsRange + batchOrg + batchOrder
 	batchRetryRange    = batchSelect + batchEventsRange + batchOrg + batchDelivered + batchOrder
-	batchFirstRunByID  = batchSelect + batchEventsByID + batchOrg + batchOrder
-	batchRetryByID     = batchSelect + batchEventsByID + batchOrg + batchDelivered + batchOrder
 )
 
 // DispatchWebhooks queues delivery jobs for the next batch of logged events

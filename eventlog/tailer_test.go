@@ -2,6 +2,10 @@ package eventlog_test
 
 import (
 	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -55,5 +59,64 @@ func TestTailerRereadsAfterAnEmptyWakeUp(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if extra := src.reads.Load() - n; extra > 1 {
 		t.Fatalf("%d reads after the event was found, with no wake-up", extra)
+	}
+}
+
+// flaky is a log that fails its first reads, then holds one event.
+type flaky struct {
+	reads, failing atomic.Int64
+}
+
+func (f *flaky) ReadEvents(_ context.Context, after event.Position, _ int) ([]event.Event, error) {
+	if f.reads.Add(1) <= f.failing.Load() {
+		return nil, errors.New("connection refused")
+	}
+	ev := event.Event{ID: "evt_1", Position: event.Position{XID: 10, Seq: 1}}
+	if !after.Less(ev.Position) {
+		return nil, nil
+	}
+	return []event.Event{ev}, nil
+}
+
+// lines is a slog handler that keeps every record's level and message.
+type lines struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (l *lines) Enabled(context.Context, slog.Level) bool { return true }
+func (l *lines) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.got = append(l.got, r.Level.String()+" "+r.Message)
+	return nil
+}
+func (l *lines) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *lines) WithGroup(string) slog.Handler      { return l }
+
+// An outage of several failed reads is logged once as it starts and once
+// as it ends, and the event behind it is still delivered.
+func TestTailerLogsAnOutageOnceEachWay(t *testing.T) {
+	t.Parallel()
+	src := &flaky{}
+	src.failing.Store(5)
+	log := &lines{}
+	tl := eventlog.New(src, slog.New(log))
+	tl.Poll = time.Hour
+	got := make(chan event.Event, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go tl.Run(ctx, event.Position{}, func(evs []event.Event) { got <- evs[0] }) //nolint:errcheck
+	select {
+	case <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no event after %d reads", src.reads.Load())
+	}
+	// The recovery is logged once the read that delivered returns.
+	time.Sleep(100 * time.Millisecond)
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if len(log.got) != 2 || !strings.HasPrefix(log.got[0], "WARN ") || !strings.HasPrefix(log.got[1], "INFO ") {
+		t.Fatalf("logged %q after %d failed reads, want one warning and one recovery", log.got, src.failing.Load())
 	}
 }

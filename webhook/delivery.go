@@ -76,9 +76,9 @@ type Sent struct {
 // JobEvents is how many events one delivery job carries at most by default.
 // Each job costs Postgres about the same beside its events (River's insert,
 // fetch and completion, the batch's load and record statements), so larger
-// jobs make a backlog cheaper per delivery: 500 instead of 100 took 3.5-4 µs
-// of Postgres CPU off each (docs/webhooks.md). The price: a job holds its
-// events' data while it runs (its attempts are recorded as they end).
+// jobs make a backlog cheaper per delivery (BENCHMARKS.md, webhook
+// delivery). The price: a job holds its events' data while it runs (its
+// attempts are recorded as they end).
 const JobEvents = 500
 
 // DeliveryJob is the durable job that delivers a batch of events to one
@@ -88,24 +88,11 @@ type DeliveryJob struct {
 	WebhookID string `json:"webhook_id"`
 	// Seqs are the events' sequence numbers in the log, in the compact form
 	// of EncodeSeqs.
-	Seqs string `json:"seqs,omitempty"`
-	// EventIDs are the events of a job queued by a version before Seqs.
-	EventIDs []string `json:"event_ids,omitempty"`
-	// EventID is the one event of a job queued by a version before batches.
-	EventID string `json:"event_id,omitempty"`
+	Seqs string `json:"seqs"`
 }
 
 // Kind names the job kind in the queue.
 func (DeliveryJob) Kind() string { return "webhook_delivery" }
-
-// Events returns the ids of the events of a job queued by an earlier
-// version; a job of this one names them by EventSeqs.
-func (j DeliveryJob) Events() []string {
-	if len(j.EventIDs) == 0 && j.EventID != "" {
-		return []string{j.EventID}
-	}
-	return j.EventIDs
-}
 
 // EventSeqs returns the sequence numbers of the job's events. Errors:
 // ErrBadSeqs.

@@ -9,12 +9,12 @@ import (
 
 // A delivery job names its events by their sequence numbers in the log, in a
 // compact text form: River stores, fetches, updates and returns a job's
-// arguments at every step, and a hundred event ids (3.5 KB of JSON, stored
-// out of line) cost Postgres about five times what the compact form does
-// (docs/webhooks.md). The form lists the numbers in ascending order as
-// comma-separated items; each item is the distance from the previous number
-// (from 0 for the first) in base 36, optionally followed by "." and, in base
-// 36, how many consecutive numbers follow it. 1000001 to 1000100 is
+// arguments at every step, and a list of event ids is many times the size
+// of the compact form (past a few kilobytes Postgres stores it out of line,
+// which each of those steps pays for). The form lists the numbers in
+// ascending order as comma-separated items; each item is the distance from
+// the previous number (from 0 for the first) in base 36, optionally
+// followed by "." and, in base 36, how many consecutive numbers follow it. 1000001 to 1000100 is
 // "lflt.2r"; 7, 9, 10 and 11 is "7,2.2".
 
 // MaxJobEvents bounds how many events one job's compact form may name.

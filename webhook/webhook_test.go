@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -176,13 +177,17 @@ func TestTallyAttemptsInTheOrderTheyEnded(t *testing.T) {
 	}
 }
 
-func TestDeliveryJobReadsBatchesAndSingleEvents(t *testing.T) {
+// A delivery job's arguments name the endpoint and the events' sequence
+// numbers in the compact form, and nothing else.
+func TestDeliveryJobArgs(t *testing.T) {
 	t.Parallel()
-	if got := (webhook.DeliveryJob{WebhookID: "wh_1", EventIDs: []string{"evt_1", "evt_2"}}).Events(); len(got) != 2 || got[1] != "evt_2" {
-		t.Fatalf("batch job events %v", got)
+	job := webhook.DeliveryJob{WebhookID: "wh_1", Seqs: webhook.EncodeSeqs([]int64{7, 9, 10, 11})}
+	raw, err := json.Marshal(job)
+	if err != nil || string(raw) != `{"webhook_id":"wh_1","seqs":"7,2.2"}` {
+		t.Fatalf("job args %s (%v)", raw, err)
 	}
-	if got := (webhook.DeliveryJob{WebhookID: "wh_1", EventID: "evt_9"}).Events(); len(got) != 1 || got[0] != "evt_9" {
-		t.Fatalf("single-event job events %v", got)
+	if seqs, err := job.EventSeqs(); err != nil || !slices.Equal(seqs, []int64{7, 9, 10, 11}) {
+		t.Fatalf("job events %v (%v)", seqs, err)
 	}
 }
 

@@ -41,8 +41,9 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 			n := *deliveriesFlag
 			deliveries := float64(n)
 			events := n / endpoints
-			// The production job timeout: the test Env's 5 s makes a loaded
-			// machine cut batches short at half of it and queue the rest again.
+			// The production job timeout: the test Env's short one makes a
+			// loaded machine cut batches short at half of it and queue the
+			// rest again.
 			cfg := delivery.Config{Workers: 50, PerEndpoint: 50, JobTimeout: time.Minute}
 			// Each iteration is a round of both clients, the service first;
 			// the figures are summed over the rounds (-benchtime Nx) and
@@ -91,8 +92,8 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				conns, plainConns := rcv.Conns()-conns, rcv.Conns()
 
 				// The same sampling as the service's run (it queries Postgres
-				// every 10 ms, about 5 µs of this process's CPU per delivery),
-				// so that both runs pay for it alike.
+				// every 10 ms, at a CPU cost of its own), so that both runs
+				// pay for it alike.
 				sampled = sampleCPU(b, e.DBURL)
 				pprof.Do(context.Background(), pprof.Labels("phase", "plain"), func(context.Context) {
 					plainPost(b, rcv, got, min(cfg.Workers, cfg.PerEndpoint*endpoints))
@@ -472,7 +473,7 @@ func BenchmarkDeliveryPipeline(b *testing.B) {
 				e.RegisterAgent("bench")
 				seedEvents(b, e.DBURL, n/endpoints)
 				r, err := delivery.New(context.Background(), e.DB, e.Webhooks, signOnly{},
-					delivery.Config{DatabaseURL: e.DBURL, Workers: 50, PerEndpoint: 50, JobTimeout: time.Minute})
+					delivery.Config{Workers: 50, PerEndpoint: 50, JobTimeout: time.Minute})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -38,6 +38,7 @@ type Env struct {
 	DBURL    string
 	Webhooks *db.WebhookService
 	Sender   *outbound.Client
+	Timeout  time.Duration // the sender's bound on a request
 	Handler  http.Handler
 	OrgID    string
 	Key      string
@@ -65,7 +66,7 @@ func NewEnv(t testing.TB, o Options) *Env {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	e := &Env{T: t, DB: d, DBURL: u, Webhooks: wh, Sender: sender,
+	e := &Env{T: t, DB: d, DBURL: u, Webhooks: wh, Sender: sender, Timeout: o.Timeout,
 		Handler: wire.Handler(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 1e6, RateLimitBurst: 1e6}, Logger: log, Webhooks: wh})}
 	e.OrgID, _, e.Key, err = db.NewOrgService(d).CreateOrg(context.Background(), "acme")
 	if err != nil {
@@ -84,12 +85,13 @@ func (e *Env) NewKey() string {
 	return key
 }
 
-// Runner builds a delivery runner (a "process") with short timings.
+// Runner builds a delivery runner (a "process") with short timings: the
+// job timeout, unless cfg sets it, is just over twice the sender's.
 func (e *Env) Runner(cfg delivery.Config) *delivery.Runner {
 	e.T.Helper()
-	cfg.DatabaseURL = e.DBURL
+	cfg.RequestTimeout = e.Timeout
 	if cfg.JobTimeout == 0 {
-		cfg.JobTimeout = 5 * time.Second
+		cfg.JobTimeout = 2*e.Timeout + time.Second
 	}
 	if cfg.Poll == 0 {
 		cfg.Poll = 200 * time.Millisecond

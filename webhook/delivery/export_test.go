@@ -1,4 +1,0 @@
-package delivery
-
-// WakeJob is wakeJob, for the tests of package delivery_test.
-var WakeJob = wakeJob
