@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/uptrace/bun/driver/pgdriver" // registers the "pg" database/sql driver
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/keyring"
@@ -147,7 +147,7 @@ func TestCommandLineAndServe(t *testing.T) {
 	if _, err := runCmd(t, env, "migrate"); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := sql.Open("pg", url)
+	conn, err := sql.Open("pgx", url)
 	if err != nil {
 		t.Fatal(err)
 	}

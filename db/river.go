@@ -8,14 +8,14 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivermigrate"
-	"github.com/uptrace/bun"
 )
 
 // migrateRiver applies River's own schema (its job queue tables), so the
 // migrate step and test templates hold everything the service needs.
 func migrateRiver(ctx context.Context, d *DB) ([]string, error) {
-	m, err := rivermigrate.New(riverdatabasesql.New(d.bun.DB), nil)
+	m, err := rivermigrate.New(riverpgxv5.New(d.pool), nil)
 	if err != nil {
 		return nil, fmt.Errorf("migrate river: %w", err)
 	}
@@ -31,8 +31,10 @@ func migrateRiver(ctx context.Context, d *DB) ([]string, error) {
 }
 
 // jobInserter queues River jobs inside the service's own bun transactions,
-// so a job commits with the change that calls for it. It never works jobs:
-// the delivery workers run on their own pgx pool.
+// so a job commits with the change that calls for it: River's database/sql
+// driver, over the process's one pool, since those transactions are
+// database/sql's. It never works jobs: the delivery workers do, through
+// riverpgxv5 on the same pool.
 type jobInserter struct{ client *river.Client[*sql.Tx] }
 
 func newJobInserter(d *DB) (*jobInserter, error) {
@@ -45,11 +47,11 @@ func newJobInserter(d *DB) (*jobInserter, error) {
 	return &jobInserter{client: c}, nil
 }
 
-func (j *jobInserter) insert(ctx context.Context, tx bun.Tx, jobs []river.InsertManyParams) error {
+func (j *jobInserter) insert(ctx context.Context, tx *txn, jobs []river.InsertManyParams) error {
 	if len(jobs) == 0 {
 		return nil
 	}
-	if _, err := j.client.InsertManyTx(ctx, tx.Tx, jobs); err != nil {
+	if _, err := j.client.InsertManyTx(ctx, tx.Tx.Tx, jobs); err != nil {
 		return fmt.Errorf("queue %d delivery jobs: %w", len(jobs), err)
 	}
 	return nil

@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
@@ -177,12 +176,12 @@ const (
 // decodes), or, for a job queued by an earlier version (no
 // seqs), those with ids eventIDs. firstRun says the job was never worked
 // before, so no attempt of it can be recorded and the statement skips
-// looking for them. It reads on pool, the delivery runner's own pgx pool, in
-// Postgres' binary format: the endpoint by one statement, its events by
+// looking for them. It reads on the pgx pool, in Postgres' binary format:
+// the endpoint by one statement, its events by
 // another, sent together (a join repeated the endpoint's eight columns,
 // its sealed secrets among them, on each of up to 500 rows). Errors:
 // failure.NotFound when the endpoint was deleted.
-func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, whID string, seqs []int64, eventIDs []string, jobID int64, firstRun bool) (*webhook.Batch, error) {
+func (s *WebhookService) DeliveryBatch(ctx context.Context, whID string, seqs []int64, eventIDs []string, jobID int64, firstRun bool) (*webhook.Batch, error) {
 	events, q := any(seqs), [2]string{batchFirstRun, batchRetry}
 	switch {
 	case len(seqs) == 0:
@@ -200,7 +199,7 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 	var pb pgx.Batch
 	pb.Queue(batchEndpoint, whID)
 	pb.Queue(stmt, args...)
-	res := pool.SendBatch(ctx, &pb)
+	res := s.db.pool.SendBatch(ctx, &pb)
 	defer res.Close()
 	var w webhookRow
 	err := res.QueryRow().Scan(&w.ID, &w.OrgID, &w.URL, &w.Active, &w.ConsecutiveFailures, &w.SecretSealed,
@@ -276,7 +275,7 @@ const (
 // read, and when none, whether committed events wait for older running
 // transactions to end before they can be read.
 func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int, pending bool, err error) {
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		var xid string
 		var seq int64
 		err := tx.QueryRowContext(ctx, `SELECT xid::text, seq FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED`).Scan(&xid, &seq)
@@ -335,7 +334,7 @@ const pendingEvents = `SELECT true FROM events WHERE (xid, seq) > (?::xid8, ?) O
 // matchEndpoints returns, for each active endpoint, jobs of at most
 // JobEvents events each, in log order: the events addressed to its
 // organization that its filter matches and that happened once it existed.
-func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []event.Event) ([]river.InsertManyParams, error) {
+func (s *WebhookService) matchEndpoints(ctx context.Context, tx *txn, evs []event.Event) ([]river.InsertManyParams, error) {
 	orgSet := map[string]bool{}
 	var orgs []string
 	for _, e := range evs {

@@ -349,7 +349,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	if !ok {
 		return ctx.Err()
 	}
-	b, err := r.svc.DeliveryBatch(ctx, r.pool, job.Args.WebhookID, seqs, ids, job.ID, firstRun)
+	b, err := r.svc.DeliveryBatch(ctx, job.Args.WebhookID, seqs, ids, job.ID, firstRun)
 	release()
 	switch {
 	case failure.CodeOf(err) == failure.NotFound:
@@ -575,7 +575,7 @@ func (rc *recorder) record(chunk []webhook.Sent) (inactive bool, err error) {
 		return false, fmt.Errorf("record attempts: %w", ctx.Err())
 	}
 	defer release()
-	return rc.r.svc.RecordAttempts(ctx, rc.r.pool, rc.whID, rc.job, chunk)
+	return rc.r.svc.RecordAttempts(ctx, rc.whID, rc.job, chunk)
 }
 
 // offer hands chunk to the recorder if it is idle, and reports whether it
