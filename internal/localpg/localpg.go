@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/url"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -115,10 +116,10 @@ func probe(ctx context.Context, addr string) error {
 }
 
 // makeDSN builds a URL for addr: host:port, or the path of a Unix socket
-// file (as pgx reads it: host=<socket file>).
+// file, dir/.s.PGSQL.<port> (as pgx reads it: host=<dir>&port=<port>).
 func makeDSN(user, addr, db string) string {
 	if strings.HasPrefix(addr, "/") {
-		q := url.Values{"host": {addr}, "sslmode": {"disable"}}
+		q := url.Values{"host": {filepath.Dir(addr)}, "port": {strings.TrimPrefix(filepath.Base(addr), ".s.PGSQL.")}, "sslmode": {"disable"}}
 		u := url.URL{Scheme: "postgres", User: url.User(user), Host: "localhost", Path: "/" + db, RawQuery: q.Encode()}
 		return u.String()
 	}
