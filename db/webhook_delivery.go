@@ -173,13 +173,12 @@ const (
 // organization that job jobID has not yet delivered there (a job worked
 // before, retried or snoozed, sends only what is left). The events are
 // those numbered seqs (ascending and distinct, as a job's compact form
-// decodes), or, for a job queued by an earlier version (no
-// seqs), those with ids eventIDs. firstRun says the job was never worked
-// before, so no attempt of it can be recorded and the statement skips
-// looking for them. It reads on the pgx pool, in Postgres' binary format:
-// the endpoint by one statement, its events by
-// another, sent together (a join repeated the endpoint's eight columns,
-// its sealed secrets among them, on each of up to 500 rows). Errors:
+// decodes), or, for a job queued by an earlier version (no seqs), those
+// with ids eventIDs. firstRun says the job was never worked before, so no
+// attempt of it can be recorded and the statement skips looking for them.
+// It reads on the pgx pool: the endpoint by one statement, its events by
+// another, sent together (a join would repeat the endpoint's columns, its
+// sealed secrets among them, on every event's row). Errors:
 // failure.NotFound when the endpoint was deleted.
 func (s *WebhookService) DeliveryBatch(ctx context.Context, whID string, seqs []int64, eventIDs []string, jobID int64, firstRun bool) (*webhook.Batch, error) {
 	events, q := any(seqs), [2]string{batchFirstRun, batchRetry}
@@ -327,8 +326,7 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int
 // not. Ordered and limited, so that it reads the position index: written as
 // EXISTS (which drops ORDER BY and LIMIT), Postgres planned a scan of the
 // whole log whenever its statistics were older than the events, as they are
-// after a burst (4-11 ms for 20,000 events, every time the dispatcher caught
-// up).
+// after a burst, every time the dispatcher caught up.
 const pendingEvents = `SELECT true FROM events WHERE (xid, seq) > (?::xid8, ?) ORDER BY xid, seq LIMIT 1`
 
 // matchEndpoints returns, for each active endpoint, jobs of at most

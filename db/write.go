@@ -16,8 +16,16 @@ import (
 type txn struct {
 	bun.Tx
 	d     *DB
+	conn  *sql.Conn // the connection the transaction runs on
 	batch *pgx.Batch
 	what  []string // names of the queued writes, for errors
+}
+
+// raw runs fn with the pgx connection the transaction runs on, for what only
+// pgx does (a batch, River's inserts); nothing else may use the transaction
+// meanwhile.
+func (t *txn) raw(fn func(c *pgx.Conn) error) error {
+	return t.conn.Raw(func(driverConn any) error { return fn(pgxConn(driverConn)) })
 }
 
 // write runs sql (pgx's $n parameters), a statement whose result nothing
@@ -38,17 +46,17 @@ func (t *txn) write(ctx context.Context, what, sql string, args ...any) error {
 }
 
 // flush sends the queued writes to Postgres in one round trip (pgx's
-// pipeline) on conn, the transaction's own connection. Postgres runs them
-// in order and stops at the first error, which fails the transaction.
-func (t *txn) flush(ctx context.Context, conn *sql.Conn) error {
+// pipeline) on the transaction's connection. Postgres runs them in order
+// and stops at the first error, which fails the transaction.
+func (t *txn) flush(ctx context.Context) error {
 	if t.batch == nil || t.batch.Len() == 0 {
 		return nil
 	}
 	b, what := t.batch, t.what
 	t.batch, t.what = &pgx.Batch{}, nil
 	t.d.statements.Add(int64(len(what)))
-	return conn.Raw(func(driverConn any) error {
-		res := pgxConn(driverConn).SendBatch(ctx, b)
+	return t.raw(func(c *pgx.Conn) error {
+		res := c.SendBatch(ctx, b)
 		for _, w := range what {
 			if _, err := res.Exec(); err != nil {
 				res.Close()
@@ -62,23 +70,29 @@ func (t *txn) flush(ctx context.Context, conn *sql.Conn) error {
 // inTx runs fn in one database transaction whose writes each run at once:
 // everything fn writes, including the events that announce it, commits
 // together or not at all.
-func (d *DB) inTx(ctx context.Context, fn func(tx *txn) error) error {
-	return d.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fn(&txn{Tx: tx, d: d}) })
-}
+func (d *DB) inTx(ctx context.Context, fn func(tx *txn) error) error { return d.runTx(ctx, false, fn) }
 
 // inBatchTx is inTx with fn's result-less writes queued and sent together
 // in one round trip once fn returns, before the commit.
 func (d *DB) inBatchTx(ctx context.Context, fn func(tx *txn) error) error {
+	return d.runTx(ctx, true, fn)
+}
+
+// runTx runs fn in a transaction on a connection of its own (txn.raw).
+func (d *DB) runTx(ctx context.Context, batch bool, fn func(tx *txn) error) error {
 	conn, err := d.bun.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("take a connection: %w", err)
 	}
 	defer conn.Close()
 	return conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		t := &txn{Tx: tx, d: d, batch: &pgx.Batch{}}
+		t := &txn{Tx: tx, d: d, conn: conn.Conn}
+		if batch {
+			t.batch = &pgx.Batch{}
+		}
 		if err := fn(t); err != nil {
 			return err
 		}
-		return t.flush(ctx, conn.Conn)
+		return t.flush(ctx)
 	})
 }

@@ -157,7 +157,7 @@ func TestResolvePrivate(t *testing.T) {
 	}
 	// Only a Unix socket in a directory of the cluster user's alone; no TCP.
 	u, err := url.Parse(res.URL)
-	if err != nil || !strings.HasPrefix(u.Query().Get("host"), dir+"/pg/run/.s.PGSQL.") {
+	if err != nil || u.Query().Get("host") != dir+"/pg/run" || u.Query().Get("port") == "" {
 		t.Fatalf("URL %s is not the private socket", res.URL)
 	}
 	if fi, err := os.Stat(dir + "/pg/run"); err != nil || fi.Mode().Perm() != 0o700 {
