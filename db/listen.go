@@ -78,7 +78,9 @@ func (l *eventListener) wakeAll() {
 }
 
 // startListener runs the listener until Close, and waits (within ctx) for
-// its first connection, so that the key cache is trusted from the start.
+// its first attempt to connect, so that the key cache is trusted from the
+// start when the server lets it. The listener's connection is its own, not
+// one of the pool's.
 func (d *DB) startListener(ctx context.Context) {
 	lctx, stop := context.WithCancel(context.Background())
 	d.stop, d.done = stop, make(chan struct{})
@@ -95,13 +97,14 @@ func (d *DB) startListener(ctx context.Context) {
 }
 
 // listen holds the LISTEN connection until ctx ends, reconnecting with
-// backoff; connected is called after every connection.
+// backoff; connected is called after every attempt to connect.
 func (d *DB) listen(ctx context.Context, connected func()) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		start := time.Now()
 		_ = d.listenOnce(ctx, connected) // the reason is the next attempt's to find out
 		d.keyCache.setConnected(false)
+		connected() // Open waits for the first attempt only, whatever its outcome
 		if time.Since(start) > 10*time.Second {
 			backoff = 100 * time.Millisecond
 		}
