@@ -30,11 +30,12 @@ const (
 )
 
 // ListenEvents calls wake whenever a transaction that appended events
-// commits, once when it starts, and once after every (re)connection of the
-// listener, since notifications sent while it was away are lost. It returns
-// when ctx ends. Notifications are only a wake-up: readers must still poll
-// now and then. However many callers listen (the live hub, the webhook
-// dispatcher), the process holds one LISTEN connection, from Open to Close.
+// commits, once when it starts, and once after the listener starts listening
+// on EventChannel (within listenerHeartbeat) and after every reconnection,
+// since notifications sent while it was away are lost. It returns when ctx
+// ends. Notifications are only a wake-up: readers must still poll now and
+// then. However many callers listen (the live hub, the webhook dispatcher),
+// the process holds one LISTEN connection, from Open to Close.
 func (d *DB) ListenEvents(ctx context.Context, wake func()) {
 	l := &d.listener
 	l.mu.Lock()
@@ -66,6 +67,12 @@ func (l *eventListener) publish() {
 		list = append(list, *w)
 	}
 	l.list.Store(&list)
+}
+
+// wanted reports whether anyone listens.
+func (l *eventListener) wanted() bool {
+	list := l.list.Load()
+	return list != nil && len(*list) > 0
 }
 
 // wakeAll calls every listener's wake: once per commit, so it takes no lock.
@@ -116,10 +123,10 @@ func (d *DB) listen(ctx context.Context, connected func()) {
 	}
 }
 
-// listenOnce connects, listens on EventChannel and KeyChannel, and passes on
-// notifications until the connection fails or ctx ends. Between
-// notifications it pings the server, so that the key cache is trusted only
-// while the server is known to answer.
+// listenOnce connects, listens on KeyChannel (and on EventChannel while
+// ListenEvents has callers), and passes on notifications until the
+// connection fails or ctx ends. Between notifications it pings the server,
+// so that the key cache is trusted only while the server is known to answer.
 func (d *DB) listenOnce(ctx context.Context, connected func()) error {
 	cfg := d.pool.Config().ConnConfig.Copy()
 	cfg.RuntimeParams["application_name"] = listenerName
@@ -132,13 +139,16 @@ func (d *DB) listenOnce(ctx context.Context, connected func()) error {
 		defer cancel()
 		conn.Close(cctx)
 	}()
-	if _, err := conn.Exec(ctx, "LISTEN "+EventChannel+"; LISTEN "+KeyChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+KeyChannel); err != nil {
 		return err
 	}
 	d.keyCache.setConnected(true)
 	connected()
-	d.listener.wakeAll()
+	events := false // whether the connection listens on EventChannel
 	for {
+		if err := d.followEvents(ctx, conn, &events); err != nil {
+			return err
+		}
 		wctx, cancel := context.WithTimeout(ctx, listenerHeartbeat)
 		n, err := conn.WaitForNotification(wctx)
 		cancel()
@@ -162,4 +172,28 @@ func (d *DB) listenOnce(ctx context.Context, connected func()) error {
 			return err
 		}
 	}
+}
+
+// followEvents makes conn listen on EventChannel while ListenEvents has
+// callers and not otherwise (every commit that appends events notifies it,
+// which costs the server and this process only when someone reads them);
+// events says whether it does. Once it starts, it wakes the callers: what
+// was committed before is theirs to read from the log.
+func (d *DB) followEvents(ctx context.Context, conn *pgx.Conn, events *bool) error {
+	want := d.listener.wanted()
+	if want == *events {
+		return nil
+	}
+	stmt := "UNLISTEN " + EventChannel
+	if want {
+		stmt = "LISTEN " + EventChannel
+	}
+	if _, err := conn.Exec(ctx, stmt); err != nil {
+		return err
+	}
+	*events = want
+	if want {
+		d.listener.wakeAll()
+	}
+	return nil
 }
