@@ -77,6 +77,8 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 	global := []cli.Flag{
 		&cli.StringFlag{Name: "database-url", Usage: "Postgres `URL`; unset: use the Postgres on 127.0.0.1:5432 or start a private one",
 			Sources: env("DATABASE_URL"), Destination: &cfg.DatabaseURL},
+		&cli.StringFlag{Name: "database-max-conns", Usage: "`N` connections in the database pool, shared by every use (default 32)",
+			Sources: env("DATABASE_MAX_CONNS"), Destination: &cfg.databaseMaxConns},
 		&cli.StringFlag{Name: "bootstrap-api-key", Usage: "make sure an organization holding this API `KEY` exists (idempotent)",
 			Sources: env("BOOTSTRAP_API_KEY"), Destination: &cfg.BootstrapAPIKey},
 		&cli.StringFlag{Name: "log-format", Usage: "log `FORMAT`: text or json", Value: "text",

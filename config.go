@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/keyring"
 	"github.com/agenttrust/service/webhook"
@@ -22,18 +23,21 @@ import (
 // Config is the service configuration: environment variables, mirrored by
 // flags (newCommand defines them).
 type Config struct {
-	DatabaseURL     string
-	ListenAddr      string
-	BootstrapAPIKey string
-	EncryptionKey   string        // base64 keys, comma-separated; unset: generated into the state directory
-	keys            *keyring.Ring // EncryptionKey parsed by Validate; nil when unset
-	LogFormat       string
-	LogLevel        string
-	HTTP            httpapi.Config
-	Webhooks        WebhookConfig
+	DatabaseURL      string
+	DatabaseMaxConns int // DATABASE_MAX_CONNS: the one pool's size, shared by bun, River and pgx
+	ListenAddr       string
+	BootstrapAPIKey  string
+	EncryptionKey    string        // base64 keys, comma-separated; unset: generated into the state directory
+	keys             *keyring.Ring // EncryptionKey parsed by Validate; nil when unset
+	LogFormat        string
+	LogLevel         string
+	HTTP             httpapi.Config
+	Webhooks         WebhookConfig
 	// rateLimitRPS, rateLimitBurst and wsAllowedOrigins hold the flags' text
 	// until Validate parses them, so that every bad setting is reported at once.
 	rateLimitRPS, rateLimitBurst, wsAllowedOrigins string
+	// databaseMaxConns holds DATABASE_MAX_CONNS' text until Validate parses it.
+	databaseMaxConns string
 	// The WEBHOOK_* flags' text, parsed by Validate.
 	webhookAllowPrivate, webhookDisableAfter, webhookRetention string
 }
@@ -67,6 +71,14 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("RATE_LIMIT_BURST (--rate-limit-burst) must be a whole number of at least 1 (got %q)", c.rateLimitBurst))
 		}
 		c.HTTP.RateLimitBurst = burst
+	}
+	c.DatabaseMaxConns = db.DefaultMaxConns
+	if c.databaseMaxConns != "" {
+		n, err := strconv.Atoi(c.databaseMaxConns)
+		if err != nil || n < 1 || n > db.MaxConnsLimit {
+			errs = append(errs, fmt.Errorf("DATABASE_MAX_CONNS (--database-max-conns) must be a whole number from 1 to %d (got %q)", db.MaxConnsLimit, c.databaseMaxConns))
+		}
+		c.DatabaseMaxConns = n
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		errs = append(errs, fmt.Errorf("LOG_FORMAT (--log-format) must be text or json (got %q)", c.LogFormat))

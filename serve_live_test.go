@@ -20,7 +20,8 @@ import (
 // and closes its websocket normally before Serve returns.
 func TestServeLiveEventsAndDrain(t *testing.T) {
 	t.Parallel()
-	_, url := dbtest.NewWithURL(t)
+	d, url := dbtest.NewWithURL(t)
+	d.Close() // only the service's own listener is to be counted below
 	addr := freeAddr(t)
 	key := "live-key-0123456789"
 	env := map[string]string{"DATABASE_URL": url, "LISTEN_ADDR": addr, "BOOTSTRAP_API_KEY": key, "LOG_LEVEL": "error",
@@ -67,14 +68,15 @@ func TestServeLiveEventsAndDrain(t *testing.T) {
 	if m, err := read(); err != nil || m["type"] != "next" || !strings.Contains(toJSON(m), "agent.registered") {
 		t.Fatalf("event: %v %v", m, err)
 	}
-	// The hub and the webhook dispatcher share the process's one LISTEN.
+	// The hub, the webhook dispatcher and the key cache share the process's
+	// one LISTEN connection.
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var listeners int
 	err = conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
-		AND query ILIKE 'LISTEN%att_events%'`).Scan(&listeners)
+		AND application_name = 'att-listener'`).Scan(&listeners)
 	conn.Close(ctx)
 	if err != nil || listeners != 1 {
 		t.Fatalf("the process holds %d LISTEN connections on the event channel (%v), want 1", listeners, err)

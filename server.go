@@ -74,7 +74,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := m.loadKeys(); err != nil {
 		return err
 	}
-	d, err := db.Open(ctx, url)
+	d, err := db.Open(ctx, url, db.WithMaxConns(m.Config.DatabaseMaxConns))
 	if err != nil {
 		return err
 	}

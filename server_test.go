@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/uptrace/bun/driver/pgdriver" // registers the "pg" database/sql driver
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/keyring"
 )
@@ -102,8 +104,15 @@ func TestCommandLineAndServe(t *testing.T) {
 	if _, err := runCmd(t, env, "apikey", "revoke", "--key", second["key_id"].(string)); err != nil {
 		t.Fatalf("apikey revoke: %v", err)
 	}
-	if code, body := gql(t, addr, second["api_key"].(string), `{ agents { totalCount } }`); code != http.StatusUnauthorized || !strings.Contains(body, "UNAUTHENTICATED") {
-		t.Fatalf("revoked key: %d %s", code, body)
+	// The serving process hears of the revocation within auth.RevocationBound.
+	for revoked := time.Now(); ; {
+		code, body := gql(t, addr, second["api_key"].(string), `{ agents { totalCount } }`)
+		if code == http.StatusUnauthorized && strings.Contains(body, "UNAUTHENTICATED") {
+			break
+		}
+		if code != http.StatusOK || time.Since(revoked) > auth.RevocationBound {
+			t.Fatalf("revoked key: %d %s", code, body)
+		}
 	}
 	// apikey list: both keys, newest first, used and revoked, never a key.
 	var listed bytes.Buffer
@@ -147,7 +156,7 @@ func TestCommandLineAndServe(t *testing.T) {
 	if _, err := runCmd(t, env, "migrate"); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := sql.Open("pg", url)
+	conn, err := sql.Open("pgx", url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,10 +172,10 @@ func TestConfigValidation(t *testing.T) {
 	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ=",
 		"WEBHOOK_ALLOW_PRIVATE_NETWORKS": "maybe", "WEBHOOK_CA_FILE": "/nonexistent.pem", "WEBHOOK_RETRY_SCHEDULE": "5s,soon",
 		"WEBHOOK_DISABLE_AFTER": "0", "WEBHOOK_RETENTION": "forever",
-		"BOOTSTRAP_API_KEY": "  dev-key\n"}
+		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0"}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
 	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
-		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "BOOTSTRAP_API_KEY"} {
+		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
@@ -175,6 +184,16 @@ func TestConfigValidation(t *testing.T) {
 	c := Config{BootstrapAPIKey: " dev-key-0123456789\n", LogFormat: "text", LogLevel: "info", ListenAddr: ":8080"}
 	if err := c.Validate(); err != nil || c.BootstrapAPIKey != "dev-key-0123456789" {
 		t.Errorf("trimmed bootstrap key: %q, %v", c.BootstrapAPIKey, err)
+	}
+	// The pool's size: the default when unset, else 1 to db.MaxConnsLimit.
+	if c.DatabaseMaxConns != db.DefaultMaxConns {
+		t.Errorf("DATABASE_MAX_CONNS unset: %d, want %d", c.DatabaseMaxConns, db.DefaultMaxConns)
+	}
+	for v, ok := range map[string]bool{"1": true, "64": true, "1000": true, "0": false, "1001": false, "-3": false, "many": false} {
+		c.databaseMaxConns = v
+		if err := c.Validate(); (err == nil) != ok || ok && fmt.Sprint(c.DatabaseMaxConns) != v {
+			t.Errorf("DATABASE_MAX_CONNS=%s: %d, %v", v, c.DatabaseMaxConns, err)
+		}
 	}
 	if err := run(context.Background(), []string{"frobnicate"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
 		t.Error("unknown command accepted")

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -89,13 +88,20 @@ func CheckKey(key string) error {
 }
 
 // Authenticator resolves an API key to its principal; unknown or revoked keys
-// are Unauthenticated.
+// are Unauthenticated. The edge calls it once per request, before anything
+// else runs for it.
 type Authenticator interface {
 	// Authenticate returns the principal of a live key: Unauthenticated for
 	// an unknown or revoked one; any other error means the key could not be
-	// checked (the store is down) and is answered 503.
+	// checked (the store is down) and is answered 503. An implementation may
+	// remember keys it found live, but must refuse a key revoked on any
+	// replica within RevocationBound.
 	Authenticate(ctx context.Context, key string) (Principal, error)
 }
+
+// RevocationBound is the longest a revoked key may still be accepted, by
+// any replica, after the revocation commits.
+const RevocationBound = time.Second
 
 // MaxOrgNameLength bounds an organization's name, in characters.
 const MaxOrgNameLength = 200
@@ -151,90 +157,4 @@ const LastUseResolution = time.Minute
 type KeyChecker interface {
 	// RevokedKeys returns the ids among keyIDs that are revoked (or gone).
 	RevokedKeys(ctx context.Context, keyIDs []string) ([]string, error)
-}
-
-// KeyRecaller is an Authenticator that remembers the keys it recently
-// authenticated. The edge uses it to start a GraphQL request without a
-// statement of its own, and confirms the key within the request instead
-// (KeyCheck): a revoked key is still refused from the next request, on every
-// replica, because nothing is answered before a statement that started after
-// the request arrived has found the key live.
-type KeyRecaller interface {
-	Authenticator
-	// Recall returns the principal key had when it was last authenticated,
-	// if it is remembered and its last use needs no recording yet (see
-	// LastUseResolution). It runs no statement and says nothing about
-	// whether the key is still live.
-	Recall(key string) (Principal, bool)
-}
-
-// KeyCheck is a request's pending confirmation that its key is live: the
-// request's principal was recalled (KeyRecaller), not read. A store may fold
-// the check into the request's first statement (Fold, Confirm); the edge
-// confirms it with a lookup of its own when none did, before any answer or
-// any write.
-type KeyCheck struct {
-	KeyID string
-	state atomic.Int32 // keyPending, keyLive or keyRefused
-}
-
-const (
-	keyPending int32 = iota
-	keyLive
-	keyRefused
-)
-
-type keyCheckKey struct{}
-
-// WithKeyCheck returns ctx carrying c.
-func WithKeyCheck(ctx context.Context, c *KeyCheck) context.Context {
-	return context.WithValue(ctx, keyCheckKey{}, c)
-}
-
-// Fold returns the key id a statement about to run for ctx should check
-// (live: api_keys.id = it AND revoked_at IS NULL), or "" when the request's
-// key needs no check.
-func Fold(ctx context.Context) string {
-	if c, ok := ctx.Value(keyCheckKey{}).(*KeyCheck); ok && c.state.Load() == keyPending {
-		return c.KeyID
-	}
-	return ""
-}
-
-// Confirm records what a statement that started after the request arrived
-// found about ctx's key. A refusal is final; a confirmation counts only while
-// the check is pending.
-func Confirm(ctx context.Context, live bool) {
-	c, ok := ctx.Value(keyCheckKey{}).(*KeyCheck)
-	if !ok {
-		return
-	}
-	if live {
-		c.Live()
-	} else {
-		c.Refuse()
-	}
-}
-
-// Live records that the key was found live; it counts only while the check is pending.
-func (c *KeyCheck) Live() { c.state.CompareAndSwap(keyPending, keyLive) }
-
-// Refuse records that the key was found revoked or gone; that is final.
-func (c *KeyCheck) Refuse() { c.state.Store(keyRefused) }
-
-// State reports whether the check is done and, if so, whether the key was live.
-func (c *KeyCheck) State() (done, live bool) {
-	switch c.state.Load() {
-	case keyLive:
-		return true, true
-	case keyRefused:
-		return true, false
-	}
-	return false, false
-}
-
-// Revoked is the error a store answers when a folded check finds the key
-// gone: the edge answers the request 401 whatever the resolvers made of it.
-func Revoked() error {
-	return failure.Errorf(failure.Unauthenticated, "unknown or revoked API key")
 }

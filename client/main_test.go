@@ -2,7 +2,6 @@ package client_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,8 +9,6 @@ import (
 	"net/url"
 	"os"
 	"testing"
-
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/client"
 	"github.com/agenttrust/service/db"
@@ -36,14 +33,14 @@ func TestMain(m *testing.M) {
 
 func exampleServer() (stop func(), err error) {
 	ctx := context.Background()
-	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbtest.AdminURL())))
+	admin := dbtest.OpenSQL(dbtest.AdminURL())
 	defer admin.Close()
 	name := "att_client_ex_" + id.Random(8)
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
 		return nil, err
 	}
 	drop := func() {
-		a := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbtest.AdminURL())))
+		a := dbtest.OpenSQL(dbtest.AdminURL())
 		defer a.Close()
 		_, _ = a.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 	}

@@ -84,7 +84,7 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 	a.Fingerprint = agent.Fingerprint(*a)
 	var row agentRow
 	row.set(a)
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		if err := s.db.appendAudit(ctx, tx, &row, agent.AuditRegistered, p, a.CreatedAt, a.ToData()); err != nil {
 			return err
 		}
@@ -103,8 +103,9 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 }
 
 // lockOwn reads an agent of orgID and locks its row until tx ends.
-func lockOwn(ctx context.Context, tx bun.Tx, orgID, agentID string) (*agentRow, error) {
-	rows, err := scanAgents(ctx, agentsFor(tx, (*agentRow)(nil), agentID).Where("agent_row.org_id = ?", orgID).For("UPDATE OF agent_row, tc"))
+func lockOwn(ctx context.Context, tx *txn, orgID, agentID string) (*agentRow, error) {
+	var rows []agentRow
+	err := agentsFor(tx, &rows, agentID).Where("agent_row.org_id = ?", orgID).For("UPDATE OF agent_row, tc").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lock agent: %w", err)
 	}
@@ -122,7 +123,7 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 		return nil, err
 	}
 	var out *agent.Agent
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		row, err := lockOwn(ctx, tx, p.OrgID, agentID)
 		if err != nil {
 			return err
@@ -151,7 +152,7 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 // saveAgentChange stores a changed agent (a, stamped) in its locked row,
 // with the audit entry action and the event announcing it, in tx: the one
 // shape of every agent state change (update, suspend, reinstate).
-func (d *DB) saveAgentChange(ctx context.Context, tx bun.Tx, row *agentRow, a *agent.Agent, action string, actor auth.Principal, details any, data event.Payload) error {
+func (d *DB) saveAgentChange(ctx context.Context, tx *txn, row *agentRow, a *agent.Agent, action string, actor auth.Principal, details any, data event.Payload) error {
 	row.set(a)
 	if err := d.appendAudit(ctx, tx, row, action, actor, a.UpdatedAt, details); err != nil {
 		return err
@@ -200,7 +201,7 @@ func (s *AgentService) setStatus(ctx context.Context, agentID string, reason *st
 	}
 	change := statusChange[to]
 	var out *agent.Agent
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		row, err := lockOwn(ctx, tx, p.OrgID, agentID)
 		if err != nil {
 			return err
@@ -248,127 +249,6 @@ func getOwn(ctx context.Context, q bun.IDB, orgID, agentID string) (*agent.Agent
 func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Page, error) {
 	page, _, err := s.db.listAgents(ctx, f, false)
 	return page, err
-}
-
-// listAgents reads a page of the caller's agents in one statement, and with
-// withTrust each one's trust counters too, scored at the current time
-// (profiles[i] is page.Agents[i]'s, nil for an agent without counters).
-func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool) (*agent.Page, []*trust.Profile, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkLimit(f.Limit); err != nil {
-		return nil, nil, err
-	}
-	args := make([]any, 1, 5)
-	args[0] = p.OrgID
-	if f.Status != nil {
-		args = append(args, string(*f.Status))
-	}
-	if f.After != "" {
-		seq, err := parseSeqCursor(f.After)
-		if err != nil {
-			return nil, nil, err
-		}
-		args = append(args, seq)
-	}
-	args = append(args, f.Limit+1)
-	keyID := auth.Fold(ctx)
-	if keyID != "" {
-		args = append(args, keyID)
-	}
-	sql := listStatements[listStatement(f.Status != nil, f.After != "", withTrust, keyID != "")]
-	rows, err := d.query(ctx, sql, args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("list agents: %w", err)
-	}
-	defer rows.Close()
-	sc := newAgentScanner(p.OrgID, rows, f.Limit+1, withTrust, keyID != "")
-	defer sc.release()
-	for rows.Next() {
-		if err := sc.scan(rows); err != nil {
-			return nil, nil, fmt.Errorf("list agents: %w", err)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("list agents: %w", err)
-	}
-	if keyID != "" && len(sc.agents) > 0 { // with no row, the statement said nothing about the key
-		auth.Confirm(ctx, sc.live)
-		if !sc.live {
-			return nil, nil, auth.Revoked()
-		}
-	}
-	agents, seqs, err := sc.page()
-	if err != nil {
-		return nil, nil, fmt.Errorf("list agents: %w", err)
-	}
-	page := &agent.Page{}
-	page.Agents, page.HasNextPage = trimPage(agents, f.Limit)
-	if n := len(page.Agents); n > 0 {
-		page.EndCursor = seqCursor(seqs[n-1])
-	}
-	var profiles []*trust.Profile
-	if withTrust {
-		profiles = sc.profiles(len(page.Agents), d.Now())
-	}
-	return page, profiles, nil
-}
-
-// listStatements are listAgents' statements, one per combination of
-// listStatement's options, written once.
-var listStatements = func() (out [16]string) {
-	for i := range out {
-		out[i] = listSQL(i&1 != 0, i&2 != 0, i&4 != 0, i&8 != 0)
-	}
-	return out
-}()
-
-func listStatement(status, after, withTrust, withKey bool) int {
-	i := 0
-	for bit, on := range []bool{status, after, withTrust, withKey} {
-		if on {
-			i |= 1 << bit
-		}
-	}
-	return i
-}
-
-// listSQL is the statement of a page of agents of the organization $1:
-// filtered by status and after a cursor when asked (each combination of
-// filters is its own statement, so that every prepared plan uses the index
-// made for it), then limited. A page with trust reads each agent's counters
-// by the same statement (primary-key lookups beside the page's rows), so it
-// needs no second one; a request whose key is not yet confirmed
-// (auth.Fold) has the page's statement check it too, so it needs no lookup
-// of its own. Its parameters come in that order: org, status, seq, limit,
-// key.
-func listSQL(status, after, withTrust, withKey bool) string {
-	sql, n := `SELECT `+agentColumns+` FROM agents WHERE org_id = $1`, 1
-	if status {
-		n++
-		sql += fmt.Sprintf(" AND status = $%d", n)
-	}
-	if after {
-		n++
-		sql += fmt.Sprintf(" AND seq < $%d", n)
-	}
-	n++
-	sql += fmt.Sprintf(" ORDER BY seq DESC LIMIT $%d", n)
-	if !withTrust && !withKey {
-		return sql
-	}
-	outer, from := `SELECT page.*`, ` FROM (`+sql+`) AS page`
-	if withTrust {
-		outer += `, ` + counterColumns
-		from += ` LEFT JOIN trust_counters AS tc ON tc.agent_id = page.id`
-	}
-	if withKey {
-		n++
-		outer += fmt.Sprintf(`, EXISTS (SELECT 1 FROM api_keys WHERE id = $%d AND revoked_at IS NULL)`, n)
-	}
-	return outer + from + ` ORDER BY page.seq DESC`
 }
 
 // Count counts the caller's agents, optionally of one status.

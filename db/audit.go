@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/schema"
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
@@ -43,7 +41,7 @@ func (r auditRow) entry() agent.AuditEntry {
 // The entry's actor is the acting API key's id when that key belongs to the
 // agent's organization, and ExternalActor otherwise: an agent's chain never
 // reveals another organization's key ids.
-func (d *DB) appendAudit(ctx context.Context, tx bun.Tx, a *agentRow, action string, p auth.Principal, at time.Time, details any) error {
+func (d *DB) appendAudit(ctx context.Context, tx *txn, a *agentRow, action string, p auth.Principal, at time.Time, details any) error {
 	actor := ExternalActor
 	if p.OrgID == a.OrgID {
 		actor = p.KeyID
@@ -58,7 +56,8 @@ func (d *DB) appendAudit(ctx context.Context, tx bun.Tx, a *agentRow, action str
 	}
 	row := auditRow{AgentID: e.AgentID, Sequence: e.Sequence, Action: e.Action, At: e.Timestamp,
 		Actor: e.Actor, Details: e.Details, Hash: e.Hash, PreviousHash: e.PreviousHash}
-	if err := write(ctx, insertAudit(tx, &row), "append audit entry"); err != nil {
+	if err := tx.write(ctx, "append audit entry", insertAudit, row.AgentID, row.Sequence, row.Action, row.At,
+		row.Actor, string(row.Details), row.Hash, row.PreviousHash); err != nil {
 		return err
 	}
 	a.AuditSeq, a.AuditHead = e.Sequence, e.Hash
@@ -66,43 +65,17 @@ func (d *DB) appendAudit(ctx context.Context, tx bun.Tx, a *agentRow, action str
 	return nil
 }
 
-// insertAudit is tx.NewInsert().Model(r) written out: the same statement
-// text (TestWrittenOutStatements), without bun's per-query reflection, for
-// the entries every execute appends.
-func insertAudit(q bun.IDB, r *auditRow) *bun.RawQuery {
-	return q.NewRaw(`INSERT INTO "audit_entries" ("agent_id", "sequence", "action", "at", "actor", "details", "hash", "previous_hash") VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.AgentID, r.Sequence, r.Action, r.At, r.Actor, jsonb(r.Details), r.Hash, r.PreviousHash)
-}
+// insertAudit stores an audit entry.
+const insertAudit = `INSERT INTO audit_entries (agent_id, sequence, action, at, actor, details, hash, previous_hash)
+ VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
 
 // saveAuditHead writes a's chain head back to its row.
-func saveAuditHead(ctx context.Context, tx bun.Tx, a *agentRow) error {
-	return write(ctx, updateAuditHead(tx, a), "advance audit head")
+func saveAuditHead(ctx context.Context, tx *txn, a *agentRow) error {
+	return tx.write(ctx, "advance audit head", updateAuditHead, a.AuditSeq, a.AuditHead, a.AuditHeadMAC, a.ID)
 }
 
-// updateAuditHead is tx.NewUpdate().Model(a).Column("audit_seq",
-// "audit_head", "audit_head_mac").WherePK() written out (as insertAudit).
-func updateAuditHead(q bun.IDB, a *agentRow) *bun.RawQuery {
-	return q.NewRaw(`UPDATE "agents" AS "agent_row" SET "audit_seq" = ?, "audit_head" = ?, "audit_head_mac" = ? WHERE ("agent_row"."id" = ?)`,
-		a.AuditSeq, a.AuditHead, a.AuditHeadMAC, a.ID)
-}
-
-// jsonb appends a JSON value as bun appends a model's type:jsonb field: it
-// re-marshals the value (compacting it and escaping <, > and &), which
-// leaves JSON of plain ASCII without whitespace, as our encoders write it,
-// unchanged, so such a value is appended as it is.
-type jsonb json.RawMessage
-
-func (j jsonb) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
-	for _, c := range j {
-		if c <= ' ' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
-			return schema.AppendJSONValue(gen, b, reflect.ValueOf(json.RawMessage(j))), nil
-		}
-	}
-	if !json.Valid(j) {
-		return schema.AppendJSONValue(gen, b, reflect.ValueOf(json.RawMessage(j))), nil
-	}
-	return gen.Dialect().AppendJSON(b, j), nil
-}
+// updateAuditHead writes an agent's chain head.
+const updateAuditHead = `UPDATE agents SET audit_seq = $1, audit_head = $2, audit_head_mac = $3 WHERE id = $4`
 
 // auditChains loads a page of the chains of agents owned by orgID in chain
 // order, in one statement: each agent's page is an index range scan.

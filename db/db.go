@@ -1,61 +1,98 @@
-// Package db is the only package that talks to Postgres (through bun): row
-// models, embedded migrations, and the services that own every database
-// transaction boundary.
+// Package db is the only package that talks to Postgres: row models,
+// embedded migrations, and the services that own every database transaction
+// boundary. A process opens one pgx pool; bun runs over it through pgx's
+// database/sql adapter, River through riverpgxv5, and the reads and batches
+// that need pgx itself use it directly.
 package db
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/keyring"
 )
 
-// DB is a connection pool to the service's database.
+// DB is the process's connection pool to the service's database.
 type DB struct {
+	pool       *pgxpool.Pool
 	bun        *bun.DB
-	reads      *pgxpool.Pool
 	statements atomic.Int64
 	migrated   atomic.Bool
 	keys       *keyring.Ring
 	listener   eventListener
+	keyCache   keyCache
+	// stop ends the listener; done is closed when it has.
+	stop      context.CancelFunc
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
 	// Now is the clock; tests may replace it before use.
 	Now func() time.Time
 }
 
-// Open connects to the Postgres at url and checks it answers.
-func Open(ctx context.Context, url string) (*DB, error) {
-	// Reads may legitimately wait on a row lock (executes from one agent
-	// queue up), so only dialing and writing are kept short; requests are
-	// bounded by their contexts.
-	connector := pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithDialTimeout(5*time.Second),
-		pgdriver.WithWriteTimeout(5*time.Second), pgdriver.WithReadTimeout(2*time.Minute),
-		pgdriver.WithConnParams(map[string]any{"statement_timeout": StatementTimeout.Milliseconds()}))
-	sqldb := sql.OpenDB(connector)
-	sqldb.SetMaxOpenConns(mainConns)
-	sqldb.SetMaxIdleConns(mainConns)
-	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	reads, err := openReads(url)
+// DefaultMaxConns is the pool's size when Open is given no other.
+const DefaultMaxConns = 32
+
+// MaxConnsLimit is the largest pool Open accepts: more connections than this
+// cost Postgres more than they serve.
+const MaxConnsLimit = 1000
+
+// Option configures Open.
+type Option func(*pgxpool.Config)
+
+// WithMaxConns sets the pool's size: every user of the database (bun, River,
+// the pgx reads) shares these connections. n must be 1 to MaxConnsLimit.
+func WithMaxConns(n int) Option {
+	return func(c *pgxpool.Config) { c.MaxConns = int32(n) }
+}
+
+// Open connects to the Postgres at url, checks it answers, and starts the
+// process's listener (ListenEvents, key revocations).
+func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		sqldb.Close()
-		return nil, err
+		return nil, fmt.Errorf("parse database url: %w", err)
 	}
-	d := &DB{bun: bun.NewDB(sqldb, pgdialect.New()), reads: reads, Now: func() time.Time { return time.Now().UTC() },
+	cfg.MaxConns = DefaultMaxConns
+	for _, o := range opts {
+		o(cfg)
+	}
+	if cfg.MaxConns < 1 || cfg.MaxConns > MaxConnsLimit {
+		return nil, fmt.Errorf("database pool size %d: must be 1 to %d", cfg.MaxConns, MaxConnsLimit)
+	}
+	cfg.MaxConnIdleTime = 5 * time.Minute
+	cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(StatementTimeout.Milliseconds(), 10)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open database pool: %w", err)
+	}
+	sqldb := sql.OpenDB(simpleConnector{stdlib.GetPoolConnector(pool)})
+	// Idle connections belong to the pgx pool, not to database/sql: held
+	// here, they would starve River and the pgx reads.
+	sqldb.SetMaxIdleConns(0)
+	d := &DB{pool: pool, bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() },
 		keys: randomRing()}
 	d.bun.AddQueryHook(counter{d})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := sqldb.PingContext(pctx); err != nil {
-		d.Close()
+	if err := pool.Ping(pctx); err != nil {
+		d.bun.Close()
+		pool.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
+	d.startListener(pctx)
 	return d, nil
 }
 
@@ -64,6 +101,10 @@ func Open(ctx context.Context, url string) (*DB, error) {
 // longer, whatever a request asks. A migration that needs longer sets its
 // own with SET LOCAL.
 const StatementTimeout = 15 * time.Second
+
+// Pool is the process's pgx pool, for River and anything else that needs
+// pgx itself; it is closed by Close.
+func (d *DB) Pool() *pgxpool.Pool { return d.pool }
 
 // Setting reads a Postgres run-time setting of a pooled connection (SHOW name).
 func (d *DB) Setting(ctx context.Context, name string) (string, error) {
@@ -74,25 +115,23 @@ func (d *DB) Setting(ctx context.Context, name string) (string, error) {
 	return v, nil
 }
 
-// Pool is the process's pgx pool, for River and the statements that need pgx.
-func (d *DB) Pool() *pgxpool.Pool { return d.reads }
-
-// Close closes both pools.
+// Close stops the listener and closes the pool; closing again does nothing.
 func (d *DB) Close() error {
-	d.reads.Close()
-	return d.bun.Close()
+	d.closeOnce.Do(func() {
+		d.stop()
+		<-d.done
+		d.closeErr = d.bun.Close()
+		d.pool.Close()
+	})
+	return d.closeErr
 }
 
-// Stats reports connection pool figures for metrics: both pools together.
+// Stats reports the pool's figures for metrics.
 func (d *DB) Stats() sql.DBStats {
-	st, r := d.bun.DB.Stats(), d.reads.Stat()
-	st.MaxOpenConnections += int(r.MaxConns())
-	st.OpenConnections += int(r.TotalConns())
-	st.InUse += int(r.AcquiredConns())
-	st.Idle += int(r.IdleConns())
-	st.WaitCount += r.EmptyAcquireCount()
-	st.WaitDuration += r.EmptyAcquireWaitTime()
-	return st
+	r := d.pool.Stat()
+	return sql.DBStats{MaxOpenConnections: int(r.MaxConns()), OpenConnections: int(r.TotalConns()),
+		InUse: int(r.AcquiredConns()), Idle: int(r.IdleConns()), WaitCount: r.EmptyAcquireCount(),
+		WaitDuration: r.EmptyAcquireWaitTime()}
 }
 
 // Statements counts SQL statements run since Open; tests use it to prove
@@ -100,7 +139,7 @@ func (d *DB) Stats() sql.DBStats {
 func (d *DB) Statements() int64 { return d.statements.Load() }
 
 // Ping checks the database answers within ctx.
-func (d *DB) Ping(ctx context.Context) error { return d.bun.PingContext(ctx) }
+func (d *DB) Ping(ctx context.Context) error { return d.pool.Ping(ctx) }
 
 // counter is a bun query hook that counts statements.
 type counter struct{ d *DB }
@@ -108,8 +147,14 @@ type counter struct{ d *DB }
 func (c counter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
 func (c counter) AfterQuery(_ context.Context, _ *bun.QueryEvent)                    { c.d.statements.Add(1) }
 
-// inTx runs fn in one database transaction: everything fn writes, including
-// the events that announce it, commits together or not at all.
-func (d *DB) inTx(ctx context.Context, fn func(tx bun.Tx) error) error {
-	return d.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fn(tx) })
+// query runs one read on the pgx pool, counted like bun's statements.
+func (d *DB) query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	d.statements.Add(1)
+	return d.pool.Query(ctx, sql, args...)
+}
+
+// queryRow is query for one row.
+func (d *DB) queryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	d.statements.Add(1)
+	return d.pool.QueryRow(ctx, sql, args...)
 }

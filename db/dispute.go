@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
@@ -59,7 +59,7 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 		return nil, err
 	}
 	var out *trust.Dispute
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		parties, err := lockAgents(ctx, tx, in.AgentID)
 		if err != nil {
 			return err
@@ -91,8 +91,8 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 			ev[i] = disputeEvidenceRow{ReporterOrg: p.OrgID, TransactionID: txID, DisputeID: d.ID}
 		}
 		if _, err := tx.NewInsert().Model(&ev).Exec(ctx); err != nil {
-			var pgErr pgdriver.Error
-			if errors.As(err, &pgErr) && pgErr.Field('C') == "23505" {
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 				return failure.Errorf(failure.Conflict, "your organization already has an open dispute on one of these transactions")
 			}
 			return fmt.Errorf("insert dispute evidence: %w", err)
@@ -124,7 +124,7 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 // checkEvidence names every evidence id that is not a transaction visible to
 // orgID involving the agent, and refuses transactions already under an open
 // dispute from orgID.
-func (s *TrustService) checkEvidence(ctx context.Context, tx bun.Tx, orgID string, in trust.ReportInput) error {
+func (s *TrustService) checkEvidence(ctx context.Context, tx *txn, orgID string, in trust.ReportInput) error {
 	var found []string
 	err := tx.NewSelect().Model((*transactionRow)(nil)).Column("id").
 		Where("id IN (?)", bun.In(in.EvidenceIDs)).
@@ -163,7 +163,7 @@ func (s *TrustService) checkEvidence(ctx context.Context, tx bun.Tx, orgID strin
 // firstOpenDispute is the creation time of orgID's earliest open dispute
 // against the agent (zero when there is none): what that organization's
 // dispute weight counts from.
-func firstOpenDispute(ctx context.Context, tx bun.Tx, agentID, orgID string) (time.Time, error) {
+func firstOpenDispute(ctx context.Context, tx *txn, agentID, orgID string) (time.Time, error) {
 	var first *time.Time
 	err := tx.NewSelect().Model((*disputeRow)(nil)).ColumnExpr("min(created_at)").
 		Where("agent_id = ? AND reporter_org = ? AND status = 'open'", agentID, orgID).Scan(ctx, &first)
@@ -186,7 +186,7 @@ func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.D
 		return nil, err
 	}
 	var out *trust.Dispute
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		var d disputeRow
 		err := tx.NewSelect().Model(&d).Where("id = ?", disputeID).
 			Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).For("UPDATE").Scan(ctx)

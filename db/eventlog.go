@@ -6,12 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
@@ -44,16 +41,14 @@ const logQuery = `SELECT ` + eventColumns + ` FROM events e
 
 // readEventHeads reads up to limit events after `after`, as ReadEvents
 // does but without their data, for the webhook dispatcher, which only
-// routes them. It reads on the pgx pool, in Postgres' binary format (bun's
-// text rows and reflective scan cost this process 5 µs of CPU per event, a
-// twentieth of a delivery to one endpoint), in a read-only transaction of
-// its own under indexOrderOnly. The dispatcher holds its cursor's lock in
+// routes them. It reads on the pgx pool, in Postgres' binary format, in a
+// read-only transaction of its own under indexOrderOnly. The dispatcher holds its cursor's lock in
 // its own transaction meanwhile, but the read needs nothing of that
 // transaction's: events do not change, and which of them are stable is for
 // the read's own snapshot to say.
 func (d *DB) readEventHeads(ctx context.Context, after event.Position, limit int) ([]event.Event, error) {
 	var out []event.Event
-	err := pgx.BeginTxFunc(ctx, d.reads, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+	err := pgx.BeginTxFunc(ctx, d.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		d.statements.Add(2)
 		var b pgx.Batch
 		b.Queue(indexOrderOnly)
@@ -96,11 +91,9 @@ const eventHeadsQuery = `SELECT e.seq, e.xid::text, e.id, e.type, e.org_ids, e.c
 // indexOrderOnly makes the dispatcher's read of the log take its events in
 // the position index's order instead of collecting every event after the
 // cursor and sorting them: after a burst, statistics older than the burst
-// make Postgres expect a few thousand events where there are tens of
-// thousands, and it then planned a bitmap scan of all of them and a sort
-// for each pass of 2,000 (15.6 ms against 1.0 ms for 20,000 events; 5.8 µs
-// of Postgres time per delivery in the 1-endpoint benchmark). The settings
-// last until the end of the read's transaction.
+// make Postgres expect far fewer events than there are, and it then planned
+// a bitmap scan of all of them and a sort for each pass. The settings last
+// until the end of the read's transaction.
 const indexOrderOnly = `SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`
 
 // ReadOrgEvents is ReadEvents for the events addressed to one organization.
@@ -188,102 +181,4 @@ func logEvents(rows []logRow) ([]event.Event, error) {
 			OrgIDs: r.OrgIDs, Data: r.Data, CreatedAt: r.CreatedAt.UTC()}
 	}
 	return out, nil
-}
-
-// ListenEvents calls wake whenever a transaction that appended events
-// commits, once when it starts, and once after every (re)connection of the
-// listener, since notifications sent while it was away are lost. It returns
-// when ctx ends. Notifications are only a wake-up: readers must still poll
-// now and then. However many callers listen (the live hub, the webhook
-// dispatcher), the process holds one LISTEN connection: the first caller
-// starts it and the last one to return stops it.
-func (d *DB) ListenEvents(ctx context.Context, wake func()) {
-	l := &d.listener
-	l.mu.Lock()
-	if l.wakes == nil {
-		l.wakes = map[*func()]bool{}
-	}
-	l.wakes[&wake] = true
-	l.publish()
-	if l.stop == nil {
-		lctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-		done := make(chan struct{})
-		l.stop, l.done = stop, done
-		go func() { defer close(done); d.listen(lctx, l.wakeAll) }()
-	}
-	l.mu.Unlock()
-	wake()
-	<-ctx.Done()
-	l.mu.Lock()
-	delete(l.wakes, &wake)
-	l.publish()
-	var done chan struct{}
-	if len(l.wakes) == 0 {
-		l.stop()
-		done, l.stop, l.done = l.done, nil, nil
-	}
-	l.mu.Unlock()
-	if done != nil {
-		<-done
-	}
-}
-
-// eventListener is the process's one LISTEN on EventChannel and who it wakes.
-type eventListener struct {
-	mu    sync.Mutex
-	wakes map[*func()]bool
-	list  atomic.Pointer[[]func()] // wakes' functions, replaced (not changed) under mu
-	stop  context.CancelFunc       // of the running listener; nil when none runs
-	done  chan struct{}
-}
-
-// publish makes list hold wakes' functions; mu is held.
-func (l *eventListener) publish() {
-	list := make([]func(), 0, len(l.wakes))
-	for w := range l.wakes {
-		list = append(list, *w)
-	}
-	l.list.Store(&list)
-}
-
-// wakeAll calls every listener's wake: once per commit, so it takes no lock.
-func (l *eventListener) wakeAll() {
-	for _, w := range *l.list.Load() {
-		w()
-	}
-}
-
-// listen holds a LISTEN connection until ctx ends, reconnecting with
-// backoff, and calls wake for every notification and after every
-// (re)connection.
-func (d *DB) listen(ctx context.Context, wake func()) {
-	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
-		ln := pgdriver.NewListener(d.bun)
-		// A blocked receive does not watch ctx: closing the listener ends it.
-		stop := context.AfterFunc(ctx, func() { ln.Close() })
-		err := ln.Listen(ctx, EventChannel)
-		if err == nil {
-			backoff = 100 * time.Millisecond
-			wake()
-			for {
-				_, _, err = ln.ReceiveTimeout(ctx, time.Minute)
-				if err != nil {
-					var timeout interface{ Timeout() bool }
-					if errors.As(err, &timeout) && timeout.Timeout() && ctx.Err() == nil {
-						continue // idle; the listener pings on its own
-					}
-					break
-				}
-				wake()
-			}
-		}
-		stop()
-		ln.Close()
-		select {
-		case <-ctx.Done():
-		case <-time.After(backoff):
-		}
-		backoff = min(2*backoff, 5*time.Second)
-	}
 }

@@ -231,9 +231,9 @@ func ids(evs []event.Event) []string {
 	return out
 }
 
-// Two listeners share one LISTEN connection; each is woken by a commit,
-// one leaving does not stop the other's wake-ups, and the connection goes
-// with the last one.
+// The process holds one LISTEN connection from Open to Close: two listeners
+// share it, each is woken by a commit, and one leaving does not stop the
+// other's wake-ups.
 func TestListenEventsSharesOneConnection(t *testing.T) {
 	t.Parallel()
 	d, url := dbtest.NewWithURL(t)
@@ -245,7 +245,7 @@ func TestListenEventsSharesOneConnection(t *testing.T) {
 	listeners := func() int {
 		var n int
 		if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
-			AND query ILIKE 'LISTEN%'`).Scan(&n); err != nil {
+			AND application_name = 'att-listener'`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -286,16 +286,14 @@ func TestListenEventsSharesOneConnection(t *testing.T) {
 		}
 	}
 
+	if n := listeners(); n != 1 {
+		t.Fatalf("%d LISTEN connections after Open, want 1", n)
+	}
 	a, stopA := listen()
 	b, stopB := listen()
-	deadline := time.Now().Add(10 * time.Second)
-	for listeners() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d LISTEN connections for two listeners, want 1", listeners())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if n := listeners(); n != 1 {
+		t.Fatalf("%d LISTEN connections for two listeners, want 1", n)
 	}
-	time.Sleep(100 * time.Millisecond) // the connection's own wake-ups
 	drain(a)
 	drain(b)
 	commit()
@@ -309,10 +307,13 @@ func TestListenEventsSharesOneConnection(t *testing.T) {
 		t.Fatal("after the first listener left, a commit did not wake the second")
 	}
 	stopB()
-	deadline = time.Now().Add(10 * time.Second) // a closed connection's backend exits soon after
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second) // a closed connection's backend exits soon after
 	for listeners() != 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d LISTEN connections after both listeners left, want 0", listeners())
+			t.Fatalf("%d LISTEN connections after Close, want 0", listeners())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

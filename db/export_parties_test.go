@@ -14,14 +14,8 @@ func (d *DB) CompareParties(ctx context.Context, ids ...string) error {
 	if err != nil {
 		return err
 	}
-	if err := d.decodedAlike(ctx, ids); err != nil {
-		return err
-	}
 	var rows []agentRow
 	if err := agentsFor(d.bun, &rows, ids...).Scan(ctx); err != nil {
-		return err
-	}
-	if err := scannedAlike(ctx, d, ids, rows); err != nil {
 		return err
 	}
 	slow := byID(rows)
@@ -48,23 +42,20 @@ func (d *DB) CompareParties(ctx context.Context, ids ...string) error {
 	return nil
 }
 
-// PartyPlans runs evaluateTrust's read of ids (with the API key keyID's
-// check when keyID is set) calls times on one connection of the read pool,
+// PartyPlans runs evaluateTrust's read of ids calls times on one connection
+// of the pool,
 // and returns how many of those calls Postgres ran on the statement's generic
 // plan and how many it planned afresh (pg_prepared_statements).
-func (d *DB) PartyPlans(ctx context.Context, ids []string, keyID string, calls int) (generic, custom int64, err error) {
-	conn, err := d.reads.Acquire(ctx)
+func (d *DB) PartyPlans(ctx context.Context, ids []string, calls int) (generic, custom int64, err error) {
+	conn, err := d.pool.Acquire(ctx)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer conn.Release()
-	sql := partySQL(len(ids), keyID != "")
-	args := make([]any, 0, len(ids)+1)
+	sql := partySQL(len(ids))
+	args := make([]any, 0, len(ids))
 	for _, id := range ids {
 		args = append(args, id)
-	}
-	if keyID != "" {
-		args = append(args, keyID)
 	}
 	for range calls {
 		rows, err := conn.Query(ctx, sql, args...)
@@ -78,59 +69,4 @@ func (d *DB) PartyPlans(ctx context.Context, ids []string, keyID string, calls i
 	}
 	err = conn.QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1`, sql).Scan(&generic, &custom)
 	return generic, custom, err
-}
-
-// decodedAlike reads ids with the key check and requires the rows in the
-// binary format, each decoded by decodeParty exactly as rows.Scan reads it
-// (scanParty).
-func (d *DB) decodedAlike(ctx context.Context, ids []string) error {
-	args := []any{}
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	rows, err := d.reads.Query(ctx, partySQL(len(ids), true), append(args, "key_none")...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rawParties(rows, true) {
-		return fmt.Errorf("the party read's rows are not all in the binary format of partyOIDs: %+v", rows.FieldDescriptions())
-	}
-	n := 0
-	for rows.Next() {
-		liveRaw, liveScan := true, true
-		raw, err := decodeParty(rows.RawValues(), true, &liveRaw)
-		if err != nil {
-			return err
-		}
-		scanned, err := scanParty(rows, true, &liveScan)
-		if err != nil {
-			return err
-		}
-		if !reflect.DeepEqual(raw, scanned) || liveRaw != liveScan || liveRaw {
-			return fmt.Errorf("decoded %+v (key live %t), scanned %+v (%t)", raw, liveRaw, scanned, liveScan)
-		}
-		n++
-	}
-	if n != len(ids) {
-		return fmt.Errorf("%d rows for %d ids", n, len(ids))
-	}
-	return rows.Err()
-}
-
-// scannedAlike requires scanAgents (the execute's lock) to read ids as bun's
-// Scan of the same statement did (want), field for field.
-func scannedAlike(ctx context.Context, d *DB, ids []string, want []agentRow) error {
-	q := agentsFor(d.bun, (*agentRow)(nil), ids...)
-	if got, want := q.String(), agentsFor(d.bun, &want, ids...).String(); got != want {
-		return fmt.Errorf("scanAgents' statement:\n %s\nbun's:\n %s", got, want)
-	}
-	got, err := scanAgents(ctx, q)
-	if err != nil {
-		return err
-	}
-	if !reflect.DeepEqual(got, want) {
-		return fmt.Errorf("scanAgents read\n %+v\nbun read\n %+v", got, want)
-	}
-	return nil
 }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/agenttrust/service/event"
 )
 
 // EventTx is a transaction held open by a test, to commit events out of order.
 type EventTx struct {
-	tx  bun.Tx
+	tx  *txn
 	ctx context.Context
 }
 
@@ -25,7 +23,7 @@ func (d *DB) BeginEventTx(ctx context.Context) (*EventTx, error) {
 		tx.Rollback()
 		return nil, err
 	}
-	return &EventTx{tx: tx, ctx: ctx}, nil
+	return &EventTx{tx: &txn{Tx: tx, d: d}, ctx: ctx}, nil
 }
 
 // Append writes one event for orgs inside the transaction.

@@ -37,7 +37,7 @@ func (d *DB) RecordPlan(ctx context.Context, orgID, whID string, records, from i
 		arr(n),
 		n(from), n(from + 99), `'2026-11-23T10:00:00Z'`, `'2026-11-23T10:00:00Z'`, `1`,
 	}, ", ")
-	conn, err := d.reads.Acquire(ctx)
+	conn, err := d.pool.Acquire(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -104,7 +104,7 @@ func (d *DB) DispatchReadPlan(ctx context.Context, events, batch int) (string, e
 		return "", err
 	}
 	var plan []string
-	err := pgx.BeginFunc(ctx, d.reads, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, indexOrderOnly); err != nil {
 			return err
 		}

@@ -2,10 +2,8 @@ package db
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -34,26 +32,25 @@ type apiKeyRow struct {
 }
 
 // OrgService implements auth.OrgService on Postgres.
-type OrgService struct {
-	db     *DB
-	recall keyMemo
-}
+type OrgService struct{ db *DB }
 
 // NewOrgService returns the organization and API key service.
 func NewOrgService(d *DB) *OrgService { return &OrgService{db: d} }
 
-var (
-	_ auth.OrgService  = (*OrgService)(nil)
-	_ auth.KeyRecaller = (*OrgService)(nil)
-)
+var _ auth.OrgService = (*OrgService)(nil)
 
 // Authenticate finds the live key whose hash matches key, and records its use
-// when the recorded one is older than auth.LastUseResolution.
+// when the recorded one is older than auth.LastUseResolution. A key it found
+// live recently is answered from the process's key cache (keyCache), which
+// forgets every key when any is revoked on any replica.
 func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Principal, error) {
 	h := auth.Hash(key)
+	cache := &s.db.keyCache
+	if p, ok := cache.get(h, s.db.Now()); ok {
+		return p, nil
+	}
+	epoch := cache.currentEpoch()
 	var row apiKeyRow
-	// Every request runs this, so it is a statement pgx prepares once per
-	// connection; there is no cache, so a revoked key fails from the next request.
 	err := s.db.queryRow(ctx, `SELECT id, org_id, hash, last_used_at FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, h).
 		Scan(&row.ID, &row.OrgID, &row.Hash, &row.LastUsedAt)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !auth.Equal(row.Hash, h)) {
@@ -69,74 +66,12 @@ func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Princip
 		_, err := s.db.bun.NewUpdate().Model((*apiKeyRow)(nil)).Set("last_used_at = ?", now).
 			Where("id = ?", row.ID).Where("last_used_at IS NULL OR last_used_at <= ?", now.Add(-auth.LastUseResolution)).Exec(ctx)
 		if err == nil {
-			s.recall.put(h, p, now)
+			cache.put(h, p, now, epoch)
 		}
 	} else {
-		s.recall.put(h, p, *row.LastUsedAt)
+		cache.put(h, p, *row.LastUsedAt, epoch)
 	}
 	return p, nil
-}
-
-// Recall returns the principal of a key Authenticate found live, while its
-// recorded last use is less than auth.LastUseResolution old (so a key in
-// steady use is looked up, and its use recorded, about once a minute per
-// replica). Once that is older, one caller is refused, looks the key up and
-// records its use, and the key's other requests meanwhile (for up to
-// keyRefreshWait) are still answered: without that, every request in flight
-// at that moment would look the key up and race to record its use, a stall of
-// hundreds of milliseconds every minute under load. It runs no statement and
-// does not know about revocations: the caller confirms the key within the
-// request (auth.KeyCheck).
-func (s *OrgService) Recall(key string) (auth.Principal, bool) {
-	return s.recall.get(auth.Hash(key), s.db.Now())
-}
-
-// keyMemo remembers the principals of recently authenticated keys by hash,
-// with the last use recorded for each; at most keyMemoSize of them.
-type keyMemo struct {
-	mu   sync.Mutex
-	keys map[[sha256.Size]byte]memoKey
-}
-
-type memoKey struct {
-	p    auth.Principal
-	used time.Time
-	// refreshing is when a caller was refused to look the key up again
-	// (zero if none has been yet).
-	refreshing time.Time
-}
-
-// keyRefreshWait is how long a key's other requests are answered from the
-// memo while one looks it up again; a lookup that fails or takes longer lets
-// the next caller try.
-const keyRefreshWait = 5 * time.Second
-
-const keyMemoSize = 10_000
-
-func (m *keyMemo) put(hash []byte, p auth.Principal, used time.Time) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.keys == nil || len(m.keys) >= keyMemoSize {
-		m.keys = make(map[[sha256.Size]byte]memoKey) // forget all: the next lookups refill it
-	}
-	m.keys[[sha256.Size]byte(hash)] = memoKey{p: p, used: used}
-}
-
-func (m *keyMemo) get(hash []byte, now time.Time) (auth.Principal, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	k, ok := m.keys[[sha256.Size]byte(hash)]
-	switch {
-	case !ok || now.Before(k.used):
-		return auth.Principal{}, false
-	case now.Sub(k.used) < auth.LastUseResolution:
-		return k.p, true
-	case !k.refreshing.IsZero() && now.Sub(k.refreshing) < keyRefreshWait && !now.Before(k.refreshing):
-		return k.p, true // another request is looking the key up
-	}
-	k.refreshing = now
-	m.keys[[sha256.Size]byte(hash)] = k
-	return auth.Principal{}, false
 }
 
 // ListKeys describes an organization's keys, newest first; NotFound if there
@@ -178,7 +113,7 @@ func (s *OrgService) CreateOrg(ctx context.Context, name string) (orgID, keyID, 
 	org := orgRow{ID: id.New(id.Org), Name: name, CreatedAt: s.db.Now()}
 	key = auth.NewKey()
 	k := apiKeyRow{ID: id.New(id.Key), OrgID: org.ID, Hash: auth.Hash(key), CreatedAt: org.CreatedAt}
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		if _, err := tx.NewInsert().Model(&org).Exec(ctx); err != nil {
 			return fmt.Errorf("insert org: %w", err)
 		}
@@ -210,17 +145,28 @@ func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key st
 	return k.ID, key, nil
 }
 
-// RevokeKey marks a key revoked; revoking twice is harmless.
+// RevokeKey marks a key revoked; revoking twice is harmless. The revoking
+// transaction notifies KeyChannel, so every replica's key cache forgets its
+// keys when it commits (this process's at once).
 func (s *OrgService) RevokeKey(ctx context.Context, keyID string) error {
-	res, err := s.db.bun.NewUpdate().Model((*apiKeyRow)(nil)).
-		Set("revoked_at = coalesce(revoked_at, ?)", s.db.Now()).Where("id = ?", keyID).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("revoke api key: %w", err)
+	err := s.db.inTx(ctx, func(tx *txn) error {
+		res, err := tx.NewUpdate().Model((*apiKeyRow)(nil)).
+			Set("revoked_at = coalesce(revoked_at, ?)", s.db.Now()).Where("id = ?", keyID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("revoke api key: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return failure.Errorf(failure.NotFound, "API key %q not found", keyID)
+		}
+		if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", KeyChannel, keyID); err != nil {
+			return fmt.Errorf("announce revoked api key: %w", err)
+		}
+		return nil
+	})
+	if err == nil {
+		s.db.keyCache.revoked()
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return failure.Errorf(failure.NotFound, "API key %q not found", keyID)
-	}
-	return nil
+	return err
 }
 
 // EnsureKey makes an organization holding key exist. Concurrent replicas race
@@ -236,7 +182,7 @@ func (s *OrgService) EnsureKey(ctx context.Context, key, orgName string) (string
 	}
 	org := orgRow{ID: id.New(id.Org), Name: orgName, CreatedAt: s.db.Now()}
 	k := apiKeyRow{ID: id.New(id.Key), OrgID: org.ID, Hash: auth.Hash(key), CreatedAt: org.CreatedAt}
-	err := s.db.inTx(ctx, func(tx bun.Tx) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		if _, err := tx.NewInsert().Model(&org).Exec(ctx); err != nil {
 			return fmt.Errorf("insert org: %w", err)
 		}

@@ -47,14 +47,13 @@ func TestPartiesReadAlike(t *testing.T) {
 	}
 }
 
-// TestPartyReadPlansOnce: evaluateTrust's read of one or two agents, with
-// and without the key check, runs on a cached generic plan after Postgres'
+// TestPartyReadPlansOnce: evaluateTrust's read of one or two agents runs on a cached generic plan after Postgres'
 // five trial calls, in a new database whose tables were never analyzed
 // (with ids = ANY($1::text[]) it planned every call, more than the read).
 func TestPartyReadPlansOnce(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	ctx, keyID := acme(t, d)
+	ctx, _ := acme(t, d)
 	var ids []string
 	for _, name := range []string{"a", "b"} {
 		a, err := db.NewAgentService(d).Register(ctx, agent.RegisterInput{Name: name, AuthorizedActions: []string{"purchase"},
@@ -65,16 +64,13 @@ func TestPartyReadPlansOnce(t *testing.T) {
 		ids = append(ids, a.ID)
 	}
 	const calls = 10
-	for _, c := range []struct {
-		ids []string
-		key string
-	}{{ids[:1], ""}, {ids[:1], keyID}, {ids, ""}, {ids, keyID}} {
-		generic, custom, err := d.PartyPlans(ctx, c.ids, c.key, calls)
+	for _, c := range []struct{ ids []string }{{ids[:1]}, {ids}} {
+		generic, custom, err := d.PartyPlans(ctx, c.ids, calls)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if custom > 5 || generic+custom != calls {
-			t.Errorf("%d ids, key check %t: %d generic and %d custom plans in %d calls, want at most 5 custom", len(c.ids), c.key != "", generic, custom, calls)
+			t.Errorf("%d ids: %d generic and %d custom plans in %d calls, want at most 5 custom", len(c.ids), generic, custom, calls)
 		}
 	}
 }

@@ -85,16 +85,13 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 	}
 	var out *transaction.Transaction
 	var denied error
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
-		// The writes go out together once everything they depend on has
-		// been read: begin, the sender check, the locks, the counterparty
-		// counts, the writes, commit (six round trips).
-		ctx, batch := withBatch(ctx, s.db)
+	// The writes go out together once everything they depend on has been
+	// read: begin, the sender check, the locks, the counterparty counts, the
+	// writes, commit (six round trips).
+	err = s.db.inBatchTx(ctx, func(tx *txn) error {
 		var err error
-		if out, denied, err = s.execute(ctx, tx, p, in, cur); err != nil {
-			return err
-		}
-		return batch.flush(ctx, tx)
+		out, denied, err = s.execute(ctx, tx, p, in, cur)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -107,8 +104,8 @@ func (s *TransactionService) Execute(ctx context.Context, in transaction.Execute
 
 // execute is Execute's transaction: the transaction made, or the refusal
 // (recorded on the sender's chain), or an error. Its writes may be queued
-// on ctx's batch.
-func (s *TransactionService) execute(ctx context.Context, tx bun.Tx, p auth.Principal, in transaction.ExecuteInput, cur money.Currency) (out *transaction.Transaction, denied, err error) {
+// on tx's batch.
+func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Principal, in transaction.ExecuteInput, cur money.Currency) (out *transaction.Transaction, denied, err error) {
 	if in.IdempotencyKey != nil {
 		prior, err := s.claimKey(ctx, tx, p.OrgID, *in.IdempotencyKey, in.RequestHash())
 		if err != nil || prior != nil {
@@ -139,17 +136,21 @@ func (s *TransactionService) execute(ctx context.Context, tx bun.Tx, p auth.Prin
 		return nil, nil, err
 	}
 	if in.IdempotencyKey != nil {
-		k := idempotencyRow{OrgID: p.OrgID, Key: *in.IdempotencyKey, RequestHash: in.RequestHash(), TransactionID: out.ID, CreatedAt: now}
-		if err := write(ctx, tx.NewInsert().Model(&k), "store idempotency key"); err != nil {
+		if err := tx.write(ctx, "store idempotency key", insertIdempotencyKey, p.OrgID, *in.IdempotencyKey,
+			in.RequestHash(), out.ID, now); err != nil {
 			return nil, nil, err
 		}
 	}
 	return out, nil, trustExecuted(ctx, tx, sender, receiver, "transaction:"+out.ID, now)
 }
 
+// insertIdempotencyKey stores the transaction an idempotency key made.
+const insertIdempotencyKey = `INSERT INTO idempotency_keys (org_id, key, request_hash, transaction_id, created_at)
+ VALUES ($1, $2, $3, $4, $5)`
+
 // claimKey serializes requests with one idempotency key: the second waits on
 // the advisory lock until the first commits, then finds its transaction.
-func (s *TransactionService) claimKey(ctx context.Context, tx bun.Tx, orgID, key, hash string) (*transaction.Transaction, error) {
+func (s *TransactionService) claimKey(ctx context.Context, tx *txn, orgID, key, hash string) (*transaction.Transaction, error) {
 	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))", orgID+"\x00"+key); err != nil {
 		return nil, fmt.Errorf("lock idempotency key: %w", err)
 	}
@@ -175,7 +176,7 @@ func (s *TransactionService) claimKey(ctx context.Context, tx bun.Tx, orgID, key
 
 // agentsFor selects the given agents in id order with their trust counters,
 // from which the policy's assessment is computed, in the same statement;
-// model is a *[]agentRow to Scan into, or (*agentRow)(nil) for scanAgents.
+// model is the *[]agentRow to Scan into.
 func agentsFor(q bun.IDB, model any, ids ...string) *bun.SelectQuery {
 	return q.NewSelect().Model(model).ColumnExpr("agent_row.*, "+trustColumns).
 		Join("JOIN trust_counters AS tc ON tc.agent_id = agent_row.id").
@@ -193,11 +194,11 @@ func byID(rows []agentRow) map[string]*agentRow {
 
 // lockAgents locks the given agents' rows in id order (so two executes in
 // opposite directions cannot deadlock) and returns them by id.
-func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agentRow, error) {
+func lockAgents(ctx context.Context, tx *txn, ids ...string) (map[string]*agentRow, error) {
 	// Lock the counters too: a row only joined, not locked, would be read
 	// as of the statement's snapshot after waiting for the agent's lock.
-	rows, err := scanAgents(ctx, agentsFor(tx, (*agentRow)(nil), ids...).For("UPDATE OF agent_row, tc"))
-	if err != nil {
+	var rows []agentRow
+	if err := agentsFor(tx, &rows, ids...).For("UPDATE OF agent_row, tc").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("lock agents: %w", err)
 	}
 	return byID(rows), nil
@@ -209,26 +210,8 @@ func lockAgents(ctx context.Context, tx bun.Tx, ids ...string) (map[string]*agen
 // one-statement variant filtering the locking SELECT on ownership lost
 // updates under contention, so the check is its own statement.) It returns
 // no rows when the sender is not the caller's.
-//
-// When the request's key is not yet confirmed (auth.Fold), the same
-// statement checks it, and a revoked key is refused before anything is
-// written (the transaction rolls back).
-func lockParties(ctx context.Context, tx bun.Tx, orgID, from, to string) (map[string]*agentRow, error) {
-	var own bool
-	var err error
-	if keyID := auth.Fold(ctx); keyID == "" {
-		own, err = tx.NewSelect().Model((*agentRow)(nil)).Where("id = ?", from).Where("org_id = ?", orgID).Exists(ctx)
-	} else {
-		live := false
-		err = tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM agents WHERE id = ? AND org_id = ?),
- EXISTS (SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL)`, from, orgID, keyID).Scan(&own, &live)
-		if err == nil {
-			auth.Confirm(ctx, live)
-			if !live {
-				return nil, auth.Revoked()
-			}
-		}
-	}
+func lockParties(ctx context.Context, tx *txn, orgID, from, to string) (map[string]*agentRow, error) {
+	own, err := tx.NewSelect().Model((*agentRow)(nil)).Where("id = ?", from).Where("org_id = ?", orgID).Exists(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("check sender: %w", err)
 	}
@@ -314,7 +297,7 @@ func policyDenied(d policy.Decision) error {
 	return fe
 }
 
-func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sender *agentRow, in transaction.ExecuteInput, cur money.Currency, d policy.Decision, actor auth.Principal, now time.Time) error {
+func (s *TransactionService) recordRefusal(ctx context.Context, tx *txn, sender *agentRow, in transaction.ExecuteInput, cur money.Currency, d policy.Decision, actor auth.Principal, now time.Time) error {
 	details := map[string]any{"reason_code": d.ReasonCode, "reason": d.Reason, "to_agent": in.ToAgent,
 		"action": in.Action, "amount": in.Amount.String(), "currency": string(cur)}
 	if err := s.db.appendAudit(ctx, tx, sender, agent.AuditTransactionRefused, actor, now, details); err != nil {
@@ -330,13 +313,12 @@ func (s *TransactionService) recordRefusal(ctx context.Context, tx bun.Tx, sende
 }
 
 // complete stores an allowed transaction, its audit entries and its event.
-func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, actor auth.Principal, now time.Time) (*transaction.Transaction, error) {
+func (s *TransactionService) complete(ctx context.Context, tx *txn, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, actor auth.Principal, now time.Time) (*transaction.Transaction, error) {
 	row := transactionRow{ID: id.New(id.Transaction), FromAgent: sender.ID, ToAgent: receiver.ID,
 		FromOrg: sender.OrgID, ToOrg: receiver.OrgID, Action: in.Action, Amount: in.Amount, Currency: cur,
 		Memo: in.Memo, Status: string(transaction.Completed), CreatedAt: now}
-	// Returning NULL: the columns left to their defaults are NULL, and a
-	// batched statement returns no rows.
-	if err := write(ctx, insertCompleted(tx, &row), "insert transaction"); err != nil {
+	if err := tx.write(ctx, "insert transaction", insertCompleted, row.ID, row.FromAgent, row.ToAgent, row.FromOrg,
+		row.ToOrg, row.Action, row.Amount.String(), string(row.Currency), row.Memo, row.Status, row.CreatedAt); err != nil {
 		return nil, err
 	}
 	t := row.transaction()
@@ -349,21 +331,12 @@ func (s *TransactionService) complete(ctx context.Context, tx bun.Tx, sender, re
 	return t, nil
 }
 
-// insertCompleted is tx.NewInsert().Model(r).Returning("NULL") for a
-// completed transaction (no reversal fields) written out: the same statement
-// text (TestWrittenOutStatements) without bun's per-query reflection.
-func insertCompleted(q bun.IDB, r *transactionRow) *bun.RawQuery {
-	var memo any = bun.Safe("DEFAULT") // bun writes a nil pointer as DEFAULT
-	if r.Memo != nil {
-		memo = *r.Memo
-	}
-	return q.NewRaw(`INSERT INTO "transactions" ("id", "from_agent", "to_agent", "from_org", "to_org", "action", "amount", "currency", "memo", "status", "reversal_of", "reversed_by", "reason", "created_at") `+
-		`VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, DEFAULT, DEFAULT, DEFAULT, ?)`,
-		r.ID, r.FromAgent, r.ToAgent, r.FromOrg, r.ToOrg, r.Action, r.Amount, r.Currency, memo, r.Status, r.CreatedAt)
-}
+// insertCompleted stores a completed transaction (no reversal fields).
+const insertCompleted = `INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency,
+ memo, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
 
 // auditBoth appends an entry about t to the sender's and the receiver's chains.
-func (d *DB) auditBoth(ctx context.Context, tx bun.Tx, action string, actor auth.Principal, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {
+func (d *DB) auditBoth(ctx context.Context, tx *txn, action string, actor auth.Principal, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {
 	for _, side := range []struct {
 		row          *agentRow
 		direction    string
@@ -395,7 +368,7 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 		return nil, err
 	}
 	var out *transaction.Transaction
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		var row transactionRow
 		// NO KEY UPDATE: a dispute filed at the same time holds the reported
 		// agent's lock and takes a key-share lock on this row through its
@@ -448,7 +421,7 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 
 // trustExecuted applies a completed transaction to both parties' trust;
 // within one organization it changes nothing and writes nothing.
-func trustExecuted(ctx context.Context, tx bun.Tx, sender, receiver *agentRow, cause string, now time.Time) error {
+func trustExecuted(ctx context.Context, tx *txn, sender, receiver *agentRow, cause string, now time.Time) error {
 	if sender.OrgID == receiver.OrgID {
 		return nil
 	}
@@ -467,7 +440,7 @@ func trustExecuted(ctx context.Context, tx bun.Tx, sender, receiver *agentRow, c
 // trustReversed applies the reversal of t to both parties' trust: the
 // completion no longer counts for either, and the reversal counts against
 // the sender only. Within one organization it changes nothing.
-func trustReversed(ctx context.Context, tx bun.Tx, t *transactionRow, sender, receiver *agentRow, cause string, now time.Time) error {
+func trustReversed(ctx context.Context, tx *txn, t *transactionRow, sender, receiver *agentRow, cause string, now time.Time) error {
 	if t.FromOrg == t.ToOrg {
 		return nil
 	}

@@ -68,7 +68,7 @@ func (r *agentRow) assessment(now time.Time) string {
 }
 
 // initTrust stores a new agent's counters and first snapshot.
-func initTrust(ctx context.Context, tx bun.Tx, a *agentRow, now time.Time) error {
+func initTrust(ctx context.Context, tx *txn, a *agentRow, now time.Time) error {
 	res := trust.Compute(trust.Counters{At: now}, now)
 	_, err := tx.NewRaw(`INSERT INTO trust_counters (agent_id, evidence_at, score, assessment, updated_at) VALUES (?, ?, ?, ?, ?)`,
 		a.ID, now, res.Score, res.Assessment, now).Exec(ctx)
@@ -86,14 +86,14 @@ func initTrust(ctx context.Context, tx bun.Tx, a *agentRow, now time.Time) error
 // applyTrust applies one action to a's counters (the rule is trust.Apply)
 // and stores them with the score. a must have been read with its counters
 // (agentsFor) under its row lock, so counter updates never race.
-func applyTrust(ctx context.Context, tx bun.Tx, a *agentRow, act trust.Action, cause string) error {
+func applyTrust(ctx context.Context, tx *txn, a *agentRow, act trust.Action, cause string) error {
 	return storeTrust(ctx, tx, a, trust.Apply(a.trustOf(), act), cause, act.At)
 }
 
 // storeTrust stores an agent's new counters and the score they give at now;
 // when the score or assessment differs from the stored one it writes a
 // snapshot and a trust.score_changed event naming the cause.
-func storeTrust(ctx context.Context, tx bun.Tx, a *agentRow, c trust.Counters, cause string, now time.Time) error {
+func storeTrust(ctx context.Context, tx *txn, a *agentRow, c trust.Counters, cause string, now time.Time) error {
 	res := trust.Compute(c, now)
 	c = c.DecayTo(now)
 	var first *time.Time
@@ -101,7 +101,8 @@ func storeTrust(ctx context.Context, tx bun.Tx, a *agentRow, c trust.Counters, c
 		first = &c.FirstExternalAt
 	}
 	prevScore, prevAssessment := a.TC.Score, a.TC.Assessment
-	err := write(ctx, updateTrust(tx, a.ID, c, first, res, now), "store trust counters")
+	err := tx.write(ctx, "store trust counters", updateTrust, c.At, c.Completed, c.Failures, c.LimitRefusals,
+		c.Reversals, c.DisputingOrgs, c.OpenDisputes, c.CounterpartyOrgs, first, res.Score, res.Assessment, now, a.ID)
 	if err != nil {
 		return err
 	}
@@ -111,8 +112,7 @@ func storeTrust(ctx context.Context, tx bun.Tx, a *agentRow, c trust.Counters, c
 	if res.Score == prevScore && res.Assessment == prevAssessment {
 		return nil
 	}
-	snap := snapshotRow{AgentID: a.ID, At: now, Score: res.Score, Assessment: res.Assessment, Cause: &cause}
-	if err := write(ctx, tx.NewInsert().Model(&snap).Returning("NULL"), "insert trust snapshot"); err != nil {
+	if err := tx.write(ctx, "insert trust snapshot", insertSnapshot, a.ID, now, res.Score, res.Assessment, cause); err != nil {
 		return err
 	}
 	data := trust.ScoreChanged(a.ID, prevScore, prevAssessment, res, cause)
@@ -120,22 +120,19 @@ func storeTrust(ctx context.Context, tx bun.Tx, a *agentRow, c trust.Counters, c
 	return err
 }
 
-// updateTrust writes an agent's counters and score. It is the statement
-// tx.NewUpdate().Table("trust_counters").Set(...)... built in one format
-// (TestWrittenOutStatements), as every execute runs it twice.
-func updateTrust(q bun.IDB, agentID string, c trust.Counters, first *time.Time, res trust.Result, now time.Time) *bun.RawQuery {
-	return q.NewRaw(`UPDATE "trust_counters" SET evidence_at = ?, completed = ?, failures = ?, limit_refusals = ?, reversals = ?, `+
-		`disputing_orgs = ?, open_disputes = ?, counterparty_orgs = ?, first_external_at = ?, score = ?, assessment = ?, updated_at = ? `+
-		`WHERE (agent_id = ?)`,
-		c.At, c.Completed, c.Failures, c.LimitRefusals, c.Reversals, c.DisputingOrgs, c.OpenDisputes, c.CounterpartyOrgs,
-		first, res.Score, res.Assessment, now, agentID)
-}
+// updateTrust writes an agent's counters and score.
+const updateTrust = `UPDATE trust_counters SET evidence_at = $1, completed = $2, failures = $3, limit_refusals = $4,
+ reversals = $5, disputing_orgs = $6, open_disputes = $7, counterparty_orgs = $8, first_external_at = $9, score = $10,
+ assessment = $11, updated_at = $12 WHERE agent_id = $13`
+
+// insertSnapshot stores a trust snapshot.
+const insertSnapshot = `INSERT INTO trust_snapshots (agent_id, at, score, assessment, cause) VALUES ($1, $2, $3, $4, $5)`
 
 // countCounterparties adds delta to each (agent, other organization) pair's
 // count of completed, not reversed transactions, and returns each agent's
 // count before the change: the fact trust.Apply needs to count
 // counterparty organizations in O(1).
-func countCounterparties(ctx context.Context, tx bun.Tx, delta int64, pairs ...[2]string) (map[string]int64, error) {
+func countCounterparties(ctx context.Context, tx *txn, delta int64, pairs ...[2]string) (map[string]int64, error) {
 	values := make([]string, 0, len(pairs))
 	args := make([]any, 0, 3*len(pairs)+1)
 	for _, p := range pairs {

@@ -2,14 +2,11 @@ package db_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"net/url"
 	"testing"
 	"time"
-
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
@@ -22,14 +19,14 @@ import (
 func TestTrustDecayMigration(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbtest.AdminURL())))
+	admin := dbtest.OpenSQL(dbtest.AdminURL())
 	defer admin.Close()
 	name := "att_mig_" + id.Random(8)
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		a := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbtest.AdminURL())))
+		a := dbtest.OpenSQL(dbtest.AdminURL())
 		defer a.Close()
 		_, _ = a.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 	})
@@ -98,7 +95,7 @@ func TestTrustDecayMigration(t *testing.T) {
 	var snapshots, evidence int
 	var openA1, orgsA1, orgsA2 int64
 	var completedA1 float64
-	conn := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(u.String())))
+	conn := dbtest.OpenSQL(u.String())
 	defer conn.Close()
 	if err := conn.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM trust_snapshots), (SELECT count(*) FROM dispute_evidence),
 		(SELECT open_disputes FROM trust_counters WHERE agent_id = 'agent_a1'), (SELECT counterparty_orgs FROM trust_counters WHERE agent_id = 'agent_a1'),

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/trust"
 )
@@ -47,7 +45,7 @@ func (d *DB) RebuildTrust(ctx context.Context, fix bool) ([]trust.Drift, error) 
 // execute can commit between the replay and the comparison.
 func (d *DB) compareTrust(ctx context.Context, agentID string, fix bool) (*trust.Drift, error) {
 	var drift *trust.Drift
-	err := d.inTx(ctx, func(tx bun.Tx) error {
+	err := d.inTx(ctx, func(tx *txn) error {
 		parties, err := lockAgents(ctx, tx, agentID)
 		if err != nil {
 			return err
@@ -78,7 +76,7 @@ func (d *DB) compareTrust(ctx context.Context, agentID string, fix bool) (*trust
 }
 
 // trustHistory reads the raw records trust.Replay needs for one agent.
-func trustHistory(ctx context.Context, tx bun.Tx, a *agentRow) (trust.History, error) {
+func trustHistory(ctx context.Context, tx *txn, a *agentRow) (trust.History, error) {
 	h := trust.History{Suspended: a.Status == string(agent.Suspended)}
 	var txs []struct {
 		CreatedAt  time.Time  `bun:"created_at"`
@@ -121,7 +119,7 @@ func trustHistory(ctx context.Context, tx bun.Tx, a *agentRow) (trust.History, e
 }
 
 // recountCounterparties rewrites an agent's counterparty tallies from its transactions.
-func recountCounterparties(ctx context.Context, tx bun.Tx, agentID string) error {
+func recountCounterparties(ctx context.Context, tx *txn, agentID string) error {
 	if _, err := tx.NewDelete().TableExpr("trust_counterparties").Where("agent_id = ?", agentID).Exec(ctx); err != nil {
 		return fmt.Errorf("clear counterparties: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
@@ -26,6 +28,26 @@ const profilesSQL = `SELECT tc.agent_id, a.status, tc.evidence_at, tc.completed,
  tc.reversals, tc.disputing_orgs, tc.open_disputes, tc.counterparty_orgs, tc.first_external_at, tc.updated_at
  FROM trust_counters AS tc JOIN agents AS a ON a.id = tc.agent_id WHERE tc.agent_id = ANY($1)`
 
+// profileRow is a row of profilesSQL; readProfiles is its one reader.
+type profileRow struct {
+	AgentID          string
+	Status           string
+	EvidenceAt       time.Time
+	Completed        float64
+	Failures         float64
+	LimitRefusals    float64
+	Reversals        float64
+	DisputingOrgs    float64
+	OpenDisputes     int64
+	CounterpartyOrgs int64
+	FirstExternalAt  *time.Time
+	UpdatedAt        time.Time
+}
+
+func readProfiles(rows pgx.Rows) ([]profileRow, error) {
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[profileRow])
+}
+
 // Profiles reads any agents' counters in one statement and scores them at
 // the current time: the counters decay on read, so the read is
 // constant-time however long the history.
@@ -37,42 +59,22 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 	if err != nil {
 		return nil, fmt.Errorf("read trust profiles: %w", err)
 	}
-	defer rows.Close()
-	now := s.db.Now()
-	asked := make(map[string]string, len(agentIDs)) // the ids' own strings, so that a row's id allocates nothing
-	for _, id := range agentIDs {
-		asked[id] = id
-	}
-	out := make(map[string]*trust.Profile, len(agentIDs))
-	// One allocation for every profile: at most one row per asked id (agent_id
-	// is the key), so the slab never grows and the pointers stay valid.
-	profiles := make([]trust.Profile, 0, len(agentIDs))
-	var (
-		c       trust.Counters
-		first   *time.Time
-		updated time.Time
-	)
-	dest := []any{nil, nil, &c.At, &c.Completed, &c.Failures, &c.LimitRefusals, &c.Reversals,
-		&c.DisputingOrgs, &c.OpenDisputes, &c.CounterpartyOrgs, &first, &updated}
-	for rows.Next() {
-		c, first = trust.Counters{}, nil
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("read trust profiles: %w", err)
-		}
-		raw := rows.RawValues()
-		agentID, ok := asked[string(raw[0])]
-		if !ok { // unreachable: the statement reads only the ids asked for
-			agentID = string(raw[0])
-		}
-		if first != nil {
-			c.FirstExternalAt = *first
-		}
-		c.Suspended = string(raw[1]) == string(agent.Suspended)
-		profiles = append(profiles, trust.NewProfile(agentID, c, now, updated.UTC()))
-		out[agentID] = &profiles[len(profiles)-1]
-	}
-	if err := rows.Err(); err != nil {
+	read, err := readProfiles(rows)
+	if err != nil {
 		return nil, fmt.Errorf("read trust profiles: %w", err)
+	}
+	now := s.db.Now()
+	out := make(map[string]*trust.Profile, len(read))
+	profiles := make([]trust.Profile, len(read)) // one allocation for every profile
+	for i, r := range read {
+		c := trust.Counters{At: r.EvidenceAt, Completed: r.Completed, Failures: r.Failures, LimitRefusals: r.LimitRefusals,
+			Reversals: r.Reversals, DisputingOrgs: r.DisputingOrgs, OpenDisputes: r.OpenDisputes,
+			CounterpartyOrgs: r.CounterpartyOrgs, Suspended: r.Status == string(agent.Suspended)}
+		if r.FirstExternalAt != nil {
+			c.FirstExternalAt = *r.FirstExternalAt
+		}
+		profiles[i] = trust.NewProfile(r.AgentID, c, now, r.UpdatedAt.UTC())
+		out[r.AgentID] = &profiles[i]
 	}
 	return out, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/puddle/v2"
-	"github.com/uptrace/bun/driver/pgdriver"
 )
 
 // Unavailable reports whether err means the database could not be reached,
@@ -29,11 +28,6 @@ func Unavailable(err error) bool {
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return true
 	}
-	var pgErr pgdriver.Error
-	if errors.As(err, &pgErr) {
-		return unavailableCode(pgErr.Field('C'))
-	}
-	// The same from the pgx read pool (see reads.go).
 	var pgxErr *pgconn.PgError
 	var connectErr *pgconn.ConnectError
 	if errors.As(err, &pgxErr) {

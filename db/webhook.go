@@ -154,7 +154,7 @@ func (s *WebhookService) Register(ctx context.Context, in webhook.RegisterInput)
 	now := s.db.Now()
 	row := webhookRow{ID: whID, OrgID: p.OrgID, URL: in.URL, Events: in.Events, Active: true,
 		SecretSealed: s.seal(whID, secret), CreatedAt: now, UpdatedAt: now}
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		// The organization's row lock serializes registrations, so the cap holds.
 		if _, err := tx.NewRaw("SELECT 1 FROM orgs WHERE id = ? FOR UPDATE", p.OrgID).Exec(ctx); err != nil {
 			return fmt.Errorf("lock organization: %w", err)
@@ -251,7 +251,7 @@ func (s *WebhookService) Update(ctx context.Context, whID string, in webhook.Upd
 		}
 	}
 	var out *webhook.Endpoint
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		row, err := s.find(ctx, tx, p.OrgID, whID, true)
 		if err != nil {
 			return err
@@ -292,7 +292,7 @@ func (s *WebhookService) Update(ctx context.Context, whID string, in webhook.Upd
 // every event after the last one it received (or since it was disabled, if
 // that is earlier), and older ones it was still failing on; none older than
 // the retention or than the endpoint, and none it already received.
-func (s *WebhookService) queueBacklog(ctx context.Context, tx bun.Tx, row *webhookRow) error {
+func (s *WebhookService) queueBacklog(ctx context.Context, tx *txn, row *webhookRow) error {
 	floor := s.db.Now().Add(-s.cfg.Retention)
 	if row.CreatedAt.After(floor) {
 		floor = row.CreatedAt
@@ -359,7 +359,7 @@ func (s *WebhookService) Delete(ctx context.Context, whID string) error {
 	if err != nil {
 		return err
 	}
-	return s.db.inTx(ctx, func(tx bun.Tx) error {
+	return s.db.inTx(ctx, func(tx *txn) error {
 		res, err := tx.NewDelete().Model((*webhookRow)(nil)).Where("id = ?", whID).Where("org_id = ?", p.OrgID).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("delete webhook: %w", err)
@@ -421,7 +421,7 @@ func (s *WebhookService) RotateSecret(ctx context.Context, whID string) (*webhoo
 	}
 	secret := webhook.NewSecret()
 	var out *webhook.Endpoint
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		row, err := s.find(ctx, tx, p.OrgID, whID, true)
 		if err != nil {
 			return err
@@ -461,7 +461,7 @@ func (s *WebhookService) Redeliver(ctx context.Context, whID, eventID string) er
 	if err != nil {
 		return err
 	}
-	return s.db.inTx(ctx, func(tx bun.Tx) error {
+	return s.db.inTx(ctx, func(tx *txn) error {
 		return s.jobs.insert(ctx, tx, s.jobsFor(whID, []int64{pos.Seq}))
 	})
 }

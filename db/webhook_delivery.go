@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
@@ -174,14 +173,13 @@ const (
 // organization that job jobID has not yet delivered there (a job worked
 // before, retried or snoozed, sends only what is left). The events are
 // those numbered seqs (ascending and distinct, as a job's compact form
-// decodes). firstRun says the job was never worked
-// before, so no attempt of it can be recorded and the statement skips
-// looking for them. It reads on pool, the delivery runner's own pgx pool, in
-// Postgres' binary format: the endpoint by one statement, its events by
-// another, sent together (a join repeated the endpoint's eight columns,
-// its sealed secrets among them, on each of up to 500 rows). Errors:
-// failure.NotFound when the endpoint was deleted.
-func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, whID string, seqs []int64, jobID int64, firstRun bool) (*webhook.Batch, error) {
+// decodes). firstRun says the job was never worked before, so no attempt
+// of it can be recorded and the statement skips looking for them. It reads
+// on the pgx pool: the endpoint by one statement, its events by another,
+// sent together (a join would repeat the endpoint's columns, its sealed
+// secrets among them, on every event's row). Errors: failure.NotFound when
+// the endpoint was deleted.
+func (s *WebhookService) DeliveryBatch(ctx context.Context, whID string, seqs []int64, jobID int64, firstRun bool) (*webhook.Batch, error) {
 	events, q := any(seqs), [2]string{batchFirstRun, batchRetry}
 	if len(seqs) > 0 && seqs[len(seqs)-1]-seqs[0] == int64(len(seqs)-1) {
 		q = [2]string{batchFirstRunRange, batchRetryRange}
@@ -196,7 +194,7 @@ func (s *WebhookService) DeliveryBatch(ctx context.Context, pool *pgxpool.Pool, 
 	var pb pgx.Batch
 	pb.Queue(batchEndpoint, whID)
 	pb.Queue(stmt, args...)
-	res := pool.SendBatch(ctx, &pb)
+	res := s.db.pool.SendBatch(ctx, &pb)
 	defer res.Close()
 	var w webhookRow
 	err := res.QueryRow().Scan(&w.ID, &w.OrgID, &w.URL, &w.Active, &w.ConsecutiveFailures, &w.SecretSealed,
@@ -269,7 +267,7 @@ const (
 // read, and when none, whether committed events wait for older running
 // transactions to end before they can be read.
 func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int, pending bool, err error) {
-	err = s.db.inTx(ctx, func(tx bun.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		var xid string
 		var seq int64
 		err := tx.QueryRowContext(ctx, `SELECT xid::text, seq FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED`).Scan(&xid, &seq)
@@ -321,14 +319,13 @@ func (s *WebhookService) DispatchWebhooks(ctx context.Context, batch int) (n int
 // not. Ordered and limited, so that it reads the position index: written as
 // EXISTS (which drops ORDER BY and LIMIT), Postgres planned a scan of the
 // whole log whenever its statistics were older than the events, as they are
-// after a burst (4-11 ms for 20,000 events, every time the dispatcher caught
-// up).
+// after a burst, every time the dispatcher caught up.
 const pendingEvents = `SELECT true FROM events WHERE (xid, seq) > (?::xid8, ?) ORDER BY xid, seq LIMIT 1`
 
 // matchEndpoints returns, for each active endpoint, jobs of at most
 // JobEvents events each, in log order: the events addressed to its
 // organization that its filter matches and that happened once it existed.
-func (s *WebhookService) matchEndpoints(ctx context.Context, tx bun.Tx, evs []event.Event) ([]river.InsertManyParams, error) {
+func (s *WebhookService) matchEndpoints(ctx context.Context, tx *txn, evs []event.Event) ([]river.InsertManyParams, error) {
 	orgSet := map[string]bool{}
 	var orgs []string
 	for _, e := range evs {

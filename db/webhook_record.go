@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/id"
@@ -20,7 +19,7 @@ import (
 // it: a success resets consecutive_failures, a failure counts (in the order
 // the attempts ended, webhook.TallyAttempts), and a 410 or reaching
 // WEBHOOK_DISABLE_AFTER disables the endpoint and appends webhook.disabled.
-// It runs on pool, the delivery runner's own pgx pool. The attempts are
+// It runs on the pgx pool. The attempts are
 // stored as one batch, a row of webhook_attempt_batches (several when they
 // span more than BatchSpan); each is numbered one past the records of its
 // event at the endpoint that its statement sees (counted only when a batch
@@ -36,9 +35,9 @@ import (
 // the job holds the process's turn at the database, so its time bounds how
 // fast the process delivers. Any other batch takes a transaction of two
 // statements, and two more when it disables the endpoint.
-func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool, whID string, job webhook.JobRun, sent []webhook.Sent) (inactive bool, err error) {
+func (s *WebhookService) RecordAttempts(ctx context.Context, whID string, job webhook.JobRun, sent []webhook.Sent) (inactive bool, err error) {
 	for _, batch := range spans(sent) {
-		gone, err := s.recordBatch(ctx, pool, whID, job, batch)
+		gone, err := s.recordBatch(ctx, whID, job, batch)
 		if err != nil {
 			return inactive, err
 		}
@@ -48,7 +47,7 @@ func (s *WebhookService) RecordAttempts(ctx context.Context, pool *pgxpool.Pool,
 }
 
 // recordBatch records one batch of RecordAttempts.
-func (s *WebhookService) recordBatch(ctx context.Context, pool *pgxpool.Pool, whID string, job webhook.JobRun, sent []webhook.Sent) (inactive bool, err error) {
+func (s *WebhookService) recordBatch(ctx context.Context, whID string, job webhook.JobRun, sent []webhook.Sent) (inactive bool, err error) {
 	if len(sent) == 0 {
 		return false, nil
 	}
@@ -69,7 +68,7 @@ func (s *WebhookService) recordBatch(ctx context.Context, pool *pgxpool.Pool, wh
 	if tally.Reset && tally.Failures == 0 {
 		s.db.statements.Add(1)
 		var active bool
-		err := pool.QueryRow(ctx, recordSuccesses, args...).Scan(&active)
+		err := s.db.pool.QueryRow(ctx, recordSuccesses, args...).Scan(&active)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return true, nil // deleted meanwhile
@@ -78,7 +77,7 @@ func (s *WebhookService) recordBatch(ctx context.Context, pool *pgxpool.Pool, wh
 		}
 		return !active, nil
 	}
-	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, s.db.pool, func(tx pgx.Tx) error {
 		// The endpoint first: its new count, or a key-share lock when the
 		// count does not change; no row means it was deleted.
 		var w webhookRow

@@ -51,7 +51,6 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 		maxSameName: cfg.MaxSameName, maxFragments: cfg.MaxFragments, cache: cache})
 	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
 		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations})
-	srv.Use(confirmKeyFirst{})
 	srv.Use(rootFieldCharge{limiter: e.limiter})
 	srv.Use(singleSubscriptionRoot{})
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))

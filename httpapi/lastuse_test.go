@@ -10,7 +10,8 @@ import (
 )
 
 // A key's last use is recorded by its first request and then at most once
-// per auth.LastUseResolution, so tracking it costs no write on most requests.
+// per auth.LastUseResolution, so tracking it costs no write on most requests
+// (and, with the key cached, no statement at all).
 func TestKeyLastUseIsRecordedCheaply(t *testing.T) {
 	t.Parallel()
 	b := testkit.New(t)
@@ -35,8 +36,10 @@ func TestKeyLastUseIsRecordedCheaply(t *testing.T) {
 	}
 	first := *keys[0].LastUsedAt
 	for i := 0; i < 3; i++ {
-		if n := typename(); n != 1 { // the key lookup only
-			t.Fatalf("request %d within a minute ran %d statements, want 1", i+2, n)
+		// The key comes from the cache, or, while the process's listener is
+		// away, from a lookup: never a write.
+		if n := typename(); n > 1 {
+			t.Fatalf("request %d within a minute ran %d statements, want at most 1", i+2, n)
 		}
 	}
 	keys, _ = b.Orgs.ListKeys(ctx, b.OrgID)

@@ -416,7 +416,7 @@ func (w *wsClient) drain(id string, d time.Duration) []gotEvent {
 
 func openSQL(t *testing.T, url string) *sql.DB {
 	t.Helper()
-	conn, err := sql.Open("pg", url)
+	conn, err := sql.Open("pgx", url)
 	must(t, err)
 	t.Cleanup(func() { conn.Close() })
 	return conn

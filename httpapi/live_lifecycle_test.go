@@ -229,7 +229,7 @@ func TestLiveEventsListenerReconnect(t *testing.T) {
 	}
 	var killed int
 	must(t, conn.QueryRowContext(t.Context(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-		WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`).Scan(&killed))
+		WHERE datname = current_database() AND application_name = 'att-listener'`).Scan(&killed))
 	if killed != 1 {
 		t.Fatalf("terminated %d listener connections, want 1", killed)
 	}

@@ -61,7 +61,7 @@ func TestLiveEventsResumeWithConcurrentOutOfOrderWriters(t *testing.T) {
 	t.Parallel()
 	b := setupLive(t)
 	ctx := t.Context()
-	conn, err := sql.Open("pg", b.dbURL)
+	conn, err := sql.Open("pgx", b.dbURL)
 	must(t, err)
 	defer conn.Close()
 

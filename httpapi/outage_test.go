@@ -3,7 +3,6 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -16,8 +15,6 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/internal/testkit"
-
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
@@ -163,7 +160,7 @@ func TestDroppedDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbtest.AdminURL())))
+	admin := dbtest.OpenSQL(dbtest.AdminURL())
 	defer admin.Close()
 	if _, err := admin.Exec("DROP DATABASE " + strings.TrimPrefix(parsed.Path, "/") + " WITH (FORCE)"); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/agenttrust/service/internal/testkit"
-
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
@@ -39,14 +36,14 @@ func TestHealthAndReadiness(t *testing.T) {
 func TestNotReadyWithoutMigrations(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbtest.AdminURL())))
+	admin := dbtest.OpenSQL(dbtest.AdminURL())
 	defer admin.Close()
 	name := "att_t_" + id.Random(8)
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		a := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbtest.AdminURL())))
+		a := dbtest.OpenSQL(dbtest.AdminURL())
 		defer a.Close()
 		_, _ = a.ExecContext(context.Background(), fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name))
 	})

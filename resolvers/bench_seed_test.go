@@ -18,9 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/internal/testkit"
-
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/httpapi"
@@ -41,7 +40,7 @@ type benchEnv struct {
 func newBenchEnv(tb testing.TB) *benchEnv {
 	tb.Helper()
 	k := testkit.New(tb, func(c *httpapi.Config) { c.RateLimitRPS, c.RateLimitBurst = 1e9, 1<<30 })
-	e := &benchEnv{Kit: k, conn: sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(k.DBURL), pgdriver.WithTimeout(5*time.Minute)))}
+	e := &benchEnv{Kit: k, conn: dbtest.OpenSQL(k.DBURL)}
 	tb.Cleanup(func() { e.conn.Close() })
 	return e
 }

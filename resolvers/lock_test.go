@@ -2,13 +2,11 @@ package resolvers_test
 
 import (
 	"context"
-	"database/sql"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/uptrace/bun/driver/pgdriver"
-
+	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/internal/testkit"
 )
 
@@ -52,7 +50,7 @@ func TestExecuteChecksOwnershipBeforeLocking(t *testing.T) {
 	_, strangerKey := b.NewOrg("stranger")
 	stranger := b.RegisterAs(strangerKey, nil)
 
-	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(b.DBURL)))
+	sqldb := dbtest.OpenSQL(b.DBURL)
 	defer sqldb.Close()
 	ctx := context.Background()
 	holder, err := sqldb.BeginTx(ctx, nil)

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 	"io"
 	"math"
 	"net"
@@ -27,7 +28,6 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/bench/promtext"
 	"github.com/agenttrust/service/db"
@@ -54,7 +54,7 @@ type org struct{ id, key string }
 
 func run(adminURL string, nSubs, nOrgs, nEvents, nWriters, memRate int, profiles string) error {
 	ctx := context.Background()
-	adminDB := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(adminURL)))
+	adminDB := openSQL(adminURL)
 	defer adminDB.Close()
 	name := "att_livebench_" + strings.ToLower(id.Random(6))
 	if _, err := adminDB.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
@@ -439,4 +439,13 @@ func pct(sorted []float64, p float64) time.Duration {
 	i := int(math.Ceil(p/100*float64(len(sorted)))) - 1
 	i = max(0, min(i, len(sorted)-1))
 	return time.Duration(sorted[i] * float64(time.Second)).Round(time.Millisecond)
+}
+
+// openSQL opens database/sql over pgx for url.
+func openSQL(url string) *sql.DB {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		panic(err) // only an unknown driver fails here
+	}
+	return db
 }

@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/uptrace/bun/driver/pgdriver"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
 	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/bench/promtext"
@@ -138,7 +138,13 @@ func (e *env) url(name string) string {
 	return u.String()
 }
 
-func openSQL(url string) *sql.DB { return sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(url))) }
+func openSQL(url string) *sql.DB {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		panic(fmt.Sprintf("open %s: %v", url, err)) // only an unknown driver fails here
+	}
+	return db
+}
 
 func (e *env) exec(ctx context.Context, q string) error {
 	conn := openSQL(e.admin)

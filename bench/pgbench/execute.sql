@@ -5,13 +5,11 @@
 -- scores that do not change (so applyTrust writes no snapshot and no
 -- trust.score_changed event). Statement for statement what the service sends
 -- inside its transaction, in the same round trips: the writes whose results
--- it does not read go out as one compound command (db/batch.go), here joined
--- with \; so that pgbench sends them as one message too (captured with
--- log_statement = all, 2026-11-23: BEGIN, two reads, the counterparty upsert,
--- nine writes in one message, COMMIT). A service replica that recalls the
--- caller's API key checks it in the first statement below and runs nothing
--- else; one that does not (the key's first request, or its first in a
--- minute) also runs the key lookup before BEGIN.
+-- it does not read go out together in one pgx batch (db/write.go), here
+-- joined with \; so that pgbench sends them in one round trip too (BEGIN,
+-- two reads, the counterparty upsert, eight writes together, COMMIT). The
+-- service authenticates the caller's key before BEGIN, from its key cache;
+-- a key it has not cached costs one lookup more.
 --
 -- Variables (pass with -D; bench/run-pgbench.sh sets them all):
 --   per_client  1: client N sends from agent_s(N+1) to one of its own four
@@ -30,10 +28,8 @@
 \endif
 \set amount random(1, 100)
 BEGIN;
--- The sender's ownership and the API key, which the service confirms in this
--- first statement (its key lookup before BEGIN is skipped for a key it recalls).
-SELECT EXISTS (SELECT 1 FROM agents WHERE id = 'agent_s' || :from AND org_id = 'org_bench_a'),
- EXISTS (SELECT 1 FROM api_keys WHERE id = 'key_ouqxqwriro3xfkd6rqj2nxv5ke' AND revoked_at IS NULL);
+-- The sender's ownership.
+SELECT EXISTS (SELECT 1 FROM agents WHERE id = 'agent_s' || :from AND org_id = 'org_bench_a');
 SELECT agent_row.*, tc.evidence_at AS tc_evidence_at, tc.completed AS tc_completed, tc.failures AS tc_failures,
  tc.limit_refusals AS tc_limit_refusals, tc.reversals AS tc_reversals, tc.disputing_orgs AS tc_disputing_orgs,
  tc.open_disputes AS tc_open_disputes, tc.counterparty_orgs AS tc_counterparty_orgs,
@@ -52,8 +48,9 @@ INSERT INTO "audit_entries" ("agent_id", "sequence", "action", "at", "actor", "d
 UPDATE "agents" AS "agent_row" SET "audit_seq" = audit_seq + 1, "audit_head" = '935ce35ce4a4d15b0afc0f0d9b93d147425ac2c9445be2e84eb00e09a30ee480', "audit_head_mac" = '667a493d7afeee115d8072fe02e2a3b61527d76bb13cd88956a6e1d788c8bd7b' WHERE ("agent_row"."id" = 'agent_s' || :from) \;
 INSERT INTO "audit_entries" ("agent_id", "sequence", "action", "at", "actor", "details", "hash", "previous_hash") SELECT id, audit_seq + 1, 'transaction.completed', now(), 'external', '{"action":"purchase","amount":"1","counterparty":"agent_2rhupb5n2lxyxykkcg7qiwi5oy","currency":"USD","direction":"incoming","transaction_id":"tx_tyq6spkkoggjsni6dpcnihcif4"}', 'aa0d8caec30cf0e05cd32ba3fe21555d5779b8217ec1b5945aea807f4f130023', audit_head FROM agents WHERE id = 'agent_r' || :to \;
 UPDATE "agents" AS "agent_row" SET "audit_seq" = audit_seq + 1, "audit_head" = 'aa0d8caec30cf0e05cd32ba3fe21555d5779b8217ec1b5945aea807f4f130023', "audit_head_mac" = '0de6d2da5fd06f850ddef28b1e2dc6e2f413f93114356cbdc40021900f49f3b8' WHERE ("agent_row"."id" = 'agent_r' || :to) \;
-WITH e AS (INSERT INTO "events" ("seq", "id", "type", "org_ids", "data", "created_at") VALUES (DEFAULT, 'evt_' || replace(gen_random_uuid()::text, '-', ''), 'transaction.completed', '{"org_bench_a","org_bench_b"}', '{"id":"tx_tyq6spkkoggjsni6dpcnihcif4","from_agent":"agent_2rhupb5n2lxyxykkcg7qiwi5oy","to_agent":"agent_m2m3h4aol7dswak42k7fibugfa","action":"purchase","amount":1,"currency":"USD","memo":null,"status":"completed","reversal_of":null,"reversed_by":null,"reason":null,"created_at":"2026-11-23T05:27:00.778Z"}', now()) RETURNING seq) INSERT INTO event_orgs (org_id, event_seq) SELECT o, e.seq FROM e CROSS JOIN unnest('{"org_bench_a","org_bench_b"}'::text[]) AS o \;
-NOTIFY att_events, 'evt_uvuqrhw35sae47t4nipzhgcfuy' \;
+WITH e AS (INSERT INTO events (id, type, org_ids, data, created_at) VALUES ('evt_' || replace(gen_random_uuid()::text, '-', ''), 'transaction.completed', '{"org_bench_a","org_bench_b"}', '{"id":"tx_tyq6spkkoggjsni6dpcnihcif4","from_agent":"agent_2rhupb5n2lxyxykkcg7qiwi5oy","to_agent":"agent_m2m3h4aol7dswak42k7fibugfa","action":"purchase","amount":1,"currency":"USD","memo":null,"status":"completed","reversal_of":null,"reversed_by":null,"reason":null,"created_at":"2026-11-23T05:27:00.778Z"}', now()) RETURNING seq),
+ o AS (INSERT INTO event_orgs (org_id, event_seq) SELECT unnest('{"org_bench_a","org_bench_b"}'::text[]), seq FROM e)
+ SELECT seq, pg_notify('att_events', seq::text) FROM e \;
 UPDATE "trust_counters" SET evidence_at = now(), completed = completed + 1, failures = 0, limit_refusals = 0, reversals = 0, disputing_orgs = 0, open_disputes = 0, counterparty_orgs = 6, first_external_at = '2026-08-25 02:26:03.658696+00:00', score = 848, assessment = 'Verified', updated_at = now() WHERE (agent_id = 'agent_s' || :from) \;
 UPDATE "trust_counters" SET evidence_at = now(), completed = completed + 1, failures = 0, limit_refusals = 0, reversals = 0, disputing_orgs = 0, open_disputes = 0, counterparty_orgs = 6, first_external_at = '2026-08-25 02:26:03.658696+00:00', score = 848, assessment = 'Verified', updated_at = now() WHERE (agent_id = 'agent_r' || :to);
 \else

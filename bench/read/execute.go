@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -14,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/db"
@@ -82,7 +79,7 @@ func newExecuteBench(ctx context.Context, o options, d *db.DB, h http.Handler, d
 	if err != nil {
 		return nil, err
 	}
-	conn := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbURL)))
+	conn := openSQL(dbURL)
 	defer conn.Close()
 	// pgbench's agents (agent_s1.., agent_r1..) as bench/run-pgbench.sh seeds them.
 	if _, err := conn.ExecContext(ctx, strings.ReplaceAll(string(seedSQL), ":agents", strconv.Itoa(nReceivers))); err != nil {
@@ -177,7 +174,7 @@ end
 // was a completed transaction: an answer with GraphQL errors is still an
 // HTTP 200, so the transactions committed are counted.
 func (e *executeBench) runService(ctx context.Context, o options) (result, error) {
-	conn := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(e.dbURL)))
+	conn := openSQL(e.dbURL)
 	defer conn.Close()
 	count := func() (n int, err error) {
 		err = conn.QueryRowContext(ctx, `SELECT count(*) FROM transactions WHERE from_org = $1`, e.senderOrg).Scan(&n)

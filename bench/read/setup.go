@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 	"net"
 	"net/http"
 	"net/url"
@@ -13,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/agenttrust/service/id"
 )
@@ -112,7 +111,7 @@ func createDatabase(ctx context.Context, admin string) (string, func(), error) {
 
 // execSimple runs one statement on the admin server.
 func execSimple(ctx context.Context, admin, q string) error {
-	conn := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(admin)))
+	conn := openSQL(admin)
 	defer conn.Close()
 	_, err := conn.ExecContext(ctx, q)
 	return err
@@ -142,4 +141,13 @@ func envDuration(k string, def time.Duration) time.Duration {
 		}
 	}
 	return def
+}
+
+// openSQL opens database/sql over pgx for url.
+func openSQL(url string) *sql.DB {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		panic(err) // only an unknown driver fails here
+	}
+	return db
 }

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/uptrace/bun/driver/pgdriver"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/id"
@@ -116,8 +116,16 @@ func ensureTemplate(ctx context.Context) (string, error) {
 	return name, nil
 }
 
-func openAdmin() *sql.DB {
-	return sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(AdminURL())))
+func openAdmin() *sql.DB { return OpenSQL(AdminURL()) }
+
+// OpenSQL opens database/sql over pgx at url, for tests that reach the
+// database behind the service's back.
+func OpenSQL(url string) *sql.DB {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		panic(fmt.Sprintf("open %s: %v", url, err)) // only an unknown driver fails here
+	}
+	return db
 }
 
 func withDatabase(raw, name string) string {

@@ -3,7 +3,6 @@ package chaos
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net"
@@ -17,9 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptrace/bun/driver/pgdriver"
-
 	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/internal/localpg"
 )
 
@@ -164,7 +162,7 @@ func (c *cluster) dbURL(name string) string {
 }
 
 func (c *cluster) createDB(ctx context.Context, name, template string) error {
-	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(c.dbURL("postgres"))))
+	admin := dbtest.OpenSQL(c.dbURL("postgres"))
 	defer admin.Close()
 	q := "CREATE DATABASE " + name
 	if template != "" {

@@ -18,10 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptrace/bun/driver/pgdriver"
-
 	"github.com/agenttrust/service/client"
 	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/keyring"
 )
 
@@ -64,7 +63,7 @@ func newEnv(t *testing.T, dbURL string) *env {
 }
 
 func openSQL(url string) *sql.DB {
-	return sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithTimeout(time.Minute)))
+	return dbtest.OpenSQL(url)
 }
 
 // reconnect replaces the checking side's connections after a Postgres

@@ -35,6 +35,9 @@ func TestQuoting(t *testing.T) {
 	if got := makeDSN("postgres", "127.0.0.1:5", `a b`); got != "postgres://postgres@127.0.0.1:5/a%20b?sslmode=disable" {
 		t.Errorf("makeDSN = %s", got)
 	}
+	if got := makeDSN("postgres", "/tmp/x y/.s.PGSQL.5433", "db"); got != "postgres://postgres@localhost/db?host=%2Ftmp%2Fx+y&port=5433&sslmode=disable" {
+		t.Errorf("makeDSN of a socket = %s", got)
+	}
 }
 
 // BinDir finds the installed server programs (internal/chaos skips without

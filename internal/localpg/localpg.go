@@ -6,17 +6,19 @@ package localpg
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/url"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // hint tells the user how to bypass local discovery entirely.
@@ -46,7 +48,7 @@ type Options struct {
 
 // Result says which Postgres Resolve chose.
 type Result struct {
-	URL    string                          // postgres://... DSN usable by pgdriver (sslmode=disable)
+	URL    string                          // postgres://... DSN usable by pgx (sslmode=disable)
 	Source string                          // "probe" (existing server) or "private" (cluster in StateDir)
 	Stop   func(ctx context.Context) error // stops a private cluster this Resolve started; otherwise a no-op
 }
@@ -114,10 +116,10 @@ func probe(ctx context.Context, addr string) error {
 }
 
 // makeDSN builds a URL for addr: host:port, or the path of a Unix socket
-// file (as the pgdriver reads it: host=<socket file>).
+// file, dir/.s.PGSQL.<port> (as pgx reads it: host=<dir>&port=<port>).
 func makeDSN(user, addr, db string) string {
 	if strings.HasPrefix(addr, "/") {
-		q := url.Values{"host": {addr}, "sslmode": {"disable"}}
+		q := url.Values{"host": {filepath.Dir(addr)}, "port": {strings.TrimPrefix(filepath.Base(addr), ".s.PGSQL.")}, "sslmode": {"disable"}}
 		u := url.URL{Scheme: "postgres", User: url.User(user), Host: "localhost", Path: "/" + db, RawQuery: q.Encode()}
 		return u.String()
 	}
@@ -128,18 +130,22 @@ func makeDSN(user, addr, db string) string {
 // ensureDatabase connects to the maintenance database "postgres" at addr and
 // creates db unless it exists. A concurrent creator (42P04) is not an error.
 func ensureDatabase(ctx context.Context, user, addr, db string) error {
-	conn := pgdriver.NewConnector(pgdriver.WithDSN(makeDSN(user, addr, "postgres")), pgdriver.WithDialTimeout(2*time.Second))
-	sqldb := sql.OpenDB(conn)
+	cfg, err := pgx.ParseConfig(makeDSN(user, addr, "postgres"))
+	if err != nil {
+		return err
+	}
+	cfg.ConnectTimeout = 2 * time.Second
+	sqldb := stdlib.OpenDB(*cfg)
 	defer sqldb.Close()
 
 	var exists bool
-	err := sqldb.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", db).Scan(&exists)
+	err = sqldb.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", db).Scan(&exists)
 	if err != nil || exists {
 		return err
 	}
 	_, err = sqldb.ExecContext(ctx, "CREATE DATABASE "+quoteIdent(db))
-	var pgErr pgdriver.Error
-	if errors.As(err, &pgErr) && pgErr.Field('C') == "42P04" { // duplicate_database
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "42P04" { // duplicate_database
 		return nil
 	}
 	return err

@@ -15,12 +15,18 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/internal/localpg"
-	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 func openDB(t *testing.T, dsn string) *sql.DB {
 	t.Helper()
-	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn), pgdriver.WithDialTimeout(2*time.Second)))
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnectTimeout = 2 * time.Second
+	db := stdlib.OpenDB(*cfg)
 	t.Cleanup(func() { db.Close() })
 	return db
 }
@@ -63,7 +69,10 @@ func TestResolveProbe(t *testing.T) {
 	// Spaces and quotes check identifier quoting and URL escaping.
 	name := `localpg_test_` + rand.Text()[:10] + ` "q"`
 	t.Cleanup(func() {
-		db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN("postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")))
+		db, err := sql.Open("pgx", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer db.Close()
 		q := `DROP DATABASE IF EXISTS "` + strings.ReplaceAll(name, `"`, `""`) + `" WITH (FORCE)`
 		if _, err := db.ExecContext(context.Background(), q); err != nil {
@@ -148,7 +157,7 @@ func TestResolvePrivate(t *testing.T) {
 	}
 	// Only a Unix socket in a directory of the cluster user's alone; no TCP.
 	u, err := url.Parse(res.URL)
-	if err != nil || !strings.HasPrefix(u.Query().Get("host"), dir+"/pg/run/.s.PGSQL.") {
+	if err != nil || u.Query().Get("host") != dir+"/pg/run" || u.Query().Get("port") == "" {
 		t.Fatalf("URL %s is not the private socket", res.URL)
 	}
 	if fi, err := os.Stat(dir + "/pg/run"); err != nil || fi.Mode().Perm() != 0o700 {

@@ -15,9 +15,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/uptrace/bun/driver/pgdriver"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
@@ -92,7 +91,11 @@ func (k *Kit) SQL() *sql.DB {
 }
 
 func (k *Kit) openSQL() *sql.DB {
-	return sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(k.DBURL), pgdriver.WithTimeout(2*time.Minute)))
+	db, err := sql.Open("pgx", k.DBURL)
+	if err != nil {
+		k.T.Fatalf("open test database: %v", err)
+	}
+	return db
 }
 
 // Exec runs SQL straight against the test database, behind the service's

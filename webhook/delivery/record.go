@@ -32,7 +32,7 @@ func (s *sends) flush(final bool) {
 	// though not the statement timeout.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), db.StatementTimeout)
 	defer cancel()
-	inactive, err := s.r.svc.RecordAttempts(ctx, s.r.pool, s.b.WebhookID, s.run, s.pending)
+	inactive, err := s.r.svc.RecordAttempts(ctx, s.b.WebhookID, s.run, s.pending)
 	s.pending = nil
 	s.inactive = s.inactive || inactive
 	s.recordErr = err

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/webhook"
@@ -34,11 +32,6 @@ func TestPagesOfOverlappingBatches(t *testing.T) {
 	e := webhooktest.NewEnv(t, webhooktest.Options{})
 	rcv := webhooktest.New(t)
 	whID, _ := e.Register(rcv.URL(), event.AgentRegistered)
-	pool, err := pgxpool.New(t.Context(), e.DBURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
 
 	now := time.Now()
 	sent := func(seq int64, ago time.Duration, code int) webhook.Sent {
@@ -48,7 +41,7 @@ func TestPagesOfOverlappingBatches(t *testing.T) {
 	total := 0
 	record := func(jobID int64, batch []webhook.Sent) {
 		t.Helper()
-		if _, err := e.Webhooks.RecordAttempts(t.Context(), pool, whID, webhook.JobRun{ID: jobID, Attempt: 1}, batch); err != nil {
+		if _, err := e.Webhooks.RecordAttempts(t.Context(), whID, webhook.JobRun{ID: jobID, Attempt: 1}, batch); err != nil {
 			t.Fatal(err)
 		}
 		total += len(batch)
@@ -136,7 +129,7 @@ func TestPagesOfOverlappingBatches(t *testing.T) {
 	// The long run went into batches none of which spans more than BatchSpan.
 	var batches int
 	var span time.Duration
-	err = pool.QueryRow(t.Context(), `SELECT count(*), max(last_at - first_at) FROM webhook_attempt_batches WHERE job_id = 30`).Scan(&batches, &span)
+	err := e.DB.Pool().QueryRow(t.Context(), `SELECT count(*), max(last_at - first_at) FROM webhook_attempt_batches WHERE job_id = 30`).Scan(&batches, &span)
 	if err != nil {
 		t.Fatal(err)
 	}

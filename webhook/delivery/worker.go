@@ -38,7 +38,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 	// River adds this process to AttemptedBy at every fetch, snoozes
 	// included: one entry means no earlier run can have recorded attempts.
 	firstRun := len(job.AttemptedBy) == 1
-	b, err := r.svc.DeliveryBatch(ctx, r.pool, job.Args.WebhookID, seqs, job.ID, firstRun)
+	b, err := r.svc.DeliveryBatch(ctx, job.Args.WebhookID, seqs, job.ID, firstRun)
 	switch {
 	case failure.CodeOf(err) == failure.NotFound:
 		return nil // the endpoint was deleted: nothing left to do

@@ -1,0 +1,190 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/trust"
+)
+
+// agentView is an agent as the pgx reads select it (viewColumns), with its
+// trust counters (trustColumns) when the statement joins them: the page of
+// agents and the policy's read of its parties. readViews is its one reader.
+type agentView struct {
+	Seq               int64          `db:"seq"`
+	ID                string         `db:"id"`
+	OrgID             string         `db:"org_id"`
+	Name              string         `db:"name"`
+	AuthorizedActions []string       `db:"authorized_actions"`
+	SpendingLimit     money.Amount   `db:"spending_limit"`
+	DailyLimit        *money.Amount  `db:"daily_limit"`
+	Currency          money.Currency `db:"currency"`
+	Environment       string         `db:"environment"`
+	Status            string         `db:"status"`
+	Fingerprint       string         `db:"fingerprint"`
+	CreatedAt         time.Time      `db:"created_at"`
+	UpdatedAt         time.Time      `db:"updated_at"`
+	viewCounters
+}
+
+// viewCounters are trustColumns as agentView reads them: NULL when the
+// agent has no counters (a page joins them with LEFT JOIN).
+type viewCounters struct {
+	EvidenceAt       pgtype.Timestamptz `db:"tc_evidence_at"`
+	Completed        pgtype.Float8      `db:"tc_completed"`
+	Failures         pgtype.Float8      `db:"tc_failures"`
+	LimitRefusals    pgtype.Float8      `db:"tc_limit_refusals"`
+	Reversals        pgtype.Float8      `db:"tc_reversals"`
+	DisputingOrgs    pgtype.Float8      `db:"tc_disputing_orgs"`
+	OpenDisputes     pgtype.Int8        `db:"tc_open_disputes"`
+	CounterpartyOrgs pgtype.Int8        `db:"tc_counterparty_orgs"`
+	FirstExternalAt  pgtype.Timestamptz `db:"tc_first_external_at"`
+	Score            pgtype.Int8        `db:"tc_score"`
+	Assessment       pgtype.Text        `db:"tc_assessment"`
+	UpdatedAt        pgtype.Timestamptz `db:"tc_updated_at"`
+}
+
+// viewColumns are agentView's own columns, of agents AS a; amounts come as
+// text, the exact form money.Amount reads.
+const viewColumns = `a.seq, a.id, a.org_id, a.name, a.authorized_actions, a.spending_limit::text AS spending_limit,
+ a.daily_limit::text AS daily_limit, a.currency, a.environment, a.status, a.fingerprint, a.created_at, a.updated_at`
+
+// readViews reads rows of viewColumns, with trustColumns or without.
+func readViews(rows pgx.Rows) ([]agentView, error) {
+	return pgx.CollectRows(rows, pgx.RowToStructByNameLax[agentView])
+}
+
+// hasCounters reports whether the row had trust counters (evidence_at is NOT NULL).
+func (v *agentView) hasCounters() bool { return v.EvidenceAt.Valid }
+
+// agent is the view as the domain's agent.
+func (v *agentView) agent() *agent.Agent {
+	return &agent.Agent{ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
+		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Currency: v.Currency,
+		Environment: agent.Environment(v.Environment), Status: agent.Status(v.Status),
+		Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt.UTC(), UpdatedAt: v.UpdatedAt.UTC()}
+}
+
+// row is the view as the agentRow the policy and the trust model read.
+func (v *agentView) row() *agentRow {
+	r := &agentRow{Seq: v.Seq, ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
+		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Currency: v.Currency, Environment: v.Environment,
+		Status: v.Status, Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
+	c := &v.viewCounters
+	r.TC = trustCounters{EvidenceAt: c.EvidenceAt.Time, Completed: c.Completed.Float64, Failures: c.Failures.Float64,
+		LimitRefusals: c.LimitRefusals.Float64, Reversals: c.Reversals.Float64, DisputingOrgs: c.DisputingOrgs.Float64,
+		OpenDisputes: c.OpenDisputes.Int64, CounterpartyOrgs: c.CounterpartyOrgs.Int64, Score: int(c.Score.Int64),
+		Assessment: c.Assessment.String, UpdatedAt: c.UpdatedAt.Time}
+	if c.FirstExternalAt.Valid {
+		t := c.FirstExternalAt.Time
+		r.TC.FirstExternalAt = &t
+	}
+	return r
+}
+
+// listAgents reads a page of the caller's agents in one statement, and with
+// withTrust each one's trust counters too, scored at the current time
+// (profiles[i] is page.Agents[i]'s, nil for an agent without counters).
+func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool) (*agent.Page, []*trust.Profile, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkLimit(f.Limit); err != nil {
+		return nil, nil, err
+	}
+	args := make([]any, 1, 4)
+	args[0] = p.OrgID
+	if f.Status != nil {
+		args = append(args, string(*f.Status))
+	}
+	if f.After != "" {
+		seq, err := parseSeqCursor(f.After)
+		if err != nil {
+			return nil, nil, err
+		}
+		args = append(args, seq)
+	}
+	args = append(args, f.Limit+1)
+	rows, err := d.query(ctx, listStatements[listStatement(f.Status != nil, f.After != "", withTrust)], args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list agents: %w", err)
+	}
+	views, err := readViews(rows)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list agents: %w", err)
+	}
+	views, more := trimPage(views, f.Limit)
+	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), HasNextPage: more}
+	for i := range views {
+		page.Agents[i] = views[i].agent()
+	}
+	if n := len(views); n > 0 {
+		page.EndCursor = seqCursor(views[n-1].Seq)
+	}
+	if !withTrust {
+		return page, nil, nil
+	}
+	now := d.Now()
+	profiles := make([]*trust.Profile, len(views))
+	for i := range views {
+		if v := &views[i]; v.hasCounters() {
+			r := v.row()
+			p := trust.NewProfile(v.ID, r.trustOf(), now, r.TC.UpdatedAt.UTC())
+			profiles[i] = &p
+		}
+	}
+	return page, profiles, nil
+}
+
+// listStatements are listAgents' statements, one per combination of
+// listStatement's options, written once.
+var listStatements = func() (out [8]string) {
+	for i := range out {
+		out[i] = listSQL(i&1 != 0, i&2 != 0, i&4 != 0)
+	}
+	return out
+}()
+
+func listStatement(status, after, withTrust bool) int {
+	i := 0
+	for bit, on := range []bool{status, after, withTrust} {
+		if on {
+			i |= 1 << bit
+		}
+	}
+	return i
+}
+
+// listSQL is the statement of a page of agents of the organization $1:
+// filtered by status and after a cursor when asked (each combination of
+// filters is its own statement, so that every prepared plan uses the index
+// made for it), then limited. A page with trust reads each agent's counters
+// by the same statement (primary-key lookups beside the page's rows), so it
+// needs no second one. Its parameters come in that order: org, status, seq,
+// limit.
+func listSQL(status, after, withTrust bool) string {
+	sql, n := `SELECT `+viewColumns+` FROM agents AS a WHERE a.org_id = $1`, 1
+	if status {
+		n++
+		sql += fmt.Sprintf(" AND a.status = $%d", n)
+	}
+	if after {
+		n++
+		sql += fmt.Sprintf(" AND a.seq < $%d", n)
+	}
+	n++
+	sql += fmt.Sprintf(" ORDER BY a.seq DESC LIMIT $%d", n)
+	if !withTrust {
+		return sql
+	}
+	return `SELECT page.*, ` + trustColumns + ` FROM (` + sql + `) AS page
+ LEFT JOIN trust_counters AS tc ON tc.agent_id = page.id ORDER BY page.seq DESC`
+}

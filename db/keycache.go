@@ -1,0 +1,131 @@
+package db
+
+import (
+	"crypto/sha256"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agenttrust/service/auth"
+)
+
+// keyCache remembers the principals of recently authenticated keys by hash,
+// with the last use recorded for each; at most keyCacheSize of them. It is
+// trusted only while the process's listener is connected and has heard from
+// the server within keyTrustWindow: a revocation anywhere notifies
+// KeyChannel in its transaction, and the listener then forgets every key, so
+// a revoked key is refused on every replica once the notification arrives.
+// While the listener is away, every request looks its key up.
+type keyCache struct {
+	mu   sync.Mutex
+	keys map[[sha256.Size]byte]cachedKey
+	// epoch changes whenever the cache forgets everything (a revocation,
+	// the listener connecting or leaving): a lookup that started in an
+	// earlier epoch may have read a key since revoked, and is not kept.
+	epoch     uint64
+	connected bool
+	heardAt   atomic.Int64 // monotonic nanoseconds since cacheClock of the server's last sign of life
+}
+
+type cachedKey struct {
+	p    auth.Principal
+	used time.Time
+	// refreshing is when a caller was sent to look the key up again (zero
+	// if none has been yet).
+	refreshing time.Time
+}
+
+// keyRefreshWait is how long a key's other requests are answered from the
+// cache while one looks it up again; a lookup that fails or takes longer
+// lets the next caller try.
+const keyRefreshWait = 5 * time.Second
+
+const keyCacheSize = 10_000
+
+// cacheClock is the origin of heardAt's monotonic readings.
+var cacheClock = time.Now()
+
+// heard records a sign of life from the listener's server.
+func (c *keyCache) heard() { c.heardAt.Store(int64(time.Since(cacheClock))) }
+
+// trusted reports whether cached keys may be used now; mu is held.
+func (c *keyCache) trusted() bool {
+	return c.connected && time.Since(cacheClock)-time.Duration(c.heardAt.Load()) < keyTrustWindow
+}
+
+// forget drops every key and starts a new epoch; mu is held.
+func (c *keyCache) forget() {
+	c.keys = nil
+	c.epoch++
+}
+
+// revoked forgets every key: some key was revoked.
+func (c *keyCache) revoked() {
+	c.heard()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.forget()
+}
+
+// setConnected records whether the listener is connected; a change forgets
+// every key (notifications sent while it was away are lost).
+func (c *keyCache) setConnected(on bool) {
+	if on {
+		c.heard()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.connected != on {
+		c.connected = on
+		c.forget()
+	}
+}
+
+// currentEpoch is the epoch a lookup starts in, for put.
+func (c *keyCache) currentEpoch() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.epoch
+}
+
+// put remembers the principal of a key a lookup that started in epoch found
+// live, with its last recorded use, unless the cache has forgotten
+// everything since.
+func (c *keyCache) put(hash []byte, p auth.Principal, used time.Time, epoch uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if epoch != c.epoch || !c.connected {
+		return
+	}
+	if c.keys == nil || len(c.keys) >= keyCacheSize {
+		c.keys = make(map[[sha256.Size]byte]cachedKey) // forget all: the next lookups refill it
+	}
+	c.keys[[sha256.Size]byte(hash)] = cachedKey{p: p, used: used}
+}
+
+// get returns the principal of a cached key while the cache is trusted and
+// the key's recorded last use is less than auth.LastUseResolution old (so a
+// key in steady use is looked up, and its use recorded, about once a minute
+// per replica). Once that is older, one caller is refused, looks the key up
+// and records its use, and the key's other requests meanwhile (for up to
+// keyRefreshWait) are still answered: without that, every request in flight
+// at that moment would look the key up and race to record its use.
+func (c *keyCache) get(hash []byte, now time.Time) (auth.Principal, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.trusted() {
+		return auth.Principal{}, false
+	}
+	k, ok := c.keys[[sha256.Size]byte(hash)]
+	switch {
+	case !ok || now.Before(k.used):
+		return auth.Principal{}, false
+	case now.Sub(k.used) < auth.LastUseResolution:
+		return k.p, true
+	case !k.refreshing.IsZero() && now.Sub(k.refreshing) < keyRefreshWait && !now.Before(k.refreshing):
+		return k.p, true // another request is looking the key up
+	}
+	k.refreshing = now
+	c.keys[[sha256.Size]byte(hash)] = k
+	return auth.Principal{}, false
+}
