@@ -18,7 +18,7 @@ func TestAgentsTrustStatementCount(t *testing.T) {
 	registerMany(k, 60)
 	statements := func(limit int, sel string) int64 {
 		q := fmt.Sprintf(`{ agents(limit: %d) { nodes { id%s } } }`, limit, sel)
-		k.Query(q, nil) // the first request with a key looks it up; the next ones recall it
+		k.Query(q, nil) // the first request with a key looks it up; the next ones find it in the key cache
 		before := k.DB.Statements()
 		var c struct {
 			Nodes []struct {
@@ -39,7 +39,7 @@ func TestAgentsTrustStatementCount(t *testing.T) {
 		}
 	}
 	if plain > 1 {
-		t.Fatalf("a page ran %d statements with a recalled key, want 1 (the key checked by the page's own)", plain)
+		t.Fatalf("a page ran %d statements with a cached key, want 1", plain)
 	}
 }
 

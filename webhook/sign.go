@@ -75,9 +75,9 @@ func signature(secrets []string, msgID, ts string, body []byte) (string, error) 
 
 // macs keeps, for each secret signed with lately, HMAC-SHA256 states keyed
 // with it and ready to sign again: keying one (the key's inner and outer
-// blocks, two hashes and their buffers) took 0.86 of the 2.19 µs a
-// delivery's signature cost (BenchmarkSetHeaders), and every delivery to an
-// endpoint signs with the same secret. After its first use, a state's
+// blocks, two hashes and their buffers) is a large share of a signature's
+// cost (BenchmarkSetHeaders), and every delivery to an endpoint signs with
+// the same secret. After its first use, a state's
 // Reset restores the keyed state it saved instead of hashing the key again.
 // Bounded by maxMacSecrets; the pools' states are dropped by the collector
 // when unused.

@@ -167,9 +167,8 @@ func (r *Receiver) Wait(t testing.TB, n int, timeout time.Duration, types ...str
 	return r.Requests(types...)
 }
 
-// Await is Wait without copying the requests: a benchmark that times what
-// follows the last request leaves the copy (20,000 requests took 2-40 ms
-// on a loaded machine) out of its span.
+// Await is Wait without copying the requests, so that a benchmark timing
+// what follows the last request leaves the copy out of its span.
 func (r *Receiver) Await(t testing.TB, n int, timeout time.Duration, types ...string) {
 	t.Helper()
 	r.mu.Lock()
