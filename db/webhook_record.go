@@ -31,10 +31,9 @@ import (
 // records.
 //
 // A batch whose attempts all succeeded (the usual case) can only reset the
-// count and never disables: it is recorded by one statement. It runs while
-// the job holds the process's turn at the database, so its time bounds how
-// fast the process delivers. Any other batch takes a transaction of two
-// statements, and two more when it disables the endpoint.
+// count and never disables: it is recorded by one statement. Any other
+// batch takes a transaction of two statements, and two more when it
+// disables the endpoint.
 func (s *WebhookService) RecordAttempts(ctx context.Context, whID string, job webhook.JobRun, sent []webhook.Sent) (inactive bool, err error) {
 	for _, batch := range spans(sent) {
 		gone, err := s.recordBatch(ctx, whID, job, batch)

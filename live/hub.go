@@ -129,15 +129,22 @@ func (h *Hub) Run(ctx context.Context) error {
 // head reads the log's head, retrying until it succeeds or ctx ends: a hub
 // that starts there misses nothing committed afterwards.
 func (h *Hub) head(ctx context.Context) (event.Position, error) {
+	failed := false
 	for {
 		start, err := h.src.EventHead(ctx)
 		if err == nil {
+			if failed {
+				h.log.Info("live events: log head readable again")
+			}
 			return start, nil
 		}
 		if ctx.Err() != nil {
 			return start, ctx.Err()
 		}
-		h.log.Warn("live events: read log head", "err", err)
+		if !failed { // one line per outage, not one per attempt
+			h.log.Warn("live events: read log head; retrying every second", "err", err)
+			failed = true
+		}
 		select {
 		case <-ctx.Done():
 			return start, ctx.Err()
