@@ -331,7 +331,7 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx *txn, row *webhook
 			seqs = append(seqs, e.Seq)
 		}
 	}
-	return s.jobs.insert(ctx, tx, s.jobsFor(row.ID, seqs))
+	return s.jobs.insert(ctx, tx, s.jobsFor(row.OrgID, row.ID, seqs))
 }
 
 // deliveredSeqs are the events endpoint ? received: those with a
@@ -340,11 +340,11 @@ const deliveredSeqs = `SELECT d.seq FROM webhook_attempt_batches b, unnest(b.eve
 	WHERE b.webhook_id = ? AND d.ok`
 
 // jobsFor returns the jobs that deliver the events numbered seqs (distinct,
-// in log order) to one endpoint, JobEvents at a time.
-func (s *WebhookService) jobsFor(whID string, seqs []int64) []river.InsertManyParams {
+// in log order) to one endpoint of orgID, JobEvents at a time.
+func (s *WebhookService) jobsFor(orgID, whID string, seqs []int64) []river.InsertManyParams {
 	var jobs []river.InsertManyParams
 	for chunk := range slices.Chunk(seqs, s.cfg.JobEvents) {
-		jobs = append(jobs, river.InsertManyParams{Args: webhook.DeliveryJob{WebhookID: whID, Seqs: webhook.EncodeSeqs(chunk)},
+		jobs = append(jobs, river.InsertManyParams{Args: webhook.DeliveryJob{OrgID: orgID, WebhookID: whID, Seqs: webhook.EncodeSeqs(chunk)},
 			InsertOpts: &river.InsertOpts{MaxAttempts: s.cfg.Schedule.Attempts()}})
 	}
 	return jobs
@@ -462,6 +462,6 @@ func (s *WebhookService) Redeliver(ctx context.Context, whID, eventID string) er
 		return err
 	}
 	return s.db.inTx(ctx, func(tx *txn) error {
-		return s.jobs.insert(ctx, tx, s.jobsFor(whID, []int64{pos.Seq}))
+		return s.jobs.insert(ctx, tx, s.jobsFor(p.OrgID, whID, []int64{pos.Seq}))
 	})
 }

@@ -346,12 +346,14 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx *txn, evs []even
 	}
 	var order []string
 	matched := map[string][]int64{}
+	orgOf := map[string]string{}
 	for _, e := range evs {
 		for _, o := range e.OrgIDs {
 			for _, r := range byOrg[o] {
 				if event.Matches(r.Events, e.Type) && !e.CreatedAt.Before(r.CreatedAt) {
 					if matched[r.ID] == nil {
 						order = append(order, r.ID)
+						orgOf[r.ID] = r.OrgID
 					}
 					matched[r.ID] = append(matched[r.ID], e.Position.Seq)
 				}
@@ -360,7 +362,7 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx *txn, evs []even
 	}
 	var jobs []river.InsertManyParams
 	for _, whID := range order {
-		jobs = append(jobs, s.jobsFor(whID, matched[whID])...)
+		jobs = append(jobs, s.jobsFor(orgOf[whID], whID, matched[whID])...)
 	}
 	return jobs, nil
 }

@@ -85,6 +85,10 @@ const JobEvents = 500
 // endpoint: each event is sent until it succeeds, and a retried job sends
 // only the events it has not yet delivered.
 type DeliveryJob struct {
+	// OrgID is the endpoint's organization: its jobs share the
+	// organization's share of the workers (webhook/delivery), which a
+	// worker checks before reading anything.
+	OrgID     string `json:"org_id"`
 	WebhookID string `json:"webhook_id"`
 	// Seqs are the events' sequence numbers in the log, in the compact form
 	// of EncodeSeqs.

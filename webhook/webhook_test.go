@@ -177,13 +177,13 @@ func TestTallyAttemptsInTheOrderTheyEnded(t *testing.T) {
 	}
 }
 
-// A delivery job's arguments name the endpoint and the events' sequence
-// numbers in the compact form, and nothing else.
+// A delivery job's arguments name the organization, the endpoint and the
+// events' sequence numbers in the compact form, and nothing else.
 func TestDeliveryJobArgs(t *testing.T) {
 	t.Parallel()
-	job := webhook.DeliveryJob{WebhookID: "wh_1", Seqs: webhook.EncodeSeqs([]int64{7, 9, 10, 11})}
+	job := webhook.DeliveryJob{OrgID: "org_1", WebhookID: "wh_1", Seqs: webhook.EncodeSeqs([]int64{7, 9, 10, 11})}
 	raw, err := json.Marshal(job)
-	if err != nil || string(raw) != `{"webhook_id":"wh_1","seqs":"7,2.2"}` {
+	if err != nil || string(raw) != `{"org_id":"org_1","webhook_id":"wh_1","seqs":"7,2.2"}` {
 		t.Fatalf("job args %s (%v)", raw, err)
 	}
 	if seqs, err := job.EventSeqs(); err != nil || !slices.Equal(seqs, []int64{7, 9, 10, 11}) {

@@ -17,6 +17,14 @@ type Config struct {
 	// endpoint may have at once (default 10): a slow or hung endpoint holds
 	// a bounded share of the process. At most Workers.
 	PerEndpoint int
+	// PerOrganization is how many of those jobs, and of those requests,
+	// all the endpoints of one organization may have at once: an
+	// organization whose endpoints hang holds its own share of the process,
+	// and the other organizations go on with the rest. At least
+	// PerEndpoint, at most Workers; default a quarter of Workers, but at
+	// least twice PerEndpoint (so that one hung endpoint leaves its
+	// organization's others room) and at most Workers.
+	PerOrganization int
 	// RequestTimeout is the sender's bound on one request (default
 	// DefaultRequestTimeout, the outbound client's default).
 	RequestTimeout time.Duration
@@ -58,6 +66,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PerEndpoint == 0 {
 		c.PerEndpoint = min(10, max(c.Workers, 1))
+		if c.PerOrganization > 0 {
+			c.PerEndpoint = min(c.PerEndpoint, c.PerOrganization)
+		}
+	}
+	if c.PerOrganization == 0 {
+		c.PerOrganization = min(max(c.Workers, 1), max(c.Workers/4, 2*c.PerEndpoint))
 	}
 	if c.Batch == 0 {
 		c.Batch = 2000
@@ -82,7 +96,8 @@ func (c Config) validate() error {
 		name string
 		v    int64
 	}{
-		{"Workers", int64(c.Workers)}, {"PerEndpoint", int64(c.PerEndpoint)}, {"Batch", int64(c.Batch)},
+		{"Workers", int64(c.Workers)}, {"PerEndpoint", int64(c.PerEndpoint)}, {"PerOrganization", int64(c.PerOrganization)},
+		{"Batch", int64(c.Batch)},
 		{"RequestTimeout", int64(c.RequestTimeout)}, {"JobTimeout", int64(c.JobTimeout)},
 		{"RescueAfter", int64(c.RescueAfter)}, {"Poll", int64(c.Poll)}, {"FetchPoll", int64(c.FetchPoll)},
 	} {
@@ -92,6 +107,12 @@ func (c Config) validate() error {
 	}
 	if c.Workers > 0 && c.PerEndpoint > c.Workers {
 		bad("PerEndpoint (%d) exceeds Workers (%d)", c.PerEndpoint, c.Workers)
+	}
+	if c.Workers > 0 && c.PerOrganization > c.Workers {
+		bad("PerOrganization (%d) exceeds Workers (%d): one organization could take every worker", c.PerOrganization, c.Workers)
+	}
+	if c.PerOrganization > 0 && c.PerEndpoint > c.PerOrganization && c.PerEndpoint <= c.Workers {
+		bad("PerEndpoint (%d) exceeds PerOrganization (%d)", c.PerEndpoint, c.PerOrganization)
 	}
 	if c.RequestTimeout > 0 && c.JobTimeout <= 2*c.RequestTimeout {
 		bad("JobTimeout (%s) must exceed twice RequestTimeout (%s): sends start until half the job's time, and each may take RequestTimeout",

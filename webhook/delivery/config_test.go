@@ -22,6 +22,12 @@ func TestConfigValidate(t *testing.T) {
 		{"negative poll", Config{Poll: -time.Second}, []string{"Poll must not be negative"}},
 		{"more per endpoint than workers", Config{Workers: 4, PerEndpoint: 5}, []string{"PerEndpoint (5) exceeds Workers (4)"}},
 		{"per endpoint defaults within few workers", Config{Workers: 4}, nil},
+		{"per endpoint defaults within the organization's share", Config{PerOrganization: 4}, nil},
+		{"more per organization than workers", Config{Workers: 4, PerOrganization: 5},
+			[]string{"PerOrganization (5) exceeds Workers (4): one organization could take every worker"}},
+		{"more per endpoint than per organization", Config{PerEndpoint: 8, PerOrganization: 4},
+			[]string{"PerEndpoint (8) exceeds PerOrganization (4)"}},
+		{"negative per organization", Config{PerOrganization: -1}, []string{"PerOrganization must not be negative"}},
 		{"job timeout twice the request timeout", Config{RequestTimeout: 30 * time.Second, JobTimeout: time.Minute},
 			[]string{"JobTimeout (1m0s) must exceed twice RequestTimeout (30s)"}},
 		{"job timeout under the default request timeout", Config{JobTimeout: 20 * time.Second},
@@ -51,6 +57,30 @@ func TestConfigValidate(t *testing.T) {
 		}
 		if lines := strings.Count(msg, "\n") + 1; lines != len(c.want) {
 			t.Errorf("%s: %d complaints in %q, want %d", c.name, lines, msg, len(c.want))
+		}
+	}
+}
+
+// TestConfigDefaultShares: an organization's share defaults to a quarter
+// of the workers, but at least two endpoints' shares and at most every
+// worker; an endpoint's share defaults within the organization's.
+func TestConfigDefaultShares(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		cfg                 Config
+		perEndpoint, perOrg int
+	}{
+		{Config{}, 10, 25},
+		{Config{Workers: 200}, 10, 50},
+		{Config{Workers: 4, PerEndpoint: 2}, 2, 4},
+		{Config{Workers: 20, PerEndpoint: 2}, 2, 5},
+		{Config{PerOrganization: 4}, 4, 4},
+		{Config{Workers: 1}, 1, 1},
+	} {
+		got := c.cfg.withDefaults()
+		if got.PerEndpoint != c.perEndpoint || got.PerOrganization != c.perOrg {
+			t.Errorf("%+v: per endpoint %d, per organization %d; want %d, %d",
+				c.cfg, got.PerEndpoint, got.PerOrganization, c.perEndpoint, c.perOrg)
 		}
 	}
 }

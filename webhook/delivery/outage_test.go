@@ -180,7 +180,7 @@ func TestRiverLogsAnOutageTwice(t *testing.T) {
 		t.Fatalf("logged %q after the outage, want nothing more", got)
 	}
 	// River reaches the database again (the job is due long after the test).
-	job := webhook.DeliveryJob{WebhookID: "wh_none", Seqs: "1"}
+	job := webhook.DeliveryJob{OrgID: "org_none", WebhookID: "wh_none", Seqs: "1"}
 	if _, err := client.Insert(ctx, job, &river.InsertOpts{ScheduledAt: time.Now().Add(time.Hour)}); err != nil {
 		t.Fatalf("insert after the outage: %v", err)
 	}

@@ -24,15 +24,15 @@ import (
 
 // Runner is one process's share of webhook delivery.
 type Runner struct {
-	cfg       Config
-	log       *slog.Logger
-	db        *db.DB
-	pool      *pgxpool.Pool // the process's one pool, River's too
-	svc       *db.WebhookService
-	post      webhook.Sender
-	client    *river.Client[pgx.Tx]
-	loop      *eventlog.Loop
-	endpoints *endpoints
+	cfg    Config
+	log    *slog.Logger
+	db     *db.DB
+	pool   *pgxpool.Pool // the process's one pool, River's too
+	svc    *db.WebhookService
+	post   webhook.Sender
+	client *river.Client[pgx.Tx]
+	loop   *eventlog.Loop
+	shares *shares
 	// requests go to the Workers senders (send.go).
 	requests chan request
 	// retryAfter carries an endpoint's Retry-After from Work to NextRetry.
@@ -47,7 +47,7 @@ func New(ctx context.Context, d *db.DB, svc *db.WebhookService, sender webhook.S
 		return nil, err
 	}
 	r := &Runner{cfg: cfg, log: cfg.Logger, db: d, pool: d.Pool(), svc: svc, post: sender,
-		endpoints: newEndpoints(cfg.PerEndpoint), requests: make(chan request)}
+		shares: newShares(cfg.PerEndpoint, cfg.PerOrganization), requests: make(chan request)}
 	r.loop = eventlog.NewLoop(r.log)
 	// Unlike the live hub, the dispatcher knows when committed events are
 	// held back (DispatchWebhooks' pending): it looks again often until

@@ -8,15 +8,17 @@ import (
 )
 
 // sends is one run of a job: its batch's messages posted at most
-// PerEndpoint at once (the endpoint's slots, shared with its other jobs
-// here) by the process's Workers senders, and its attempts as they end.
+// PerEndpoint at once, and at most PerOrganization with the organization's
+// other jobs (the endpoint's and the organization's slots, shared with
+// their other jobs here), by the process's Workers senders, and its
+// attempts as they end.
 // One goroutine, the job's, owns it; the senders hand attempts back on done.
 type sends struct {
 	r            *Runner
 	ctx          context.Context
 	b            *webhook.Batch
 	run          webhook.JobRun
-	slots        chan struct{} // the endpoint's
+	slots        [2]chan struct{} // the endpoint's, then the organization's
 	done         chan webhook.Sent
 	startBy      time.Time // no send starts later
 	disableAfter int
@@ -36,7 +38,7 @@ type sends struct {
 	recordErr error
 }
 
-func (r *Runner) newSends(ctx context.Context, b *webhook.Batch, slots chan struct{}, run webhook.JobRun) *sends {
+func (r *Runner) newSends(ctx context.Context, b *webhook.Batch, slots [2]chan struct{}, run webhook.JobRun) *sends {
 	return &sends{r: r, ctx: ctx, b: b, run: run, slots: slots, done: make(chan webhook.Sent, len(b.Messages)),
 		startBy: time.Now().Add(r.cfg.JobTimeout / 2), disableAfter: r.svc.Config().DisableAfter,
 		failures: b.ConsecutiveFailures, ended: make([]webhook.Sent, 0, len(b.Messages))}
@@ -72,16 +74,22 @@ func (s *sends) all() *sends {
 // unsent is how many of the batch's messages the run did not try.
 func (s *sends) unsent() int { return len(s.b.Messages) - s.next }
 
-// send posts the next message: it takes one of the endpoint's slots, then
-// hands the message to an idle sender; false once the run may start no
-// more sends.
+// send posts the next message: it takes one of the endpoint's slots and
+// one of the organization's (always in that order), then hands the message
+// to an idle sender; false once the run may start no more sends. So an
+// organization's requests in flight, hung or not, hold at most its share
+// of the senders.
 func (s *sends) send(tick <-chan time.Time) bool {
-	if !put(s, s.slots, struct{}{}, tick) {
+	if !put(s, s.slots[0], struct{}{}, tick) {
+		return false
+	}
+	if !put(s, s.slots[1], struct{}{}, tick) {
+		<-s.slots[0]
 		return false
 	}
 	q := request{ctx: s.ctx, url: s.b.URL, secrets: s.b.Secrets, msg: s.b.Messages[s.next], slots: s.slots, done: s.done}
 	if !put(s, s.r.requests, q, tick) {
-		<-s.slots
+		q.release()
 		return false
 	}
 	s.next++
@@ -118,8 +126,14 @@ type request struct {
 	url     string
 	secrets []string
 	msg     webhook.Outgoing
-	slots   chan struct{} // the endpoint's: one is given back once the request ends
+	slots   [2]chan struct{} // the endpoint's and the organization's: one of each is given back once the request ends
 	done    chan<- webhook.Sent
+}
+
+// release gives back the request's slots.
+func (q request) release() {
+	<-q.slots[0]
+	<-q.slots[1]
 }
 
 // sender is one of the Workers goroutines that post every job's messages:
@@ -128,7 +142,7 @@ type request struct {
 func (r *Runner) sender(requests <-chan request) {
 	for q := range requests {
 		a := r.post.Send(q.ctx, q.url, q.secrets, q.msg)
-		<-q.slots
+		q.release()
 		q.done <- webhook.Sent{Message: q.msg, Attempt: a, Done: time.Now()}
 	}
 }

@@ -18,19 +18,20 @@ type worker struct {
 	r *Runner
 }
 
-// Work sends the job's events still to deliver, up to PerEndpoint at once,
+// Work sends the job's events still to deliver, up to PerEndpoint at once
+// (and up to PerOrganization with the organization's other jobs here),
 // records the attempts as they end, and leaves what failed to River's
 // retry, after the schedule's delay (or the endpoint's Retry-After).
 func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) error {
 	r := w.r
-	slots, started, snooze, ok := r.endpoints.admit(job.Args.WebhookID)
+	p, snooze, ok := r.shares.admit(job.Args.OrgID, job.Args.WebhookID)
 	if !ok {
-		// The endpoint has its share of jobs here: come back when a place
-		// may be free, without spending an attempt, and leave this worker
-		// to other endpoints.
+		// The endpoint or its organization has its share of jobs here:
+		// come back when a place may be free, without spending an attempt,
+		// and leave this worker to the others.
 		return river.JobSnooze(snooze)
 	}
-	defer r.endpoints.leave(job.Args.WebhookID, started)
+	defer r.shares.leave(p)
 	seqs, err := job.Args.EventSeqs()
 	if err != nil {
 		return river.JobCancel(err) // no attempt can mend it
@@ -48,7 +49,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[webhook.DeliveryJob]) 
 		return river.JobCancel(errors.New("endpoint is inactive"))
 	}
 	run := webhook.JobRun{ID: job.ID, Attempt: job.Attempt}
-	return w.outcome(job, r.newSends(ctx, b, slots, run).all())
+	return w.outcome(job, r.newSends(ctx, b, p.slots, run).all())
 }
 
 // outcome turns what a job's sends came to into what River does next: done,

@@ -170,11 +170,17 @@ func (e *Env) Do(key, method, path string, body any) *Response {
 // GraphQL posts a query as the Env's organization and returns data, failing on errors.
 func (e *Env) GraphQL(query string, vars map[string]any) map[string]json.RawMessage {
 	e.T.Helper()
+	return e.GraphQLAs(e.Key, query, vars)
+}
+
+// GraphQLAs is GraphQL as the organization of key (NewKey's).
+func (e *Env) GraphQLAs(key, query string, vars map[string]any) map[string]json.RawMessage {
+	e.T.Helper()
 	var out struct {
 		Data   map[string]json.RawMessage `json:"data"`
 		Errors []json.RawMessage          `json:"errors"`
 	}
-	r := e.Do(e.Key, http.MethodPost, "/graphql", map[string]any{"query": query, "variables": vars})
+	r := e.Do(key, http.MethodPost, "/graphql", map[string]any{"query": query, "variables": vars})
 	r.JSON(e.T, &out)
 	if len(out.Errors) > 0 {
 		e.T.Fatalf("graphql errors: %s", r.Body)
@@ -185,7 +191,13 @@ func (e *Env) GraphQL(query string, vars map[string]any) map[string]json.RawMess
 // RegisterAgent registers an agent through GraphQL (which logs agent.registered) and returns its id.
 func (e *Env) RegisterAgent(name string) string {
 	e.T.Helper()
-	data := e.GraphQL(`mutation($in: RegisterAgentInput!) { registerAgent(input: $in) { id } }`, map[string]any{"in": map[string]any{
+	return e.RegisterAgentAs(e.Key, name)
+}
+
+// RegisterAgentAs is RegisterAgent for the organization of key.
+func (e *Env) RegisterAgentAs(key, name string) string {
+	e.T.Helper()
+	data := e.GraphQLAs(key, `mutation($in: RegisterAgentInput!) { registerAgent(input: $in) { id } }`, map[string]any{"in": map[string]any{
 		"name": name, "authorizedActions": []string{"purchase"}, "spendingLimit": "10", "currency": "USD", "environment": "sandbox"}})
 	var a struct{ ID string }
 	_ = json.Unmarshal(data["registerAgent"], &a)
@@ -195,7 +207,13 @@ func (e *Env) RegisterAgent(name string) string {
 // Register registers an endpoint through REST and returns its id and secret.
 func (e *Env) Register(url string, events ...string) (id, secret string) {
 	e.T.Helper()
-	r := e.Do(e.Key, http.MethodPost, "/webhooks", map[string]any{"url": url, "events": events})
+	return e.RegisterAs(e.Key, url, events...)
+}
+
+// RegisterAs is Register for the organization of key.
+func (e *Env) RegisterAs(key, url string, events ...string) (id, secret string) {
+	e.T.Helper()
+	r := e.Do(key, http.MethodPost, "/webhooks", map[string]any{"url": url, "events": events})
 	if r.Status != http.StatusCreated {
 		e.T.Fatalf("register webhook: %d %s", r.Status, r.Body)
 	}
