@@ -15,6 +15,7 @@ import (
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/webhook"
+	"github.com/agenttrust/service/webhook/delivery"
 )
 
 // Exit codes of the binary; docs/cli.md lists them.
@@ -113,6 +114,8 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 				Sources: env("WEBHOOK_DISABLE_AFTER"), Destination: &cfg.webhookDisableAfter},
 			&cli.StringFlag{Name: "webhook-retention", Usage: "how long delivery attempt records are kept (`DURATION`)", Value: "720h", Local: true,
 				Sources: env("WEBHOOK_RETENTION"), Destination: &cfg.webhookRetention},
+			&cli.StringFlag{Name: "webhook-org-concurrency", Usage: "`N` deliveries (jobs and requests) one organization may have at once in a replica", Value: strconv.Itoa(delivery.DefaultPerOrganization), Local: true,
+				Sources: env("WEBHOOK_ORG_CONCURRENCY"), Destination: &cfg.webhookOrgConcurrency},
 		}
 	}
 	main := func(run func(context.Context, *Main, *cli.Command) error) cli.ActionFunc {

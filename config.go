@@ -17,6 +17,7 @@ import (
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/keyring"
 	"github.com/agenttrust/service/webhook"
+	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/outbound"
 )
 
@@ -39,7 +40,7 @@ type Config struct {
 	// databaseMaxConns holds DATABASE_MAX_CONNS' text until Validate parses it.
 	databaseMaxConns string
 	// The WEBHOOK_* flags' text, parsed by Validate.
-	webhookAllowPrivate, webhookDisableAfter, webhookRetention string
+	webhookAllowPrivate, webhookDisableAfter, webhookRetention, webhookOrgConcurrency string
 }
 
 // WebhookConfig is the webhook delivery configuration (WEBHOOK_*).
@@ -49,6 +50,7 @@ type WebhookConfig struct {
 	Schedule             string // WEBHOOK_RETRY_SCHEDULE
 	DisableAfter         int    // WEBHOOK_DISABLE_AFTER
 	Retention            time.Duration
+	OrgConcurrency       int // WEBHOOK_ORG_CONCURRENCY: one organization's share of a replica's deliveries
 	// Parsed by Validate from Schedule and CAFile, so Open reads each once.
 	schedule webhook.Schedule
 	roots    *x509.CertPool
@@ -173,6 +175,15 @@ func (c *Config) validateWebhooks() []error {
 			errs = append(errs, fmt.Errorf("WEBHOOK_RETENTION (--webhook-retention) must be a positive duration such as 720h (got %q)", c.webhookRetention))
 		}
 		w.Retention = d
+	}
+	w.OrgConcurrency = delivery.DefaultPerOrganization
+	if c.webhookOrgConcurrency != "" {
+		n, err := strconv.Atoi(c.webhookOrgConcurrency)
+		if err != nil || n < 1 || n > delivery.DefaultWorkers {
+			errs = append(errs, fmt.Errorf("WEBHOOK_ORG_CONCURRENCY (--webhook-org-concurrency) must be a whole number from 1 to %d, the delivery workers of a replica (got %q)",
+				delivery.DefaultWorkers, c.webhookOrgConcurrency))
+		}
+		w.OrgConcurrency = n
 	}
 	if w.CAFile != "" {
 		roots, err := outbound.LoadCAFile(w.CAFile)

@@ -204,7 +204,7 @@ func (m *Main) Serve(ctx context.Context) error {
 	if err := m.firstRunHint(ctx); err != nil {
 		return err
 	}
-	deliveries, err := delivery.New(ctx, m.DB, m.Webhooks, m.sender, delivery.Config{Logger: m.Logger})
+	deliveries, err := delivery.New(ctx, m.DB, m.Webhooks, m.sender, delivery.Config{PerOrganization: m.Config.Webhooks.OrgConcurrency, Logger: m.Logger})
 	if err != nil {
 		ln.Close()
 		return err

@@ -19,6 +19,7 @@ import (
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/keyring"
+	"github.com/agenttrust/service/webhook/delivery"
 )
 
 func freeAddr(t *testing.T) string {
@@ -171,11 +172,11 @@ func TestConfigValidation(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ=",
 		"WEBHOOK_ALLOW_PRIVATE_NETWORKS": "maybe", "WEBHOOK_CA_FILE": "/nonexistent.pem", "WEBHOOK_RETRY_SCHEDULE": "5s,soon",
-		"WEBHOOK_DISABLE_AFTER": "0", "WEBHOOK_RETENTION": "forever",
+		"WEBHOOK_DISABLE_AFTER": "0", "WEBHOOK_RETENTION": "forever", "WEBHOOK_ORG_CONCURRENCY": "101",
 		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0"}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
 	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
-		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS"} {
+		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "WEBHOOK_ORG_CONCURRENCY", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
@@ -193,6 +194,17 @@ func TestConfigValidation(t *testing.T) {
 		c.databaseMaxConns = v
 		if err := c.Validate(); (err == nil) != ok || ok && fmt.Sprint(c.DatabaseMaxConns) != v {
 			t.Errorf("DATABASE_MAX_CONNS=%s: %d, %v", v, c.DatabaseMaxConns, err)
+		}
+	}
+	// One organization's share of a replica's deliveries: a quarter of
+	// the workers when unset, else 1 to all of them.
+	if c.Webhooks.OrgConcurrency != delivery.DefaultPerOrganization {
+		t.Errorf("WEBHOOK_ORG_CONCURRENCY unset: %d, want %d", c.Webhooks.OrgConcurrency, delivery.DefaultPerOrganization)
+	}
+	for v, ok := range map[string]bool{"1": true, "25": true, "100": true, "0": false, "101": false, "-1": false, "half": false} {
+		c.webhookOrgConcurrency = v
+		if err := c.Validate(); (err == nil) != ok || ok && fmt.Sprint(c.Webhooks.OrgConcurrency) != v {
+			t.Errorf("WEBHOOK_ORG_CONCURRENCY=%s: %d, %v", v, c.Webhooks.OrgConcurrency, err)
 		}
 	}
 	if err := run(context.Background(), []string{"frobnicate"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {

@@ -50,6 +50,11 @@ type Config struct {
 // connections than that to one host.
 const DefaultWorkers = 100
 
+// DefaultPerOrganization is Config.PerOrganization's default with the
+// default Workers: a quarter of them, so that up to three organizations
+// whose endpoints all hang still leave the others a quarter of the process.
+const DefaultPerOrganization = DefaultWorkers / 4
+
 // DefaultRequestTimeout is Config.RequestTimeout's default: the outbound
 // client's own default bound on a request.
 const DefaultRequestTimeout = 15 * time.Second
