@@ -4,12 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/shopspring/decimal"
 
 	"github.com/agenttrust/service/event"
 )
@@ -30,99 +26,13 @@ func TestBadEndpointsDoNotDelayOthers(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, privateDB(t))
 	srv := e.startServer("server")
-	c := e.client(srv)
-	var good []*sink
-	for i := range 3 {
-		s := newSink(t, fmt.Sprintf("good-%d", i+1), answer)
-		e.register(ctx, c, s)
-		good = append(good, s)
-	}
-	agents := e.agents(ctx, c, 4, nil)
-	l := newLedger()
-
-	// phase sends rate executes a second for p.phase, open loop (each at
-	// its time, whatever the previous ones are doing), and returns the ids
-	// of the transactions it committed.
-	phase := func() []string {
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		var committed []string
-		tick := time.NewTicker(time.Second / time.Duration(p.rate))
-		defer tick.Stop()
-		end := time.After(p.phase)
-		for i := 0; ; i++ {
-			select {
-			case <-end:
-				wg.Wait()
-				return committed
-			case <-tick.C:
-			}
-			o := l.add(agents[i%len(agents)], agents[(i+1)%len(agents)], decimal.New(int64(1+rand.IntN(9999)), -2))
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				l.execute(ctx, c, srv.name, o)
-				// An overloaded machine may time an execute out: send it
-				// again with its key (this scenario is about deliveries).
-				for o.state == unknown && ctx.Err() == nil {
-					sleep(ctx, 100*time.Millisecond)
-					l.execute(ctx, c, srv.name, o)
-				}
-				if o.state != acked {
-					t.Errorf("execute %s refused (%s): no fault was injected on this path", o.in.IdempotencyKey, o.reason)
-					return
-				}
-				mu.Lock()
-				committed = append(committed, o.txID)
-				mu.Unlock()
-			}()
-		}
-	}
-	// latencies waits until every healthy endpoint received the events of
-	// the transactions and returns their commit-to-delivery times.
-	latencies := func(txIDs []string, label string) []time.Duration {
-		ack, _, _ := l.counts()
-		evs, err := e.waitLog(ctx, ack, p.settle)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := map[string]bool{}
-		for _, id := range txIDs {
-			want[id] = true
-		}
-		var ids []string
-		for _, ev := range evs {
-			if ev.Type == event.TransactionCompleted && want[txOf(ev)] {
-				ids = append(ids, ev.ID)
-			}
-		}
-		var out []time.Duration
-		for _, s := range good {
-			var missing []string
-			if !eventually(p.settle, func() bool { missing = s.missing(ids); return len(missing) == 0 }) {
-				t.Fatalf("PROMISE BROKEN: %s: %d of %d events not delivered within %s (%s)", s.name, len(missing), len(ids), p.settle, label)
-			}
-			first := map[string]bool{}
-			idSet := map[string]bool{}
-			for _, id := range ids {
-				idSet[id] = true
-			}
-			for _, a := range s.arrivals() {
-				if idSet[a.id] && !first[a.id] {
-					first[a.id] = true
-					out = append(out, a.at.Sub(a.created))
-				}
-			}
-		}
-		return out
-	}
-
-	base := latencies(phase(), "baseline")
+	st := newStream(t, e, srv, 3)
+	base := st.latencies(st.phase(), "baseline")
 	bad := []*sink{newSink(t, "hung", hang), newSink(t, "slow", slow), newSink(t, "huge-body", hugeBody)}
 	for _, s := range bad {
-		e.register(ctx, c, s)
+		e.register(ctx, st.c, s)
 	}
-	beside := latencies(phase(), "beside the bad endpoints")
+	beside := st.latencies(st.phase(), "beside the bad endpoints")
 
 	// What the bad endpoints cost the queue: each job over an endpoint's
 	// in-flight share is snoozed (fetched, put back) until a slot frees.
@@ -153,11 +63,7 @@ func TestBadEndpointsDoNotDelayOthers(t *testing.T) {
 		}
 		peaks = append(peaks, fmt.Sprintf("%s %d", s.name, peak))
 	}
-	for _, s := range good {
-		if s.badSignatures() > 0 {
-			t.Errorf("PROMISE BROKEN: %s: %d deliveries failed signature verification", s.name, s.badSignatures())
-		}
-	}
+	st.checkSignatures()
 	ratio := func(a, b time.Duration) string {
 		return fmt.Sprintf("%.2f×", float64(a)/float64(max(b, time.Millisecond)))
 	}

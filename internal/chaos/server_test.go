@@ -85,8 +85,11 @@ func (e *env) reconnect() {
 
 // client talks to one server process, never retrying by itself: the
 // scenarios decide what to retry, with which idempotency key.
-func (e *env) client(s *server) *client.Client {
-	c, err := client.New(client.Options{APIKey: e.key, BaseURL: s.URL, NoRetries: true, Timeout: 20 * time.Second,
+func (e *env) client(s *server) *client.Client { return e.clientWith(s, e.key) }
+
+// clientWith is client for the organization of key.
+func (e *env) clientWith(s *server, key string) *client.Client {
+	c, err := client.New(client.Options{APIKey: key, BaseURL: s.URL, NoRetries: true, Timeout: 20 * time.Second,
 		RetryWaitMin: 100 * time.Millisecond, RetryWaitMax: time.Second})
 	if err != nil {
 		e.t.Fatal(err)
