@@ -57,11 +57,17 @@ func TestNoisyNeighbourDoesNotDelayOthers(t *testing.T) {
 		t.Errorf("PROMISE BROKEN: the noisy organization held %d requests at once, more than its share of %d", n.peak, orgShare)
 	}
 	st.checkSignatures()
+	// What the noisy organization costs the queue: each of its jobs over
+	// its share is snoozed (fetched, put back) until a place frees.
+	var snoozes int64
+	if err := e.sql.QueryRowContext(context.Background(), `SELECT coalesce(sum((metadata->>'snoozes')::bigint), 0) FROM river_job`).Scan(&snoozes); err != nil {
+		t.Fatalf("count snoozes: %v", err)
+	}
 	report(t, "6. noisy neighbour: another organization's 12 hung endpoints",
 		fmt.Sprintf("%d executes/s × %s per phase, 3 healthy endpoints; the noisy organization commits an event every %s", p.rate, p.phase, noisyEvery),
-		fmt.Sprintf("quiet organization's commit→delivery p50 / p99: alone %s / %s, beside the noisy one %s / %s (%.2f× / %.2f×); %d deliveries each phase; the noisy organization's most requests held at once: %d (share %d), %d committed events",
+		fmt.Sprintf("quiet organization's commit→delivery p50 / p99: alone %s / %s, beside the noisy one %s / %s (%.2f× / %.2f×); %d deliveries each phase; the noisy organization's most requests held at once: %d (share %d), %d committed events; %d delivery jobs snoozed for a busy endpoint or organization",
 			ms(b50), ms(b99), ms(w50), ms(w99), float64(w50)/float64(max(b50, time.Millisecond)), float64(w99)/float64(max(b99, time.Millisecond)),
-			len(base), n.peak, orgShare, n.events))
+			len(base), n.peak, orgShare, n.events, snoozes))
 }
 
 // noisyEvery is how often the noisy organization commits an event: each
