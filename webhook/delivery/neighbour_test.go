@@ -1,9 +1,13 @@
 package delivery_test
 
 import (
+	"context"
 	"fmt"
+	"net/http"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/webhook/delivery"
@@ -61,5 +65,69 @@ func TestHungOrganizationDoesNotDelayAnother(t *testing.T) {
 	}
 	if got := len(hung.Requests(event.AgentRegistered)); got > perOrg {
 		t.Fatalf("the hung organization holds %d requests in flight, want at most its share, %d", got, perOrg)
+	}
+}
+
+// TestJobsNameTheirOrganization: every way a delivery job is queued (the
+// dispatcher, a redelivery, a re-activated endpoint's backlog) names the
+// endpoint's organization, which the organization's share counts by.
+func TestJobsNameTheirOrganization(t *testing.T) {
+	t.Parallel()
+	e := webhooktest.NewEnv(t, webhooktest.Options{})
+	rcv := webhooktest.New(t)
+	mine, _ := e.Register(rcv.URL(), event.AgentRegistered)
+	other := e.NewKey()
+	theirs, _ := e.RegisterAs(other, rcv.URL(), event.AgentRegistered)
+	e.RegisterAgent("mine")
+	e.RegisterAgentAs(other, "theirs")
+	ctx := context.Background()
+	dispatched := 0 // no runner: the jobs stay queued
+	eventually(t, "both events dispatched", func() bool {
+		n, _, err := e.Webhooks.DispatchWebhooks(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dispatched += n
+		return dispatched == 2
+	})
+	evs, err := e.DB.ReadOrgEvents(ctx, e.OrgID, event.Position{}, 10)
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("the organization's events: %d (%v), want its agent's", len(evs), err)
+	}
+	ev := evs[0]
+	if r := e.Do(e.Key, http.MethodPost, "/webhooks/"+mine+"/redeliver", map[string]any{"event_id": ev.ID}); r.Status != http.StatusAccepted {
+		t.Fatalf("redeliver: %d %s", r.Status, r.Body)
+	}
+	for _, active := range []bool{false, true} {
+		if r := e.Do(other, http.MethodPatch, "/webhooks/"+theirs, map[string]any{"active": active}); r.Status != http.StatusOK {
+			t.Fatalf("set active %v: %d %s", active, r.Status, r.Body)
+		}
+	}
+	orgOf := func(key, id string) string {
+		t.Helper()
+		var w struct {
+			OrgID string `json:"org_id"`
+		}
+		e.Do(key, http.MethodGet, "/webhooks/"+id, nil).JSON(t, &w)
+		return w.OrgID
+	}
+	want := map[string]string{mine: e.OrgID, theirs: orgOf(other, theirs)}
+	rows, err := e.DB.Pool().Query(ctx, `SELECT args->>'webhook_id', args->>'org_id' FROM river_job ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct{ Webhook, Org string }])
+	if err != nil {
+		t.Fatal(err)
+	}
+	perEndpoint := map[string]int{}
+	for _, j := range jobs {
+		if j.Org != want[j.Webhook] || j.Org == "" {
+			t.Errorf("job for %s names organization %q, want %q", j.Webhook, j.Org, want[j.Webhook])
+		}
+		perEndpoint[j.Webhook]++
+	}
+	if perEndpoint[mine] != 2 || perEndpoint[theirs] != 2 {
+		t.Fatalf("queued %v, want two jobs per endpoint (dispatched, then redelivered or caught up)", perEndpoint)
 	}
 }
