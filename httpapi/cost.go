@@ -36,8 +36,10 @@ var fieldCosts = map[string]func(args map[string]any) (base, per int64){
 }
 
 // rootFieldCaps bound how often one root field may appear in an operation
-// (aliases count), where the general cap is too generous for its work.
-var rootFieldCaps = map[string]int{"exportTransactions": 1}
+// (aliases count), where the general cap is too generous for its work. The
+// schema's answer is the same however often it is asked, so no client asks
+// it twice: aliased copies would only multiply its thousands of fields.
+var rootFieldCaps = map[string]int{"exportTransactions": 1, "__schema": 1}
 
 // saturation keeps cost arithmetic from overflowing; anything this large is
 // over every limit anyway.
