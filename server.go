@@ -108,7 +108,7 @@ func (m *Main) openWebhooks() error {
 	c := m.Config.Webhooks
 	// Deliveries are the client's busiest users, and at most
 	// delivery.DefaultWorkers of them are in flight at once.
-	oc := outbound.Config{AllowPrivateNetworks: c.AllowPrivateNetworks, RootCAs: c.roots, MaxConnsPerHost: delivery.DefaultWorkers}
+	oc := outbound.Config{AllowPrivateNetworks: c.AllowPrivateNetworks, RootCAs: c.roots, MaxConnsPerHost: delivery.DefaultWorkers, Logger: m.Logger}
 	if c.AllowPrivateNetworks {
 		m.Logger.Warn("WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: deliveries may reach loopback and private addresses (development and tests only)")
 	}

@@ -120,7 +120,10 @@ func (s *WebhookService) find(ctx context.Context, q bun.IDB, orgID, whID string
 	return &row, nil
 }
 
-// verify sends a signed webhook.verification to url and refuses it unless it answers 2xx.
+// verify sends a signed webhook.verification to url and refuses it unless
+// it answers 2xx. The refusal says how far the request got (the sender's
+// Attempt.Err, which names nothing of this server's network) or the status
+// the endpoint answered.
 func (s *WebhookService) verify(ctx context.Context, whID, url, secret string) error {
 	data, _ := json.Marshal(map[string]string{"webhook_id": whID, "url": url})
 	a := s.sender.Send(ctx, url, []string{secret}, webhook.Outgoing{ID: id.New(id.Event), Type: webhook.TypeVerification, At: s.db.Now(), Data: data})
@@ -128,9 +131,9 @@ func (s *WebhookService) verify(ctx context.Context, whID, url, secret string) e
 	case a.Success():
 		return nil
 	case a.StatusCode == 0:
-		return failure.Invalid("input.url", "the endpoint could not be reached for the signed webhook.verification request: %s", a.Err)
+		return failure.Invalid("input.url", "the signed webhook.verification request failed: %s", a.Err)
 	default:
-		return failure.Invalid("input.url", "the endpoint answered HTTP %d to the signed webhook.verification request; it must answer 2xx", a.StatusCode)
+		return failure.Invalid("input.url", "the endpoint did not answer 2xx to the signed webhook.verification request: it answered HTTP %d", a.StatusCode)
 	}
 }
 

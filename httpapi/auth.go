@@ -17,7 +17,7 @@ type refuser func(w http.ResponseWriter, status int, fe *failure.Error)
 
 // authenticate resolves the bearer key to a principal before any GraphQL
 // work happens. A key whose bucket is empty is refused here; each operation
-// is charged per root field later (rootFieldCharge), so the edge only checks.
+// is charged by its root fields and cost later (costCharge), so the edge only checks.
 func authenticate(d Deps, limiter, failures *rateLimiter, next http.Handler) http.Handler {
 	return authenticateWith(d, limiter, failures, writeGraphQLErrorStatus, false, next)
 }

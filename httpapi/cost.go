@@ -36,8 +36,10 @@ var fieldCosts = map[string]func(args map[string]any) (base, per int64){
 }
 
 // rootFieldCaps bound how often one root field may appear in an operation
-// (aliases count), where the general cap is too generous for its work.
-var rootFieldCaps = map[string]int{"exportTransactions": 1}
+// (aliases count), where the general cap is too generous for its work. The
+// schema's answer is the same however often it is asked, so no client asks
+// it twice: aliased copies would only multiply its thousands of fields.
+var rootFieldCaps = map[string]int{"exportTransactions": 1, "__schema": 1}
 
 // saturation keeps cost arithmetic from overflowing; anything this large is
 // over every limit anyway.
@@ -61,6 +63,9 @@ func satMul(a, b int64) int64 {
 type operationLimits struct {
 	maxCost                                  int64
 	maxRootFields, maxSameRoot, maxMutations int
+	// lists prices the introspection lists by the schema's size
+	// (introspectionLists).
+	lists map[string]ratio
 }
 
 var _ interface {
@@ -83,12 +88,6 @@ func (l operationLimits) MutateOperationContext(_ context.Context, oc *graphql.O
 		names = append(names, name)
 	}
 	sort.Strings(names) // a stable message for the same document
-	if oc.Operation.Operation != ast.Subscription {
-		// What rootFieldCharge charges. A subscription's operation context
-		// lives as long as the subscription, and the stats' map with it
-		// (about 300 bytes each): its one root field is counted again there.
-		oc.Stats.SetExtension(rootFieldsStat, total)
-	}
 	if total > int64(l.maxRootFields) {
 		return documentError("the operation selects %s root fields, more than the limit of %d (aliases count)", count(total), l.maxRootFields)
 	}
@@ -104,16 +103,37 @@ func (l operationLimits) MutateOperationContext(_ context.Context, oc *graphql.O
 			return documentError("the operation selects %s %d times, more than the limit of %d", name, roots[name], limit)
 		}
 	}
-	w := costWalk{vars: oc.Variables, frags: oc.Doc.Fragments, memo: map[string]int64{}}
-	if c := w.set(oc.Operation.SelectionSet, 0); c > l.maxCost {
+	w := costWalk{vars: oc.Variables, frags: oc.Doc.Fragments, lists: l.lists, memo: map[string]int64{}}
+	c := w.set(oc.Operation.SelectionSet, 0)
+	if c > l.maxCost {
 		return documentError("the operation is too complex: its cost is %s, more than the limit of %d", count(c), l.maxCost)
+	}
+	if oc.Operation.Operation != ast.Subscription {
+		// What costCharge charges. A subscription's operation context
+		// lives as long as the subscription, and the stats' map with it
+		// (about 300 bytes each): its one root field is counted again there.
+		oc.Stats.SetExtension(chargeStat, charge(total, c))
 	}
 	return nil
 }
 
-// rootFieldsStat names the operation's root field count (an int64) that
-// operationLimits leaves in a query's or mutation's stats for rootFieldCharge.
-const rootFieldsStat = "agenttrust.rootFields"
+// costPerToken is how much cost one rate-limit token pays for: a page of
+// 200 rows of a dozen fields with its totalCount (the client library's
+// list) is one token, so ordinary operations pay one token per root field,
+// while a full introspection (its answer's thousands of fields) or a page
+// of audit chains pays for its work.
+const costPerToken = 8_000
+
+// charge is what an operation of roots root fields and cost costs the
+// caller's rate limit: a token per root field, or a token per costPerToken
+// of its cost when that is more.
+func charge(roots, cost int64) int64 {
+	return max(roots, (cost+costPerToken-1)/costPerToken, 1)
+}
+
+// chargeStat names the tokens (an int64) that operationLimits leaves in a
+// query's or mutation's stats for costCharge.
+const chargeStat = "agenttrust.charge"
 
 // count renders a saturated figure honestly.
 func count(n int64) string {
@@ -165,6 +185,7 @@ func rootFields(set ast.SelectionSet, frags ast.FragmentDefinitionList) map[stri
 type costWalk struct {
 	vars  map[string]any
 	frags ast.FragmentDefinitionList
+	lists map[string]ratio
 	memo  map[string]int64
 }
 
@@ -208,8 +229,12 @@ func (w costWalk) field(f *ast.Field, pageSize int64) int64 {
 		}
 	}
 	if f.ObjectDefinition != nil {
-		if fn, ok := fieldCosts[f.ObjectDefinition.Name+"."+f.Name]; ok {
+		name := f.ObjectDefinition.Name + "." + f.Name
+		if fn, ok := fieldCosts[name]; ok {
 			base, per = fn(args)
+		}
+		if r, ok := w.lists[name]; ok {
+			return satAdd(1, r.of(w.set(f.SelectionSet, 0)))
 		}
 	}
 	return satAdd(base, satMul(per, w.set(f.SelectionSet, childPage)))

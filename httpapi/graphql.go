@@ -20,11 +20,12 @@ import (
 )
 
 // newGraphQL builds the gqlgen handler: transports, document and operation
-// limits (cheap ones first), the per-root-field rate-limit charge, persisted
+// limits (cheap ones first), the rate-limit charge by root fields and cost, persisted
 // queries, the error presenter and per-operation metrics.
 func newGraphQL(e *Edge, m *metrics) http.Handler {
 	cfg, d := e.cfg, e.deps
-	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services)}))
+	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services)})
+	srv := handler.New(schema)
 	for _, t := range []graphql.Transport{
 		transport.Websocket{
 			Implementation:        gorillaWS{ping: cfg.WSPingInterval},
@@ -50,8 +51,8 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 	srv.Use(documentGate{maxBytes: cfg.MaxQueryBytes, maxTokens: cfg.TokenLimit, maxDepth: cfg.DepthLimit,
 		maxSameName: cfg.MaxSameName, maxFragments: cfg.MaxFragments, cache: cache})
 	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
-		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations})
-	srv.Use(rootFieldCharge{limiter: e.limiter})
+		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations, lists: introspectionLists(schema.Schema())})
+	srv.Use(costCharge{limiter: e.limiter})
 	srv.Use(singleSubscriptionRoot{})
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))

@@ -533,8 +533,8 @@ func (s *sseWriter) Flush() {
 func (s *sseWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // countWebsocketOperation counts each operation a websocket starts, which
-// shutdown and slow-consumer closes wait on. Its rate-limit charge, one token
-// per root field, is rootFieldCharge's, as on every transport.
+// shutdown and slow-consumer closes wait on. Its rate-limit charge is
+// costCharge's, as on every transport.
 func (e *Edge) countWebsocketOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	if lc := liveConnFrom(ctx); lc != nil && lc.transport == "websocket" {
 		lc.opStarted()

@@ -79,27 +79,28 @@ func (l *rateLimiter) wait(key string) (time.Duration, bool) {
 	return 0, true
 }
 
-// rootFieldCharge charges the caller's rate limit one token per root field
-// of each operation (aliases count), after every document check and before
-// anything runs. It is an operation-level extension of the GraphQL server,
-// so it applies to every transport of that server: HTTP GET and POST, and
-// websocket or SSE operations alike.
-type rootFieldCharge struct{ limiter *rateLimiter }
+// costCharge charges the caller's rate limit for each operation: a token
+// per root field (aliases count), or per costPerToken of its cost when that
+// is more (charge), after every document check and before anything runs. It
+// is an operation-level extension of the GraphQL server, so it applies to
+// every transport of that server: HTTP GET and POST, and websocket or SSE
+// operations alike.
+type costCharge struct{ limiter *rateLimiter }
 
 var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationContextMutator
-} = rootFieldCharge{}
+} = costCharge{}
 
-func (rootFieldCharge) ExtensionName() string                   { return "RootFieldCharge" }
-func (rootFieldCharge) Validate(graphql.ExecutableSchema) error { return nil }
+func (costCharge) ExtensionName() string                   { return "CostCharge" }
+func (costCharge) Validate(graphql.ExecutableSchema) error { return nil }
 
-func (c rootFieldCharge) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+func (c costCharge) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	p, err := auth.FromContext(ctx)
 	if err != nil || oc.Operation == nil {
 		return nil // resolvers refuse the unauthenticated themselves
 	}
-	n, counted := oc.Stats.GetExtension(rootFieldsStat).(int64)
+	n, counted := oc.Stats.GetExtension(chargeStat).(int64)
 	if !counted { // a subscription, or operationLimits did not run (it runs first on every server the edge builds)
 		for _, v := range rootFields(oc.Operation.SelectionSet, oc.Doc.Fragments) {
 			n = satAdd(n, v)

@@ -9,7 +9,9 @@ import (
 
 // ErrForbiddenAddress means the endpoint resolved to an address the policy
 // refuses; its text names the setting that allows such addresses.
-var ErrForbiddenAddress = errors.New("address not allowed unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (development only)")
+var ErrForbiddenAddress = errors.New(forbiddenText)
+
+const forbiddenText = "address not allowed unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (development only)"
 
 // CheckAddress refuses a dialed "host:port" whose host is not a public address.
 func CheckAddress(address string) error {
@@ -60,22 +62,31 @@ var blocked = []struct {
 	{netip.MustParsePrefix("fd00:ec2::254/128"), "a cloud metadata address"},
 }
 
-// nat64 is the well-known NAT64 prefix: its last 32 bits are an IPv4
-// address, which is what the check must judge.
-var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+// The IPv6 ranges whose addresses carry an IPv4 address, which is where a
+// packet to them ends up and so what the check must judge.
+var (
+	// nat64 (RFC 6052) and siit (RFC 2765, ::ffff:0:a.b.c.d) carry it in
+	// their last 32 bits.
+	nat64 = netip.MustParsePrefix("64:ff9b::/96")
+	siit  = netip.MustParsePrefix("::ffff:0:0:0/96")
+	// sixToFour (RFC 3056) carries it in bits 16-47.
+	sixToFour = netip.MustParsePrefix("2002::/16")
+	// teredo (RFC 4380) carries its server's in bits 32-63 and its
+	// client's, each bit inverted, in the last 32.
+	teredo = netip.MustParsePrefix("2001::/32")
+)
 
 // Forbidden says why ip may not be dialed, or "" when it may. IPv4-mapped
-// (::ffff:a.b.c.d), IPv4-compatible and NAT64 forms are judged by the IPv4
-// address they carry.
+// (::ffff:a.b.c.d), IPv4-compatible, NAT64, SIIT, 6to4 and Teredo forms are
+// judged by the IPv4 addresses they carry.
 func Forbidden(ip netip.Addr) string {
 	ip = ip.WithZone("")
 	if ip.Is4In6() {
 		ip = ip.Unmap()
 	}
 	if ip.Is6() {
-		b := ip.As16()
-		if nat64.Contains(ip) || isCompat(b) {
-			return Forbidden(netip.AddrFrom4([4]byte(b[12:])))
+		if why := embedded(ip); why != "" {
+			return why
 		}
 	}
 	for _, r := range blocked {
@@ -85,6 +96,33 @@ func Forbidden(ip netip.Addr) string {
 	}
 	if ip.Is4() && ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
 		return "a broadcast address"
+	}
+	return ""
+}
+
+// embedded judges the IPv4 addresses an IPv6 address of a translation or
+// tunnel range carries: "" when it carries none, or only public ones.
+func embedded(ip netip.Addr) string {
+	b := ip.As16()
+	v4 := func(at int) netip.Addr { return netip.AddrFrom4([4]byte(b[at : at+4])) }
+	switch {
+	case nat64.Contains(ip), siit.Contains(ip), isCompat(b):
+		return Forbidden(v4(12))
+	case sixToFour.Contains(ip):
+		if why := Forbidden(v4(2)); why != "" {
+			return "a 6to4 address carrying " + why
+		}
+	case teredo.Contains(ip):
+		if why := Forbidden(v4(4)); why != "" {
+			return "a Teredo address whose server is " + why
+		}
+		client := [4]byte(b[12:])
+		for i := range client {
+			client[i] ^= 0xff
+		}
+		if why := Forbidden(netip.AddrFrom4(client)); why != "" {
+			return "a Teredo address whose client is " + why
+		}
 	}
 	return ""
 }

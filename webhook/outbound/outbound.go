@@ -13,11 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -40,6 +40,9 @@ type Config struct {
 	// keeps the transport from dialing (and handshaking) a connection for
 	// a request that another one, about to be free, serves first.
 	MaxConnsPerHost int
+	// Logger receives why a request got no answer, in full (default
+	// slog.Default()); callers are told only how far it got (Error).
+	Logger *slog.Logger
 }
 
 // LoadCAFile reads PEM certificates from path into a pool with the system roots.
@@ -93,6 +96,9 @@ func New(cfg Config) *Client {
 	if cfg.MaxResponseBytes <= 0 {
 		cfg.MaxResponseBytes = 64 << 10
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
 	dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}
 	if !cfg.AllowPrivateNetworks {
 		// Control runs for every address a name resolves to, just before
@@ -130,20 +136,24 @@ type Response struct {
 // Post sends body to url with header, which becomes the request's. An error
 // means no HTTP answer came (refused address, DNS, connect, TLS, timeout,
 // a header that may not be sent); its message is safe to show to the
-// endpoint's owner. A 3xx is returned as the answer, not followed. Timeout
+// endpoint's owner: an *Error's says only how far the request got, and
+// its cause goes to the log. A 3xx is returned as the answer, not followed. Timeout
 // bounds the whole request, reading the answer included; ctx ending stops
 // it at once.
 func (c *Client) Post(ctx context.Context, url string, header http.Header, body []byte) (*Response, error) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	req, err := newRequest(ctx, url, header, body)
+	var p progress
+	req, err := newRequest(p.trace(ctx), url, header, body)
 	if err != nil {
 		return nil, err
 	}
 	resp, err := c.transport.RoundTrip(req)
 	if err != nil {
-		return nil, describe(err)
+		fail := p.describe(err)
+		c.cfg.Logger.InfoContext(ctx, "webhook endpoint did not answer", "host", req.URL.Host, "reason", fail.Reason, "err", fail.Err.Error())
+		return nil, fail
 	}
 	defer resp.Body.Close()
 	out := &Response{StatusCode: resp.StatusCode, Header: resp.Header}
@@ -187,27 +197,3 @@ func newRequest(ctx context.Context, raw string, header http.Header, body []byte
 
 // CloseIdleConnections closes the connections no request is using.
 func (c *Client) CloseIdleConnections() { c.transport.CloseIdleConnections() }
-
-// describe turns a transport error into a short message without the URL,
-// which the client's errors repeat.
-func describe(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	switch {
-	case errors.Is(err, ErrForbiddenAddress):
-		return fmt.Errorf("endpoint refused: %w", err)
-	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-		return errors.New("timed out waiting for the endpoint")
-	case strings.Contains(err.Error(), "response headers exceeded"):
-		// net/http has no error value for it, only this message.
-		return errors.New("the answer's headers are too large")
-	}
-	return err
-}
-
-func isTimeout(err error) bool {
-	var t interface{ Timeout() bool }
-	return errors.As(err, &t) && t.Timeout()
-}

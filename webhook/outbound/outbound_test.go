@@ -1,7 +1,12 @@
 package outbound_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -31,6 +36,19 @@ func TestForbidden(t *testing.T) {
 		{"64:ff9b::7f00:1", true}, {"64:ff9b::a9fe:a9fe", true}, {"::127.0.0.1", true},
 		{"93.184.216.34", false}, {"8.8.8.8", false}, {"172.32.0.1", false}, {"100.128.0.1", false},
 		{"2606:4700:4700::1111", false}, {"::ffff:8.8.8.8", false}, {"64:ff9b::808:808", false},
+		// SIIT (::ffff:0:a.b.c.d) by its last 32 bits.
+		{"::ffff:0:7f00:1", true}, {"::ffff:0:a00:1", true}, {"::ffff:0:a9fe:a9fe", true}, {"::ffff:0:808:808", false},
+		// 6to4 (2002:AABB:CCDD::) by bits 16-47.
+		{"2002:7f00:1::1", true}, {"2002:a00:1:5::9", true}, {"2002:a9fe:a9fe::", true}, {"2002:c0a8:101::1", true},
+		{"2002:c058:6301::1", true}, {"2002::1", true}, {"2002:808:808::1", false}, {"2002:5db8:d822:1::1", false},
+		// Teredo (2001:0:SERVER:flags:port:~CLIENT) by both embedded addresses.
+		{"2001:0:808:808:0:0:80ff:fffe", true},       // client 127.0.0.1
+		{"2001:0:808:808:8000:f227:f5ff:fffe", true}, // client 10.0.0.1
+		{"2001:0:808:808::5601:5601", true},          // client 169.254.169.254
+		{"2001:0:a00:1::f7f7:fbfb", true},            // server 10.0.0.1
+		{"2001:0:7f00:1::f7f7:fbfb", true},           // server 127.0.0.1
+		{"2001:0:808:808::f7f7:fbfb", false},         // server 8.8.8.8, client 8.8.4.4
+		{"2001:db8::7f00:1", true},                   // documentation, not Teredo
 	} {
 		why := outbound.Forbidden(netip.MustParseAddr(tc.ip))
 		if (why != "") != tc.refused {
@@ -127,5 +145,34 @@ func TestClientBoundsConnections(t *testing.T) {
 		if got := len(rcv.Requests()); got != 8 {
 			t.Errorf("MaxConnsPerHost %d: the receiver got %d requests, want 8", tc.max, got)
 		}
+	}
+}
+
+// A request that got no answer says how far it got; what went wrong goes
+// to the log only.
+func TestClientErrorsSayHowFarTheyGot(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "https://" + ln.Addr().String() + "/"
+	ln.Close()
+	var logged bytes.Buffer
+	c := outbound.New(outbound.Config{AllowPrivateNetworks: true, Timeout: 2 * time.Second,
+		Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	_, err = c.Post(context.Background(), closed, http.Header{}, nil)
+	var oe *outbound.Error
+	if !errors.As(err, &oe) || err.Error() != outbound.ReasonUnreachable {
+		t.Fatalf("closed port: %v", err)
+	}
+	if !strings.Contains(logged.String(), "connection refused") || !strings.Contains(logged.String(), "reason=\"not reachable\"") {
+		t.Fatalf("the log holds %q, want the dial error", logged.String())
+	}
+	rcv := webhooktest.New(t)
+	strict := outbound.New(outbound.Config{RootCAs: rcv.Roots(), Timeout: 2 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if _, err := strict.Post(context.Background(), rcv.URL(), http.Header{}, nil); err == nil || err.Error() != outbound.ReasonForbidden ||
+		!errors.Is(err, outbound.ErrForbiddenAddress) {
+		t.Fatalf("loopback under the strict policy: %v", err)
 	}
 }
