@@ -1830,11 +1830,11 @@ type Query {
     limit: Int = 50
     "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
     after: String
-    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + ` (both given is VALIDATION_FAILED)."
+    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + `; both given is VALIDATION_FAILED."
     first: Int
-    "Page backwards: the ` + "`" + `last` + "`" + ` rows (1..200) before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
+    "Page backwards: the ` + "`" + `last` + "`" + ` rows, 1..200, just before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
     last: Int
-    "A cursor (` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's): the page of rows just before it, with ` + "`" + `last` + "`" + `."
+    "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
     before: String
   ): AgentConnection!
   "Recompute an agent's fingerprint from its stored row and check its audit chain against the signed head, in one snapshot; entries verified before are not re-hashed."
@@ -1991,11 +1991,11 @@ extend type Query {
     limit: Int = 50
     "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
     after: String
-    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + ` (both given is VALIDATION_FAILED)."
+    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + `; both given is VALIDATION_FAILED."
     first: Int
-    "Page backwards: the ` + "`" + `last` + "`" + ` rows (1..200) before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
+    "Page backwards: the ` + "`" + `last` + "`" + ` rows, 1..200, just before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
     last: Int
-    "A cursor (` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's): the page of rows just before it, with ` + "`" + `last` + "`" + `."
+    "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
     before: String
   ): TransactionConnection!
   "Your visible transactions created in [since, until), oldest first; at most 50,000 per export."
@@ -2241,11 +2241,11 @@ extend type Query {
     limit: Int = 50
     "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
     after: String
-    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + ` (both given is VALIDATION_FAILED)."
+    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + `; both given is VALIDATION_FAILED."
     first: Int
-    "Page backwards: the ` + "`" + `last` + "`" + ` rows (1..200) before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
+    "Page backwards: the ` + "`" + `last` + "`" + ` rows, 1..200, just before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
     last: Int
-    "A cursor (` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's): the page of rows just before it, with ` + "`" + `last` + "`" + `."
+    "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
     before: String
   ): DisputeConnection!
 }
@@ -2290,11 +2290,11 @@ type Webhook implements Node {
     limit: Int = 50
     "The endCursor of the previous page."
     after: String
-    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + ` (both given is VALIDATION_FAILED)."
+    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + `; both given is VALIDATION_FAILED."
     first: Int
-    "Page backwards: the ` + "`" + `last` + "`" + ` rows (1..200) before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
+    "Page backwards: the ` + "`" + `last` + "`" + ` rows, 1..200, just before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
     last: Int
-    "A cursor (` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's): the page of rows just before it, with ` + "`" + `last` + "`" + `."
+    "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
     before: String
   ): WebhookDeliveryConnection!
 }
