@@ -110,7 +110,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	if c := w.Cursor(); c != "" {
 		seq, err := parseSeqCursor(c)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, cursorErr(err, w)
 		}
 		args = append(args, seq)
 	}

@@ -62,7 +62,7 @@ func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*tr
 	if c := w.Cursor(); c != "" {
 		seq, err := parseSeqCursor(c)
 		if err != nil {
-			return nil, err
+			return nil, cursorErr(err, w)
 		}
 		q = q.Where("seq "+cmp+" ?", seq)
 	}

@@ -103,3 +103,12 @@ func reverse[T any](rows []T) {
 func window(limit int, after, before string, backward bool) paging.Window {
 	return paging.Window{Limit: limit, After: after, Before: before, Backward: backward}
 }
+
+// cursorErr names the argument a bad cursor came in: before on a backward
+// page, after (badCursor's) otherwise.
+func cursorErr(err error, w paging.Window) error {
+	if w.Backward {
+		return failure.Invalid("before", "is not a cursor returned by this list: pass pageInfo.startCursor or an edge's cursor unchanged")
+	}
+	return err
+}

@@ -97,7 +97,7 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 	if c := w.Cursor(); c != "" {
 		at, lastID, err := parseTimeCursor(c)
 		if err != nil {
-			return nil, err
+			return nil, cursorErr(err, w)
 		}
 		conds, args = append(conds, "(created_at, id) "+cmp+" (?, ?)"), append(args, at, lastID)
 	}

@@ -39,7 +39,7 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, w paging.W
 	if c := w.Cursor(); c != "" {
 		at, dlvID, err := parseTimeCursor(c)
 		if err != nil {
-			return nil, err
+			return nil, cursorErr(err, w)
 		}
 		cur = &attemptKey{at: at, id: dlvID}
 	}
