@@ -143,7 +143,9 @@ func TestEdgesCostNoSecondRead(t *testing.T) {
 		t.Fatalf("statements: nodes %d, nodes and edges %d; edges with chains %d, nodes with chains %d", nodes, both, edgesOnly, withChain)
 	}
 	var c struct {
-		Edges []struct{ Node struct{ Trust struct{ Score int } } }
+		Edges []struct {
+			Node struct{ Trust struct{ Score int } }
+		}
 	}
 	r.Into(t, "agents", &c)
 	if len(c.Edges) != 5 || c.Edges[0].Node.Trust.Score == 0 {
