@@ -16,10 +16,11 @@ test: ## gofmt and vet, a short fuzz of every parser (TEST_FUZZTIME each, defaul
 generate: ## regenerate graph/ from schema.graphqls and gqlgen.yml
 	$(GO) generate ./...
 
-lint: ## gofmt, vet, and check that go generate leaves graph/ unchanged
+lint: ## gofmt, vet, check that go generate leaves graph/ unchanged, and graphql-schema-linter's Relay rules on schema.graphqls (needs npm)
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) generate ./... && git diff --exit-code -- graph/
+	bash tools/schemalint/run.sh
 
 bench: ## the load scenarios (bench/load) against a real server process, each beside its baseline in the same run, as one table; BENCH_QUICK=1 for a short form
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/load'
