@@ -71,13 +71,13 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, w paging.W
 
 // deliveriesBefore is the backward page: the w.Limit attempts just newer
 // than cur (the oldest ones without a cursor), read oldest first from the
-// batches whose newest attempt is not older than cur, then put newest first.
+// few batches that can hold them (pageAttemptsBefore), then put newest first.
 func (s *WebhookService) deliveriesBefore(ctx context.Context, whID string, w paging.Window, cur *attemptKey) (*webhook.DeliveryPage, error) {
 	after, afterID := any(negInfinity), ""
 	if cur != nil {
 		after, afterID = cur.at, cur.id
 	}
-	rows, err := s.db.query(ctx, pageAttemptsBefore, whID, after, afterID, w.Limit+1)
+	rows, err := s.db.query(ctx, pageAttemptsBefore, whID, after, afterID, w.Limit+1, BatchSpan.Seconds())
 	if err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
@@ -211,15 +211,25 @@ const (
 			AND b.first_at <= $6 AND (r.created_at, r.id) < ($6, $7)
 		ORDER BY r.created_at DESC, r.id DESC LIMIT $8`
 	// pageAttemptsBefore is the backward page: the attempts after ($2, $3),
-	// oldest first, $4 of them, from the batches whose newest attempt is not
-	// older than $2 (the primary key finds them).
-	pageAttemptsBefore = `SELECT r.id, r.event_id, r.event_type, r.attempt, r.success, r.status_code, r.latency_ms,
+	// oldest first, $4 of them. Walking the batch keys from $2 up (the
+	// primary key, first_at and n included, answers it alone), bound is the
+	// newest attempt of the first batches that hold $4 attempts wholly after
+	// $2; every attempt of the page is at most that old, so only batches
+	// whose newest attempt is within $5 seconds (BatchSpan) of it are read.
+	pageAttemptsBefore = `WITH bound AS (
+			SELECT last_at FROM (
+				SELECT last_at, sum(CASE WHEN first_at > $2 THEN n ELSE 0 END) OVER (ORDER BY last_at, id) AS held
+				FROM webhook_attempt_batches WHERE webhook_id = $1 AND last_at >= $2
+			) AS k WHERE held >= $4 LIMIT 1)
+		SELECT r.id, r.event_id, r.event_type, r.attempt, r.success, r.status_code, r.latency_ms,
 			r.error, r.response_body, r.created_at
 		FROM webhook_attempt_batches b,
 			unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
 				b.errors, b.bodies, b.created_ats)
 			AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
-		WHERE b.webhook_id = $1 AND b.last_at >= $2 AND (r.created_at, r.id) > ($2, $3)
+		WHERE b.webhook_id = $1 AND b.last_at >= $2
+			AND b.last_at <= coalesce((SELECT last_at FROM bound), 'infinity') + make_interval(secs => $5)
+			AND (r.created_at, r.id) > ($2, $3)
 		ORDER BY r.created_at, r.id LIMIT $4`
 )
 

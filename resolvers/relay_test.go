@@ -258,10 +258,11 @@ func seedDisputes(k *testkit.Kit) (relayList, func(int)) {
 	}
 }
 
-// seedDeliveries stores an endpoint and its attempts directly, a batch of
-// three per call, the batches overlapping in time as side-by-side jobs'
-// do: a batch's last two attempts share a time with the next batch's first
-// (the id breaks the tie).
+// seedDeliveries stores an endpoint and its attempts directly: each call
+// adds two batches of three, newer than every earlier one, that overlap in
+// time as side-by-side jobs' do (the second's oldest attempt is older than
+// the first's newest), the first's last two attempts sharing a time (the id
+// breaks the tie).
 func seedDeliveries(k *testkit.Kit) (relayList, func(int)) {
 	whID := "wh_relay" + strings.ToLower(k.OrgID[len("org_"):])
 	k.Exec(`INSERT INTO webhooks (id, org_id, url, events, secret_sealed, created_at, updated_at)
@@ -269,12 +270,13 @@ func seedDeliveries(k *testkit.Kit) (relayList, func(int)) {
 	return deliveriesList(whID), func(i int) {
 		k.Exec(`INSERT INTO webhook_attempt_batches (webhook_id, last_at, id, first_at, n, lo_seq, hi_seq, job_id, run, ids, event_ids,
 				event_seqs, event_types, attempts, success, status_codes, latencies_ms, errors, bodies, created_ats)
-			SELECT $1, max(at), min(id), min(at), 3, $2 * 3, $2 * 3 + 2, $2, 1, array_agg(id ORDER BY at, id), array_agg('evt_x' || g ORDER BY at, id),
-				array_agg(g::bigint ORDER BY at, id), array_agg('agent.registered'::text ORDER BY at, id), array_agg(1 ORDER BY at, id),
-				array_agg(true ORDER BY at, id), array_agg(204 ORDER BY at, id), array_agg(5 ORDER BY at, id), array_agg(NULL::text ORDER BY at, id),
-				array_agg(''::text ORDER BY at, id), array_agg(at ORDER BY at, id)
-			FROM (SELECT g, 'dlv_' || lpad(($2 * 3 + g)::text, 6, '0') AS id,
-				timestamptz '2026-11-01T00:00:00Z' + make_interval(secs => $2 * 2 + (g + 1) / 2 * 2) AS at FROM generate_series(0, 2) g) s`,
-			whID, i)
+			SELECT $1, max(at), min(id), min(at), 3, min(seq), max(seq), min(seq), 1, array_agg(id ORDER BY at, id),
+				array_agg('evt_x' || seq ORDER BY at, id), array_agg(seq ORDER BY at, id), array_agg('agent.registered'::text ORDER BY at, id),
+				array_agg(1 ORDER BY at, id), array_agg(true ORDER BY at, id), array_agg(204 ORDER BY at, id), array_agg(5 ORDER BY at, id),
+				array_agg(NULL::text ORDER BY at, id), array_agg(''::text ORDER BY at, id), array_agg(at ORDER BY at, id)
+			FROM (SELECT h, ($2 * 6 + h * 3 + g)::bigint AS seq, 'dlv_' || lpad(($2 * 6 + h * 3 + g)::text, 6, '0') AS id,
+				timestamptz '2026-11-01T00:00:00Z' + make_interval(secs => $2 * 1000 + h * 100 + (g + 1) / 2 * 500) AS at
+				FROM generate_series(0, 1) AS h, generate_series(0, 2) AS g) s
+			GROUP BY h`, whID, i)
 	}
 }
