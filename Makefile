@@ -16,10 +16,11 @@ test: ## gofmt and vet, a short fuzz of every parser (TEST_FUZZTIME each, defaul
 generate: ## regenerate graph/ from schema.graphqls and gqlgen.yml
 	$(GO) generate ./...
 
-lint: ## gofmt, vet, and check that go generate leaves graph/ unchanged
+lint: ## gofmt, vet, check that go generate leaves graph/ unchanged, and graphql-schema-linter's Relay rules on schema.graphqls (needs npm)
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) generate ./... && git diff --exit-code -- graph/
+	bash tools/schemalint/run.sh
 
 bench: ## the load scenarios (bench/load) against a real server process, each beside its baseline in the same run, as one table; BENCH_QUICK=1 for a short form
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/load'
@@ -57,6 +58,9 @@ bench-read: ## the dashboard's requests under wrk load (the agents page plain, w
 audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)
 	bash tools/httpaudit/run.sh
 
+relaycheck: ## page agents with Relay's own runtime (relay-runtime and relay-compiler from npm, no React) against a freshly started service: two pages forwards, one backwards (needs node, npm, Postgres)
+	bash tools/relaycheck/run.sh
+
 webhookcheck: ## verify real webhook deliveries with the standardwebhooks npm package (needs node, npm, Postgres)
 	$(GO) test -count=1 -v -run TestNodeVerifiesDeliveries ./webhook/delivery/
 
@@ -72,4 +76,4 @@ livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients aga
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: chaos fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read bench-overhead audit playground screenshot webhookcheck bench-webhooks
+.PHONY: chaos fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read bench-overhead audit playground screenshot webhookcheck bench-webhooks relaycheck

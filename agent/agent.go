@@ -205,6 +205,10 @@ type ListFilter struct {
 	Status *Status
 	Limit  int
 	After  string // opaque cursor from the previous page's EndCursor
+	// Backward pages back: the Limit agents just before the Before cursor
+	// (the oldest Limit without one), still newest first.
+	Before   string
+	Backward bool
 }
 
 // Page is one page of agents.
@@ -212,6 +216,9 @@ type Page struct {
 	Agents      []*Agent
 	EndCursor   string
 	HasNextPage bool
+	// Cursors[i] is Agents[i]'s cursor; HasPreviousPage says rows come before.
+	Cursors         []string
+	HasPreviousPage bool
 }
 
 // ChainPage selects the audit entries with Sequence > After, at most Limit of them.
@@ -262,6 +269,9 @@ type Service interface {
 	Reinstate(ctx context.Context, id string, reason *string) (*Agent, error)
 	// Get returns one agent. NotFound.
 	Get(ctx context.Context, id string) (*Agent, error)
+	// GetMany returns the organization's agents among ids, in one read;
+	// the others are absent.
+	GetMany(ctx context.Context, ids []string) ([]*Agent, error)
 	// List returns a page, newest first. ValidationFailed for a limit outside
 	// 1..paging.Max or an after cursor this list did not return.
 	List(ctx context.Context, f ListFilter) (*Page, error)

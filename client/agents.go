@@ -114,6 +114,11 @@ type ListAgentsParams struct {
 	Status AgentStatus // "" lists every status
 	Limit  int         // 1..200; 0 is the server's default of 50
 	After  string      // the EndCursor of the previous page
+	// Last and Before page backwards (not with Limit or After): the Last
+	// agents (1..200, 0 the server's default) just before Before, the
+	// StartCursor of the page after; empty Before: the list's last agents.
+	Last   int
+	Before string
 }
 
 // AuditChainParams page Agents.GetAuditChain; zero fields are the defaults.
@@ -147,10 +152,10 @@ func (s *AgentsService) Get(ctx context.Context, id string) (*Agent, error) {
 // List returns one page of the organization's agents, newest first. A limit
 // outside 1..200 or a bad cursor is a *ValidationError.
 func (s *AgentsService) List(ctx context.Context, p ListAgentsParams) (*AgentPage, error) {
-	vars := pageVars(p.Limit, p.After, "status", string(p.Status))
+	vars := backVars(pageVars(p.Limit, p.After, "status", string(p.Status)), p.Last, p.Before)
 	var conn connection[Agent]
 	err := s.c.graphql(ctx, "agents.list", safe,
-		`query($status: AgentStatus, $limit: Int, $after: String) { agents(status: $status, limit: $limit, after: $after) { nodes { `+agentFields+` } pageInfo { endCursor hasNextPage } totalCount } }`,
+		`query($status: AgentStatus, $limit: Int, $after: String, $last: Int, $before: String) { agents(status: $status, limit: $limit, after: $after, last: $last, before: $before) { nodes { `+agentFields+` } `+pageInfoFields+` totalCount } }`,
 		vars, "agents", &conn)
 	if err != nil {
 		return nil, err
@@ -163,6 +168,23 @@ func (s *AgentsService) List(ctx context.Context, p ListAgentsParams) (*AgentPag
 func (s *AgentsService) ListAll(ctx context.Context, p ListAgentsParams) iter.Seq2[Agent, error] {
 	return every(ctx, p.After, func(ctx context.Context, after string) ([]Agent, PageInfo, error) {
 		p.After = after
+		page, err := s.List(ctx, p)
+		if err != nil {
+			return nil, PageInfo{}, err
+		}
+		return page.Agents, page.PageInfo, nil
+	})
+}
+
+// ListAllBackward iterates over every agent matching p from p.Before (the
+// oldest agent when empty) towards the newest, page before page of p.Last
+// agents: oldest first. The first error ends it.
+func (s *AgentsService) ListAllBackward(ctx context.Context, p ListAgentsParams) iter.Seq2[Agent, error] {
+	if p.Last == 0 {
+		p.Last = defaultPageSize
+	}
+	return backward(ctx, p.Before, func(ctx context.Context, before string) ([]Agent, PageInfo, error) {
+		p.Before = before
 		page, err := s.List(ctx, p)
 		if err != nil {
 			return nil, PageInfo{}, err

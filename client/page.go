@@ -6,13 +6,22 @@ import (
 	"time"
 )
 
-// PageInfo says where the next page of a list starts.
+// PageInfo says where the next page of a list starts, and the previous one.
 type PageInfo struct {
 	// EndCursor is passed as After to get the next page; empty on an empty page.
 	EndCursor string `json:"endCursor"`
 	// HasNextPage says whether another page follows.
 	HasNextPage bool `json:"hasNextPage"`
+	// StartCursor is passed as Before (with Last) to get the previous page;
+	// empty on an empty page.
+	StartCursor string `json:"startCursor"`
+	// HasPreviousPage says whether a page comes before: true after a
+	// cursor; on a page asked with Last, whether newer items precede it.
+	HasPreviousPage bool `json:"hasPreviousPage"`
 }
+
+// pageInfoFields selects PageInfo.
+const pageInfoFields = `pageInfo { endCursor hasNextPage startCursor hasPreviousPage }`
 
 // fetchPage returns the page after cursor: its items and where the next starts.
 type fetchPage[T any] func(ctx context.Context, after string) (items []T, next PageInfo, err error)
@@ -41,6 +50,37 @@ func every[T any](ctx context.Context, after string, fetch fetchPage[T]) iter.Se
 	}
 }
 
+// defaultPageSize is the server's page size when none is asked for: a
+// backward walk must name its size, since a page without last and before
+// is a forward one.
+const defaultPageSize = 50
+
+// backward yields every item of every page before before (from the list's
+// end when empty), walking towards its head: each page's items last first,
+// so the items come in the reverse of the list's order. It stops at the
+// first error, which it yields once.
+func backward[T any](ctx context.Context, before string, fetch fetchPage[T]) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for {
+			items, page, err := fetch(ctx, before)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for i := len(items) - 1; i >= 0; i-- {
+				if !yield(items[i], nil) {
+					return
+				}
+			}
+			if !page.HasPreviousPage || page.StartCursor == "" {
+				return
+			}
+			before = page.StartCursor
+		}
+	}
+}
+
 // connection is a page of a list as the API answers it.
 type connection[T any] struct {
 	Nodes      []T      `json:"nodes"`
@@ -62,6 +102,18 @@ func pageVars(limit int, after string, filters ...string) map[string]any {
 	}
 	if after != "" {
 		vars["after"] = after
+	}
+	return vars
+}
+
+// backVars adds a backward page's last and before to vars; zero values are
+// left out.
+func backVars(vars map[string]any, last int, before string) map[string]any {
+	if last != 0 {
+		vars["last"] = last
+	}
+	if before != "" {
+		vars["before"] = before
 	}
 	return vars
 }

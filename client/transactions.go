@@ -73,6 +73,11 @@ type ListTransactionsParams struct {
 	Status  TransactionStatus // "" lists both
 	Limit   int               // 1..200; 0 is the server's default of 50
 	After   string            // the EndCursor of the previous page
+	// Last and Before page backwards (not with Limit or After): the Last
+	// transactions (1..200, 0 the server's default) just before Before, the
+	// StartCursor of the page after; empty Before: the list's last ones.
+	Last   int
+	Before string
 }
 
 // ExportParams select the transactions of Transactions.Export.
@@ -126,10 +131,10 @@ func (s *TransactionsService) Get(ctx context.Context, id string) (*Transaction,
 
 // List returns one page of the transactions visible to you, newest first.
 func (s *TransactionsService) List(ctx context.Context, p ListTransactionsParams) (*TransactionPage, error) {
-	vars := pageVars(p.Limit, p.After, "agentId", p.AgentID, "status", string(p.Status))
+	vars := backVars(pageVars(p.Limit, p.After, "agentId", p.AgentID, "status", string(p.Status)), p.Last, p.Before)
 	var conn connection[Transaction]
 	err := s.c.graphql(ctx, "transactions.list", safe,
-		`query($agentId: ID, $status: TransactionStatus, $limit: Int, $after: String) { transactions(agentId: $agentId, status: $status, limit: $limit, after: $after) { nodes { `+transactionFields+` } pageInfo { endCursor hasNextPage } totalCount } }`,
+		`query($agentId: ID, $status: TransactionStatus, $limit: Int, $after: String, $last: Int, $before: String) { transactions(agentId: $agentId, status: $status, limit: $limit, after: $after, last: $last, before: $before) { nodes { `+transactionFields+` } `+pageInfoFields+` totalCount } }`,
 		vars, "transactions", &conn)
 	if err != nil {
 		return nil, err
@@ -142,6 +147,23 @@ func (s *TransactionsService) List(ctx context.Context, p ListTransactionsParams
 func (s *TransactionsService) ListAll(ctx context.Context, p ListTransactionsParams) iter.Seq2[Transaction, error] {
 	return every(ctx, p.After, func(ctx context.Context, after string) ([]Transaction, PageInfo, error) {
 		p.After = after
+		page, err := s.List(ctx, p)
+		if err != nil {
+			return nil, PageInfo{}, err
+		}
+		return page.Transactions, page.PageInfo, nil
+	})
+}
+
+// ListAllBackward iterates over every transaction matching p from p.Before
+// (the oldest when empty) towards the newest, page before page of p.Last:
+// oldest first. The first error ends it.
+func (s *TransactionsService) ListAllBackward(ctx context.Context, p ListTransactionsParams) iter.Seq2[Transaction, error] {
+	if p.Last == 0 {
+		p.Last = defaultPageSize
+	}
+	return backward(ctx, p.Before, func(ctx context.Context, before string) ([]Transaction, PageInfo, error) {
+		p.Before = before
 		page, err := s.List(ctx, p)
 		if err != nil {
 			return nil, PageInfo{}, err

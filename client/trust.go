@@ -213,6 +213,11 @@ type ListDisputesParams struct {
 	Status  DisputeStatus // "" lists both
 	Limit   int           // 1..200; 0 is the server's default of 50
 	After   string        // the EndCursor of the previous page
+	// Last and Before page backwards (not with Limit or After): the Last
+	// disputes (1..200, 0 the server's default) just before Before, the
+	// StartCursor of the page after; empty Before: the list's last ones.
+	Last   int
+	Before string
 }
 
 // GetDispute returns a dispute filed by or against your organization, or a
@@ -227,10 +232,10 @@ func (s *TrustService) GetDispute(ctx context.Context, id string) (*Dispute, err
 // ListDisputes returns one page of the disputes filed by or against your
 // organization, newest first.
 func (s *TrustService) ListDisputes(ctx context.Context, p ListDisputesParams) (*DisputePage, error) {
-	vars := pageVars(p.Limit, p.After, "agentId", p.AgentID, "status", string(p.Status))
+	vars := backVars(pageVars(p.Limit, p.After, "agentId", p.AgentID, "status", string(p.Status)), p.Last, p.Before)
 	var conn connection[Dispute]
 	err := s.c.graphql(ctx, "trust.listDisputes", safe,
-		`query($agentId: ID, $status: DisputeStatus, $limit: Int, $after: String) { disputes(agentId: $agentId, status: $status, limit: $limit, after: $after) { nodes { `+disputeFields+` } pageInfo { endCursor hasNextPage } totalCount } }`,
+		`query($agentId: ID, $status: DisputeStatus, $limit: Int, $after: String, $last: Int, $before: String) { disputes(agentId: $agentId, status: $status, limit: $limit, after: $after, last: $last, before: $before) { nodes { `+disputeFields+` } `+pageInfoFields+` totalCount } }`,
 		vars, "disputes", &conn)
 	if err != nil {
 		return nil, err
@@ -243,6 +248,23 @@ func (s *TrustService) ListDisputes(ctx context.Context, p ListDisputesParams) (
 func (s *TrustService) ListAllDisputes(ctx context.Context, p ListDisputesParams) iter.Seq2[Dispute, error] {
 	return every(ctx, p.After, func(ctx context.Context, after string) ([]Dispute, PageInfo, error) {
 		p.After = after
+		page, err := s.ListDisputes(ctx, p)
+		if err != nil {
+			return nil, PageInfo{}, err
+		}
+		return page.Disputes, page.PageInfo, nil
+	})
+}
+
+// ListAllDisputesBackward iterates over every dispute matching p from
+// p.Before (the oldest when empty) towards the newest, page before page of
+// p.Last: oldest first. The first error ends it.
+func (s *TrustService) ListAllDisputesBackward(ctx context.Context, p ListDisputesParams) iter.Seq2[Dispute, error] {
+	if p.Last == 0 {
+		p.Last = defaultPageSize
+	}
+	return backward(ctx, p.Before, func(ctx context.Context, before string) ([]Dispute, PageInfo, error) {
+		p.Before = before
 		page, err := s.ListDisputes(ctx, p)
 		if err != nil {
 			return nil, PageInfo{}, err

@@ -91,7 +91,8 @@ func (v *agentView) row() *agentRow {
 
 // listAgents reads a page of the caller's agents in one statement, and with
 // withTrust each one's trust counters too, scored at the current time
-// (profiles[i] is page.Agents[i]'s, nil for an agent without counters).
+// (profiles[i] is page.Agents[i]'s, nil for an agent without counters). A
+// backward page is read oldest first from its cursor and put newest first.
 func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool) (*agent.Page, []*trust.Profile, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
@@ -100,20 +101,21 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, nil, err
 	}
+	w := window(f.Limit, f.After, f.Before, f.Backward)
 	args := make([]any, 1, 4)
 	args[0] = p.OrgID
 	if f.Status != nil {
 		args = append(args, string(*f.Status))
 	}
-	if f.After != "" {
-		seq, err := parseSeqCursor(f.After)
+	if c := w.Cursor(); c != "" {
+		seq, err := parseSeqCursor(c)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, cursorErr(err, w)
 		}
 		args = append(args, seq)
 	}
 	args = append(args, f.Limit+1)
-	rows, err := d.query(ctx, listStatements[listStatement(f.Status != nil, f.After != "", withTrust)], args...)
+	rows, err := d.query(ctx, listStatements[listStatement(f.Status != nil, w.Cursor() != "", withTrust, w.Backward)], args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list agents: %w", err)
 	}
@@ -122,12 +124,17 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 		return nil, nil, fmt.Errorf("list agents: %w", err)
 	}
 	views, more := trimPage(views, f.Limit)
-	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), HasNextPage: more}
+	if w.Backward {
+		reverse(views)
+	}
+	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), Cursors: make([]string, len(views))}
+	page.HasNextPage, page.HasPreviousPage = w.Flags(more)
 	for i := range views {
 		page.Agents[i] = views[i].agent()
+		page.Cursors[i] = seqCursor(views[i].Seq)
 	}
 	if n := len(views); n > 0 {
-		page.EndCursor = seqCursor(views[n-1].Seq)
+		page.EndCursor = page.Cursors[n-1]
 	}
 	if !withTrust {
 		return page, nil, nil
@@ -146,16 +153,16 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 
 // listStatements are listAgents' statements, one per combination of
 // listStatement's options, written once.
-var listStatements = func() (out [8]string) {
+var listStatements = func() (out [16]string) {
 	for i := range out {
-		out[i] = listSQL(i&1 != 0, i&2 != 0, i&4 != 0)
+		out[i] = listSQL(i&1 != 0, i&2 != 0, i&4 != 0, i&8 != 0)
 	}
 	return out
 }()
 
-func listStatement(status, after, withTrust bool) int {
+func listStatement(status, cursor, withTrust, backward bool) int {
 	i := 0
-	for bit, on := range []bool{status, after, withTrust} {
+	for bit, on := range []bool{status, cursor, withTrust, backward} {
 		if on {
 			i |= 1 << bit
 		}
@@ -164,27 +171,32 @@ func listStatement(status, after, withTrust bool) int {
 }
 
 // listSQL is the statement of a page of agents of the organization $1:
-// filtered by status and after a cursor when asked (each combination of
-// filters is its own statement, so that every prepared plan uses the index
-// made for it), then limited. A page with trust reads each agent's counters
-// by the same statement (primary-key lookups beside the page's rows), so it
-// needs no second one. Its parameters come in that order: org, status, seq,
-// limit.
-func listSQL(status, after, withTrust bool) string {
+// filtered by status and after (or, backward, before) a cursor when asked
+// (each combination of filters is its own statement, so that every prepared
+// plan uses the index made for it), then limited. A backward page reads
+// from its cursor towards the newer agents, oldest first. A page with trust
+// reads each agent's counters by the same statement (primary-key lookups
+// beside the page's rows), so it needs no second one. Its parameters come
+// in that order: org, status, seq, limit.
+func listSQL(status, cursor, withTrust, backward bool) string {
+	cmp, order := "<", "DESC"
+	if backward {
+		cmp, order = ">", "ASC"
+	}
 	sql, n := `SELECT `+viewColumns+` FROM agents AS a WHERE a.org_id = $1`, 1
 	if status {
 		n++
 		sql += fmt.Sprintf(" AND a.status = $%d", n)
 	}
-	if after {
+	if cursor {
 		n++
-		sql += fmt.Sprintf(" AND a.seq < $%d", n)
+		sql += fmt.Sprintf(" AND a.seq %s $%d", cmp, n)
 	}
 	n++
-	sql += fmt.Sprintf(" ORDER BY a.seq DESC LIMIT $%d", n)
+	sql += fmt.Sprintf(" ORDER BY a.seq %s LIMIT $%d", order, n)
 	if !withTrust {
 		return sql
 	}
 	return `SELECT page.*, ` + trustColumns + ` FROM (` + sql + `) AS page
- LEFT JOIN trust_counters AS tc ON tc.agent_id = page.id ORDER BY page.seq DESC`
+ LEFT JOIN trust_counters AS tc ON tc.agent_id = page.id ORDER BY page.seq ` + order
 }

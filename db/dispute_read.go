@@ -43,7 +43,8 @@ func visibleDisputes(q bun.IDB, orgID string, f trust.DisputeFilter) *bun.Select
 }
 
 // Disputes lists a page of the disputes filed by or against the caller's
-// organization, newest first, by keyset on seq.
+// organization, newest first, by keyset on seq; a backward page is read
+// oldest first from its cursor and put newest first.
 func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*trust.DisputePage, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
@@ -52,25 +53,35 @@ func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*tr
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
+	w := window(f.Limit, f.After, f.Before, f.Backward)
+	cmp, order := "<", "seq DESC"
+	if w.Backward {
+		cmp, order = ">", "seq ASC"
+	}
 	q := visibleDisputes(s.db.bun, p.OrgID, f)
-	if f.After != "" {
-		seq, err := parseSeqCursor(f.After)
+	if c := w.Cursor(); c != "" {
+		seq, err := parseSeqCursor(c)
 		if err != nil {
-			return nil, err
+			return nil, cursorErr(err, w)
 		}
-		q = q.Where("seq < ?", seq)
+		q = q.Where("seq "+cmp+" ?", seq)
 	}
 	var rows []disputeRow
-	if err := q.Order("seq DESC").Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
+	if err := q.Order(order).Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list disputes: %w", err)
 	}
 	rows, more := trimPage(rows, f.Limit)
-	page := &trust.DisputePage{HasNextPage: more, Disputes: make([]*trust.Dispute, len(rows))}
+	if w.Backward {
+		reverse(rows)
+	}
+	page := &trust.DisputePage{Disputes: make([]*trust.Dispute, len(rows)), Cursors: make([]string, len(rows))}
+	page.HasNextPage, page.HasPreviousPage = w.Flags(more)
 	for i := range rows {
 		page.Disputes[i] = rows[i].dispute()
+		page.Cursors[i] = seqCursor(rows[i].Seq)
 	}
 	if len(rows) > 0 {
-		page.EndCursor = seqCursor(rows[len(rows)-1].Seq)
+		page.EndCursor = page.Cursors[len(rows)-1]
 	}
 	return page, nil
 }

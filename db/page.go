@@ -90,3 +90,25 @@ func parseTimeCursor(c string) (time.Time, string, error) {
 
 // maxCursorMicros is 9999-12-31T23:59:59Z in Unix microseconds.
 const maxCursorMicros = 253402300799 * 1e6
+
+// reverse puts a backward page's rows, read oldest first from its cursor,
+// in the list's own order, newest first.
+func reverse[T any](rows []T) {
+	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+		rows[i], rows[j] = rows[j], rows[i]
+	}
+}
+
+// window is a list filter's page as paging.Window, for its flags.
+func window(limit int, after, before string, backward bool) paging.Window {
+	return paging.Window{Limit: limit, After: after, Before: before, Backward: backward}
+}
+
+// cursorErr names the argument a bad cursor came in: before on a backward
+// page, after (badCursor's) otherwise.
+func cursorErr(err error, w paging.Window) error {
+	if w.Backward {
+		return failure.Invalid("before", "is not a cursor returned by this list: pass pageInfo.startCursor or an edge's cursor unchanged")
+	}
+	return err
+}

@@ -73,7 +73,9 @@ func visible(orgID string, agentID *string, where string, whereArgs []any, order
 	return q, args
 }
 
-// List returns a page of visible transactions, newest first, by keyset on (created_at, id).
+// List returns a page of visible transactions, newest first, by keyset on
+// (created_at, id); a backward page is read oldest first from its cursor
+// and put newest first.
 func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter) (*transaction.Page, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
@@ -82,31 +84,40 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, err
 	}
+	w := window(f.Limit, f.After, f.Before, f.Backward)
 	var conds []string
 	var args []any
 	if f.Status != nil {
 		conds, args = append(conds, "status = ?"), append(args, string(*f.Status))
 	}
-	if f.After != "" {
-		at, lastID, err := parseTimeCursor(f.After)
-		if err != nil {
-			return nil, err
-		}
-		conds, args = append(conds, "(created_at, id) < (?, ?)"), append(args, at, lastID)
+	cmp, order := "<", "created_at DESC, id DESC"
+	if w.Backward {
+		cmp, order = ">", "created_at, id"
 	}
-	q, qargs := visible(p.OrgID, f.AgentID, strings.Join(conds, " AND "), args, "created_at DESC, id DESC", f.Limit+1)
+	if c := w.Cursor(); c != "" {
+		at, lastID, err := parseTimeCursor(c)
+		if err != nil {
+			return nil, cursorErr(err, w)
+		}
+		conds, args = append(conds, "(created_at, id) "+cmp+" (?, ?)"), append(args, at, lastID)
+	}
+	q, qargs := visible(p.OrgID, f.AgentID, strings.Join(conds, " AND "), args, order, f.Limit+1)
 	var rows []transactionRow
 	if err := s.db.bun.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list transactions: %w", err)
 	}
 	rows, more := trimPage(rows, f.Limit)
-	page := &transaction.Page{HasNextPage: more}
-	page.Transactions = make([]*transaction.Transaction, len(rows))
+	if w.Backward {
+		reverse(rows)
+	}
+	page := &transaction.Page{Transactions: make([]*transaction.Transaction, len(rows)), Cursors: make([]string, len(rows))}
+	page.HasNextPage, page.HasPreviousPage = w.Flags(more)
 	for i := range rows {
 		page.Transactions[i] = rows[i].transaction()
+		page.Cursors[i] = timeCursor(rows[i].CreatedAt, rows[i].ID)
 	}
 	if n := len(rows); n > 0 {
-		page.EndCursor = timeCursor(rows[n-1].CreatedAt, rows[n-1].ID)
+		page.EndCursor = page.Cursors[n-1]
 	}
 	return page, nil
 }

@@ -15,63 +15,103 @@ import (
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/webhook"
 )
 
-// Deliveries lists an endpoint's attempts, newest first, limit (1..200) at a
-// time after the cursor of the previous page. Attempts are stored by batch
-// (RecordAttempts): the page finds the few batches that can hold it by a
-// walk of their keys (pageBatches), then unnests only those.
-func (s *WebhookService) Deliveries(ctx context.Context, whID string, limit int, after string) (*webhook.DeliveryPage, error) {
+// Deliveries lists an endpoint's attempts, newest first, w.Limit (1..200)
+// at a time after the cursor of the previous page, or backwards before a
+// cursor (deliveriesBefore). Attempts are stored by batch (RecordAttempts):
+// the page finds the few batches that can hold it by a walk of their keys
+// (pageBatches), then unnests only those.
+func (s *WebhookService) Deliveries(ctx context.Context, whID string, w paging.Window) (*webhook.DeliveryPage, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLimit(limit); err != nil {
+	if err := checkLimit(w.Limit); err != nil {
 		return nil, err
 	}
 	if _, err := s.find(ctx, s.db.bun, p.OrgID, whID, false); err != nil {
 		return nil, err
 	}
 	var cur *attemptKey
-	if after != "" {
-		at, dlvID, err := parseTimeCursor(after)
+	if c := w.Cursor(); c != "" {
+		at, dlvID, err := parseTimeCursor(c)
 		if err != nil {
-			return nil, err
+			return nil, cursorErr(err, w)
 		}
 		cur = &attemptKey{at: at, id: dlvID}
 	}
-	newest, oldest, found, err := s.pageBatches(ctx, whID, limit+1, cur)
+	if w.Backward {
+		return s.deliveriesBefore(ctx, whID, w, cur)
+	}
+	newest, oldest, found, err := s.pageBatches(ctx, whID, w.Limit+1, cur)
 	switch {
 	case err != nil:
 		return nil, err
 	case !found:
-		return &webhook.DeliveryPage{Deliveries: []webhook.Delivery{}}, nil
+		return &webhook.DeliveryPage{Deliveries: []webhook.Delivery{}, HasPreviousPage: cur != nil}, nil
 	}
 	before, beforeID := any(infinity), ""
 	if cur != nil {
 		before, beforeID = cur.at, cur.id
 	}
-	rows, err := s.db.query(ctx, pageAttempts, whID, newest.at, newest.id, oldest.at, oldest.id, before, beforeID, limit+1)
+	rows, err := s.db.query(ctx, pageAttempts, whID, newest.at, newest.id, oldest.at, oldest.id, before, beforeID, w.Limit+1)
 	if err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
-	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (d webhook.Delivery, err error) {
-		err = row.Scan(&d.ID, &d.EventID, &d.EventType, &d.Attempt, &d.Success, &d.StatusCode, &d.LatencyMs,
-			&d.Error, &d.ResponseBody, &d.CreatedAt)
-		d.CreatedAt = d.CreatedAt.UTC()
-		return d, err
-	})
+	list, err := pgx.CollectRows(rows, scanAttempt)
 	if err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
-	list, more := trimPage(list, limit)
-	page := &webhook.DeliveryPage{Deliveries: list}
-	if more {
-		last := list[len(list)-1]
-		page.NextCursor = timeCursor(last.CreatedAt, last.ID)
+	list, more := trimPage(list, w.Limit)
+	return deliveryPage(list, w, more), nil
+}
+
+// deliveriesBefore is the backward page: the w.Limit attempts just newer
+// than cur (the oldest ones without a cursor), read oldest first from the
+// few batches that can hold them (pageAttemptsBefore), then put newest first.
+func (s *WebhookService) deliveriesBefore(ctx context.Context, whID string, w paging.Window, cur *attemptKey) (*webhook.DeliveryPage, error) {
+	after, afterID := any(negInfinity), ""
+	if cur != nil {
+		after, afterID = cur.at, cur.id
 	}
-	return page, nil
+	rows, err := s.db.query(ctx, pageAttemptsBefore, whID, after, afterID, w.Limit+1, BatchSpan.Seconds())
+	if err != nil {
+		return nil, fmt.Errorf("list webhook deliveries: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, scanAttempt)
+	if err != nil {
+		return nil, fmt.Errorf("list webhook deliveries: %w", err)
+	}
+	list, more := trimPage(list, w.Limit)
+	reverse(list)
+	return deliveryPage(list, w, more), nil
+}
+
+// deliveryPage is list, newest first, as a page: NextCursor only when a
+// forward page has more (the contract's endCursor of this list), a cursor
+// for every attempt.
+func deliveryPage(list []webhook.Delivery, w paging.Window, more bool) *webhook.DeliveryPage {
+	page := &webhook.DeliveryPage{Deliveries: list, Cursors: make([]string, len(list))}
+	for i, d := range list {
+		page.Cursors[i] = timeCursor(d.CreatedAt, d.ID)
+	}
+	var hasNext bool
+	hasNext, page.HasPreviousPage = w.Flags(more)
+	if hasNext && len(list) > 0 {
+		page.NextCursor = page.Cursors[len(list)-1]
+	}
+	return page
+}
+
+// scanAttempt reads one attempt of pageAttempts' columns.
+func scanAttempt(row pgx.CollectableRow) (d webhook.Delivery, err error) {
+	err = row.Scan(&d.ID, &d.EventID, &d.EventType, &d.Attempt, &d.Success, &d.StatusCode, &d.LatencyMs,
+		&d.Error, &d.ResponseBody, &d.CreatedAt)
+	d.CreatedAt = d.CreatedAt.UTC()
+	return d, err
 }
 
 // attemptKey is a place in a list ordered by time, then id: an attempt's
@@ -81,8 +121,12 @@ type attemptKey struct {
 	id string
 }
 
-// infinity is a cursor past every attempt: the first page's.
-var infinity = pgtype.Timestamptz{InfinityModifier: pgtype.Infinity, Valid: true}
+// infinity is a cursor past every attempt: the first page's; negInfinity
+// is before every attempt: the last page's, read backwards.
+var (
+	infinity    = pgtype.Timestamptz{InfinityModifier: pgtype.Infinity, Valid: true}
+	negInfinity = pgtype.Timestamptz{InfinityModifier: pgtype.NegativeInfinity, Valid: true}
+)
 
 // pageBatches finds the run of endpoint whID's batches, in the order of
 // their key (newest attempt first), that holds the want newest attempts
@@ -166,6 +210,27 @@ const (
 		WHERE b.webhook_id = $1 AND (b.last_at, b.id) <= ($2, $3) AND (b.last_at, b.id) >= ($4, $5)
 			AND b.first_at <= $6 AND (r.created_at, r.id) < ($6, $7)
 		ORDER BY r.created_at DESC, r.id DESC LIMIT $8`
+	// pageAttemptsBefore is the backward page: the attempts after ($2, $3),
+	// oldest first, $4 of them. Walking the batch keys from $2 up (the
+	// primary key, first_at and n included, answers it alone), bound is the
+	// newest attempt of the first batches that hold $4 attempts wholly after
+	// $2; every attempt of the page is at most that old, so only batches
+	// whose newest attempt is within $5 seconds (BatchSpan) of it are read.
+	pageAttemptsBefore = `WITH bound AS (
+			SELECT last_at FROM (
+				SELECT last_at, sum(CASE WHEN first_at > $2 THEN n ELSE 0 END) OVER (ORDER BY last_at, id) AS held
+				FROM webhook_attempt_batches WHERE webhook_id = $1 AND last_at >= $2
+			) AS k WHERE held >= $4 LIMIT 1)
+		SELECT r.id, r.event_id, r.event_type, r.attempt, r.success, r.status_code, r.latency_ms,
+			r.error, r.response_body, r.created_at
+		FROM webhook_attempt_batches b,
+			unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
+				b.errors, b.bodies, b.created_ats)
+			AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
+		WHERE b.webhook_id = $1 AND b.last_at >= $2
+			AND b.last_at <= coalesce((SELECT last_at FROM bound), 'infinity') + make_interval(secs => $5)
+			AND (r.created_at, r.id) > ($2, $3)
+		ORDER BY r.created_at, r.id LIMIT $4`
 )
 
 // DeliveryBatch loads what a delivery job needs, in one round trip: the

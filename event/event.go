@@ -3,6 +3,7 @@
 package event
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -95,6 +96,12 @@ type Event struct {
 	OrgIDs    []string // every organization the event concerns; one event, one id
 	Data      json.RawMessage
 	CreatedAt time.Time
+}
+
+// Reader reads events by id for the principal in ctx: those concerning its
+// organization, in one read; the others are absent.
+type Reader interface {
+	EventsByID(ctx context.Context, ids []string) ([]Event, error)
 }
 
 // Payload is the typed data of one event type, defined in the domain package

@@ -70,9 +70,15 @@ type ComplexityRoot struct {
 	}
 
 	AgentConnection struct {
+		Edges      func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	AgentEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	AgentVerification struct {
@@ -102,9 +108,15 @@ type ComplexityRoot struct {
 	}
 
 	DisputeConnection struct {
+		Edges      func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	DisputeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Event struct {
@@ -132,21 +144,25 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Query struct {
 		Agent              func(childComplexity int, id string) int
 		AgentAuditChain    func(childComplexity int, agentID string, after *int, limit *int) int
-		Agents             func(childComplexity int, status *agent.Status, limit *int, after *string) int
+		Agents             func(childComplexity int, status *agent.Status, limit *int, after *string, first *int, last *int, before *string) int
 		BatchTrust         func(childComplexity int, agentIds []string) int
 		Dispute            func(childComplexity int, id string) int
-		Disputes           func(childComplexity int, agentID *string, status *trust.DisputeStatus, limit *int, after *string) int
+		Disputes           func(childComplexity int, agentID *string, status *trust.DisputeStatus, limit *int, after *string, first *int, last *int, before *string) int
 		EvaluateTrust      func(childComplexity int, input model.TrustEvaluationInput) int
 		ExportTransactions func(childComplexity int, format transaction.Format, since *time.Time, until *time.Time) int
+		Node               func(childComplexity int, id string) int
+		Nodes              func(childComplexity int, ids []string) int
 		Transaction        func(childComplexity int, id string) int
-		Transactions       func(childComplexity int, agentID *string, status *transaction.Status, limit *int, after *string) int
+		Transactions       func(childComplexity int, agentID *string, status *transaction.Status, limit *int, after *string, first *int, last *int, before *string) int
 		TrustHistory       func(childComplexity int, agentID string, since *time.Time) int
 		TrustProfile       func(childComplexity int, agentID string) int
 		VerifyAgent        func(childComplexity int, id string) int
@@ -174,9 +190,15 @@ type ComplexityRoot struct {
 	}
 
 	TransactionConnection struct {
+		Edges      func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	TransactionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	TransactionExport struct {
@@ -239,7 +261,7 @@ type ComplexityRoot struct {
 		Active              func(childComplexity int) int
 		ConsecutiveFailures func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
-		Deliveries          func(childComplexity int, limit *int, after *string) int
+		Deliveries          func(childComplexity int, limit *int, after *string, first *int, last *int, before *string) int
 		Events              func(childComplexity int) int
 		ID                  func(childComplexity int) int
 		OrgID               func(childComplexity int) int
@@ -261,8 +283,14 @@ type ComplexityRoot struct {
 	}
 
 	WebhookDeliveryConnection struct {
+		Edges    func(childComplexity int) int
 		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
+	}
+
+	WebhookDeliveryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	WebhookTestResult struct {
@@ -302,18 +330,20 @@ type MutationResolver interface {
 }
 type QueryResolver interface {
 	Agent(ctx context.Context, id string) (*preload.Agent, error)
-	Agents(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, error)
+	Agents(ctx context.Context, status *agent.Status, limit *int, after *string, first *int, last *int, before *string) (*model.AgentConnection, error)
 	VerifyAgent(ctx context.Context, id string) (*agent.Verification, error)
 	AgentAuditChain(ctx context.Context, agentID string, after *int, limit *int) ([]*agent.AuditEntry, error)
 	Transaction(ctx context.Context, id string) (*transaction.Transaction, error)
-	Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string) (*model.TransactionConnection, error)
+	Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string, first *int, last *int, before *string) (*model.TransactionConnection, error)
 	ExportTransactions(ctx context.Context, format transaction.Format, since *time.Time, until *time.Time) (*transaction.Export, error)
 	TrustProfile(ctx context.Context, agentID string) (*trust.Profile, error)
 	EvaluateTrust(ctx context.Context, input model.TrustEvaluationInput) (*trust.Evaluation, error)
 	BatchTrust(ctx context.Context, agentIds []string) ([]*trust.Summary, error)
 	TrustHistory(ctx context.Context, agentID string, since *time.Time) ([]*trust.Snapshot, error)
 	Dispute(ctx context.Context, id string) (*trust.Dispute, error)
-	Disputes(ctx context.Context, agentID *string, status *trust.DisputeStatus, limit *int, after *string) (*model.DisputeConnection, error)
+	Disputes(ctx context.Context, agentID *string, status *trust.DisputeStatus, limit *int, after *string, first *int, last *int, before *string) (*model.DisputeConnection, error)
+	Node(ctx context.Context, id string) (preload.Node, error)
+	Nodes(ctx context.Context, ids []string) ([]preload.Node, error)
 	Webhooks(ctx context.Context) ([]*webhook.Endpoint, error)
 	Webhook(ctx context.Context, id string) (*webhook.Endpoint, error)
 }
@@ -327,7 +357,7 @@ type TrustFactorsResolver interface {
 	Volume(ctx context.Context, obj *trust.Factors) (int, error)
 }
 type WebhookResolver interface {
-	Deliveries(ctx context.Context, obj *webhook.Endpoint, limit *int, after *string) (*model.WebhookDeliveryConnection, error)
+	Deliveries(ctx context.Context, obj *webhook.Endpoint, limit *int, after *string, first *int, last *int, before *string) (*model.WebhookDeliveryConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -432,6 +462,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Agent.UpdatedAt(childComplexity), true
 
+	case "AgentConnection.edges":
+		if e.ComplexityRoot.AgentConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.Edges(childComplexity), true
 	case "AgentConnection.nodes":
 		if e.ComplexityRoot.AgentConnection.Nodes == nil {
 			break
@@ -450,6 +486,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AgentConnection.TotalCount(childComplexity), true
+
+	case "AgentEdge.cursor":
+		if e.ComplexityRoot.AgentEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentEdge.Cursor(childComplexity), true
+	case "AgentEdge.node":
+		if e.ComplexityRoot.AgentEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentEdge.Node(childComplexity), true
 
 	case "AgentVerification.auditChainValid":
 		if e.ComplexityRoot.AgentVerification.AuditChainValid == nil {
@@ -556,6 +605,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Dispute.Status(childComplexity), true
 
+	case "DisputeConnection.edges":
+		if e.ComplexityRoot.DisputeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeConnection.Edges(childComplexity), true
 	case "DisputeConnection.nodes":
 		if e.ComplexityRoot.DisputeConnection.Nodes == nil {
 			break
@@ -574,6 +629,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DisputeConnection.TotalCount(childComplexity), true
+
+	case "DisputeEdge.cursor":
+		if e.ComplexityRoot.DisputeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeEdge.Cursor(childComplexity), true
+	case "DisputeEdge.node":
+		if e.ComplexityRoot.DisputeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeEdge.Node(childComplexity), true
 
 	case "Event.createdAt":
 		if e.ComplexityRoot.Event.CreatedAt == nil {
@@ -767,6 +835,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "Query.agent":
 		if e.ComplexityRoot.Query.Agent == nil {
@@ -800,7 +880,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Agents(childComplexity, args["status"].(*agent.Status), args["limit"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Agents(childComplexity, args["status"].(*agent.Status), args["limit"].(*int), args["after"].(*string), args["first"].(*int), args["last"].(*int), args["before"].(*string)), true
 	case "Query.batchTrust":
 		if e.ComplexityRoot.Query.BatchTrust == nil {
 			break
@@ -833,7 +913,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Disputes(childComplexity, args["agentId"].(*string), args["status"].(*trust.DisputeStatus), args["limit"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Disputes(childComplexity, args["agentId"].(*string), args["status"].(*trust.DisputeStatus), args["limit"].(*int), args["after"].(*string), args["first"].(*int), args["last"].(*int), args["before"].(*string)), true
 	case "Query.evaluateTrust":
 		if e.ComplexityRoot.Query.EvaluateTrust == nil {
 			break
@@ -857,6 +937,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.ExportTransactions(childComplexity, args["format"].(transaction.Format), args["since"].(*time.Time), args["until"].(*time.Time)), true
 
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.transaction":
 		if e.ComplexityRoot.Query.Transaction == nil {
 			break
@@ -878,7 +980,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Transactions(childComplexity, args["agentId"].(*string), args["status"].(*transaction.Status), args["limit"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Transactions(childComplexity, args["agentId"].(*string), args["status"].(*transaction.Status), args["limit"].(*int), args["after"].(*string), args["first"].(*int), args["last"].(*int), args["before"].(*string)), true
 	case "Query.trustHistory":
 		if e.ComplexityRoot.Query.TrustHistory == nil {
 			break
@@ -1015,6 +1117,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Transaction.ToAgent(childComplexity), true
 
+	case "TransactionConnection.edges":
+		if e.ComplexityRoot.TransactionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionConnection.Edges(childComplexity), true
 	case "TransactionConnection.nodes":
 		if e.ComplexityRoot.TransactionConnection.Nodes == nil {
 			break
@@ -1033,6 +1141,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TransactionConnection.TotalCount(childComplexity), true
+
+	case "TransactionEdge.cursor":
+		if e.ComplexityRoot.TransactionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionEdge.Cursor(childComplexity), true
+	case "TransactionEdge.node":
+		if e.ComplexityRoot.TransactionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionEdge.Node(childComplexity), true
 
 	case "TransactionExport.content":
 		if e.ComplexityRoot.TransactionExport.Content == nil {
@@ -1279,7 +1400,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Webhook.Deliveries(childComplexity, args["limit"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Webhook.Deliveries(childComplexity, args["limit"].(*int), args["after"].(*string), args["first"].(*int), args["last"].(*int), args["before"].(*string)), true
 	case "Webhook.events":
 		if e.ComplexityRoot.Webhook.Events == nil {
 			break
@@ -1372,6 +1493,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.WebhookDelivery.Success(childComplexity), true
 
+	case "WebhookDeliveryConnection.edges":
+		if e.ComplexityRoot.WebhookDeliveryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryConnection.Edges(childComplexity), true
 	case "WebhookDeliveryConnection.nodes":
 		if e.ComplexityRoot.WebhookDeliveryConnection.Nodes == nil {
 			break
@@ -1384,6 +1511,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WebhookDeliveryConnection.PageInfo(childComplexity), true
+
+	case "WebhookDeliveryEdge.cursor":
+		if e.ComplexityRoot.WebhookDeliveryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryEdge.Cursor(childComplexity), true
+	case "WebhookDeliveryEdge.node":
+		if e.ComplexityRoot.WebhookDeliveryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryEdge.Node(childComplexity), true
 
 	case "WebhookTestResult.statusCode":
 		if e.ComplexityRoot.WebhookTestResult.StatusCode == nil {
@@ -1534,7 +1674,7 @@ enum AgentStatus {
 }
 
 "An autonomous agent that acts and pays on its organization's behalf."
-type Agent {
+type Agent implements Node {
   "Identifier, ` + "`" + `agent_<id>` + "`" + `."
   id: ID!
   "Display name, 1 to 200 characters."
@@ -1568,22 +1708,42 @@ type Agent {
   ): [AuditEntry!]!
 }
 
+"One agent of a page and its cursor."
+type AgentEdge {
+  "Where this agent is in the list: pass as ` + "`" + `after` + "`" + ` or ` + "`" + `before` + "`" + `."
+  cursor: String!
+  "The agent."
+  node: Agent!
+}
+
 "A page of agents, newest first."
 type AgentConnection {
   "The agents of this page."
   nodes: [Agent!]!
+  "The agents of this page with their cursors, in the same order as ` + "`" + `nodes` + "`" + ` (read with the same rows)."
+  edges: [AgentEdge!]!
   "Where the next page starts."
   pageInfo: PageInfo!
   "How many agents match the filter in all pages."
   totalCount: Int!
 }
 
-"Keyset pagination state."
+"Keyset pagination state (the Relay connection model's PageInfo)."
 type PageInfo {
   "Pass as ` + "`" + `after` + "`" + ` to get the next page; null on an empty page."
   endCursor: String
   "Whether another page follows."
   hasNextPage: Boolean!
+  "Pass as ` + "`" + `before` + "`" + ` (with ` + "`" + `last` + "`" + `) to get the page before this one; null on an empty page."
+  startCursor: String
+  "Whether a page comes before this one: on a page asked with ` + "`" + `after` + "`" + `, true; on a page asked with ` + "`" + `last` + "`" + `, whether newer rows precede it."
+  hasPreviousPage: Boolean!
+}
+
+"An object with a global id: ` + "`" + `node(id:)` + "`" + ` and ` + "`" + `nodes(ids:)` + "`" + ` refetch any of them by that id."
+interface Node {
+  "The object's global id; its prefix names its type (` + "`" + `agent_` + "`" + `, ` + "`" + `tx_` + "`" + `, ` + "`" + `disp_` + "`" + `, ` + "`" + `wh_` + "`" + `, ` + "`" + `dlv_` + "`" + `, ` + "`" + `evt_` + "`" + `)."
+  id: ID!
 }
 
 "The outcome of re-checking an agent's stored identity."
@@ -1670,6 +1830,12 @@ type Query {
     limit: Int = 50
     "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
     after: String
+    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + `; both given is VALIDATION_FAILED."
+    first: Int
+    "Page backwards: the ` + "`" + `last` + "`" + ` rows, 1..200, just before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
+    last: Int
+    "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
+    before: String
   ): AgentConnection!
   "Recompute an agent's fingerprint from its stored row and check its audit chain against the signed head, in one snapshot; entries verified before are not re-hashed."
   verifyAgent(
@@ -1734,7 +1900,7 @@ enum ExportFormat {
 }
 
 "Money moved from one agent to another."
-type Transaction {
+type Transaction implements Node {
   "Identifier, ` + "`" + `tx_<id>` + "`" + `."
   id: ID!
   "The paying agent."
@@ -1761,10 +1927,20 @@ type Transaction {
   createdAt: Time!
 }
 
+"One transaction of a page and its cursor."
+type TransactionEdge {
+  "Where this transaction is in the list: pass as ` + "`" + `after` + "`" + ` or ` + "`" + `before` + "`" + `."
+  cursor: String!
+  "The transaction."
+  node: Transaction!
+}
+
 "A page of transactions, newest first."
 type TransactionConnection {
   "The transactions of this page."
   nodes: [Transaction!]!
+  "The transactions of this page with their cursors, in the same order as ` + "`" + `nodes` + "`" + ` (read with the same rows)."
+  edges: [TransactionEdge!]!
   "Where the next page starts."
   pageInfo: PageInfo!
   "How many transactions match the filter in all pages."
@@ -1815,6 +1991,12 @@ extend type Query {
     limit: Int = 50
     "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
     after: String
+    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + `; both given is VALIDATION_FAILED."
+    first: Int
+    "Page backwards: the ` + "`" + `last` + "`" + ` rows, 1..200, just before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
+    last: Int
+    "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
+    before: String
   ): TransactionConnection!
   "Your visible transactions created in [since, until), oldest first; at most 50,000 per export."
   exportTransactions(
@@ -1950,7 +2132,7 @@ type TrustEvaluation {
 }
 
 "A report against an agent, backed by transactions."
-type Dispute {
+type Dispute implements Node {
   "Identifier, ` + "`" + `disp_<id>` + "`" + `."
   id: ID!
   "The same value as ` + "`" + `id` + "`" + `."
@@ -1977,10 +2159,20 @@ enum DisputeStatus {
   withdrawn
 }
 
+"One dispute of a page and its cursor."
+type DisputeEdge {
+  "Where this dispute is in the list: pass as ` + "`" + `after` + "`" + ` or ` + "`" + `before` + "`" + `."
+  cursor: String!
+  "The dispute."
+  node: Dispute!
+}
+
 "A page of disputes, newest first."
 type DisputeConnection {
   "The disputes of this page."
   nodes: [Dispute!]!
+  "The disputes of this page with their cursors, in the same order as ` + "`" + `nodes` + "`" + ` (read with the same rows)."
+  edges: [DisputeEdge!]!
   "Where the next page starts."
   pageInfo: PageInfo!
   "All disputes under the same filter."
@@ -2049,6 +2241,12 @@ extend type Query {
     limit: Int = 50
     "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
     after: String
+    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + `; both given is VALIDATION_FAILED."
+    first: Int
+    "Page backwards: the ` + "`" + `last` + "`" + ` rows, 1..200, just before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
+    last: Int
+    "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
+    before: String
   ): DisputeConnection!
 }
 
@@ -2069,7 +2267,7 @@ extend type Mutation {
 An HTTPS endpoint that receives your organization's events, signed per
 Standard Webhooks v1 (docs/webhooks.md has the wire format).
 """
-type Webhook {
+type Webhook implements Node {
   "Identifier, ` + "`" + `wh_<id>` + "`" + `."
   id: ID!
   "The owning organization."
@@ -2092,11 +2290,17 @@ type Webhook {
     limit: Int = 50
     "The endCursor of the previous page."
     after: String
+    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + `; both given is VALIDATION_FAILED."
+    first: Int
+    "Page backwards: the ` + "`" + `last` + "`" + ` rows, 1..200, just before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
+    last: Int
+    "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
+    before: String
   ): WebhookDeliveryConnection!
 }
 
 "One attempt to deliver one event to one endpoint."
-type WebhookDelivery {
+type WebhookDelivery implements Node {
   "Identifier, ` + "`" + `dlv_<id>` + "`" + `."
   id: ID!
   "The event delivered (also its ` + "`" + `webhook-id` + "`" + ` header)."
@@ -2119,10 +2323,20 @@ type WebhookDelivery {
   createdAt: Time!
 }
 
+"One attempt of a page and its cursor."
+type WebhookDeliveryEdge {
+  "Where this attempt is in the list: pass as ` + "`" + `after` + "`" + ` or ` + "`" + `before` + "`" + `."
+  cursor: String!
+  "The attempt."
+  node: WebhookDelivery!
+}
+
 "A page of delivery attempts, newest first."
 type WebhookDeliveryConnection {
   "The attempts of this page."
   nodes: [WebhookDelivery!]!
+  "The attempts of this page with their cursors, in the same order as ` + "`" + `nodes` + "`" + ` (read with the same rows)."
+  edges: [WebhookDeliveryEdge!]!
   "Where the next page starts."
   pageInfo: PageInfo!
 }
@@ -2154,6 +2368,16 @@ input UpdateWebhookInput {
 }
 
 extend type Query {
+  "Any object with a global id visible to you, by its id; NOT_FOUND for an unknown id or another organization's object, as its own query answers."
+  node(
+    "A global id: ` + "`" + `agent_…` + "`" + `, ` + "`" + `tx_…` + "`" + `, ` + "`" + `disp_…` + "`" + `, ` + "`" + `wh_…` + "`" + `, ` + "`" + `dlv_…` + "`" + ` or ` + "`" + `evt_…` + "`" + `."
+    id: ID!
+  ): Node
+  "Objects by global id, in the order asked: null for an unknown id or another organization's object. At most 200 ids (VALIDATION_FAILED beyond); one read per type."
+  nodes(
+    "At most 200 global ids."
+    ids: [ID!]!
+  ): [Node]!
   "Your organization's webhook endpoints, oldest first."
   webhooks: [Webhook!]!
   "One of your organization's webhook endpoints."
@@ -2204,7 +2428,7 @@ extend type Mutation {
 One entry of the organization's durable event log: the same event a webhook delivery carries.
 Events arrive in log order; an event concerning several organizations has one id and reaches each of them.
 """
-type Event {
+type Event implements Node {
   "` + "`" + `evt_<id>` + "`" + `; also the ` + "`" + `webhook-id` + "`" + ` header of its deliveries, and what ` + "`" + `events(after:)` + "`" + ` resumes from."
   id: ID!
   "The event type, e.g. ` + "`" + `transaction.completed` + "`" + `."
@@ -2278,12 +2502,24 @@ func (ec *executionContext) childFields_AgentConnection(ctx context.Context, fie
 	switch field.Name {
 	case "nodes":
 		return ec.fieldContext_AgentConnection_nodes(ctx, field)
+	case "edges":
+		return ec.fieldContext_AgentConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_AgentConnection_pageInfo(ctx, field)
 	case "totalCount":
 		return ec.fieldContext_AgentConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AgentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AgentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_AgentEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_AgentEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AgentEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_AgentVerification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2344,12 +2580,24 @@ func (ec *executionContext) childFields_DisputeConnection(ctx context.Context, f
 	switch field.Name {
 	case "nodes":
 		return ec.fieldContext_DisputeConnection_nodes(ctx, field)
+	case "edges":
+		return ec.fieldContext_DisputeConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_DisputeConnection_pageInfo(ctx, field)
 	case "totalCount":
 		return ec.fieldContext_DisputeConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DisputeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DisputeEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DisputeEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2372,6 +2620,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
@@ -2410,12 +2662,24 @@ func (ec *executionContext) childFields_TransactionConnection(ctx context.Contex
 	switch field.Name {
 	case "nodes":
 		return ec.fieldContext_TransactionConnection_nodes(ctx, field)
+	case "edges":
+		return ec.fieldContext_TransactionConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_TransactionConnection_pageInfo(ctx, field)
 	case "totalCount":
 		return ec.fieldContext_TransactionConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TransactionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TransactionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TransactionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TransactionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TransactionEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_TransactionExport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2584,10 +2848,22 @@ func (ec *executionContext) childFields_WebhookDeliveryConnection(ctx context.Co
 	switch field.Name {
 	case "nodes":
 		return ec.fieldContext_WebhookDeliveryConnection_nodes(ctx, field)
+	case "edges":
+		return ec.fieldContext_WebhookDeliveryConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_WebhookDeliveryConnection_pageInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_WebhookDeliveryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_WebhookDeliveryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_WebhookTestResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3067,6 +3343,30 @@ func (ec *executionContext) field_Query_agents_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -3133,6 +3433,30 @@ func (ec *executionContext) field_Query_disputes_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg6
 	return args, nil
 }
 
@@ -3177,6 +3501,34 @@ func (ec *executionContext) field_Query_exportTransactions_args(ctx context.Cont
 		return nil, err
 	}
 	args["until"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
 	return args, nil
 }
 
@@ -3229,6 +3581,30 @@ func (ec *executionContext) field_Query_transactions_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg6
 	return args, nil
 }
 
@@ -3337,6 +3713,30 @@ func (ec *executionContext) field_Webhook_deliveries_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -3761,6 +4161,38 @@ func (ec *executionContext) fieldContext_AgentConnection_nodes(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _AgentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AgentEdge) graphql.Marshaler {
+			return ec.marshalNAgentEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐAgentEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AgentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AgentConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3814,6 +4246,61 @@ func (ec *executionContext) _AgentConnection_totalCount(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_AgentConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AgentConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AgentEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.AgentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AgentEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.AgentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AgentEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Agent(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _AgentVerification_verified(ctx context.Context, field graphql.CollectedField, obj *agent.Verification) (ret graphql.Marshaler) {
@@ -4262,6 +4749,38 @@ func (ec *executionContext) fieldContext_DisputeConnection_nodes(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _DisputeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.DisputeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.DisputeEdge) graphql.Marshaler {
+			return ec.marshalNDisputeEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐDisputeEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DisputeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DisputeEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DisputeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.DisputeConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4315,6 +4834,61 @@ func (ec *executionContext) _DisputeConnection_totalCount(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_DisputeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DisputeConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DisputeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.DisputeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisputeEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DisputeEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.DisputeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *trust.Dispute) graphql.Marshaler {
+			return ec.marshalNDispute2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDispute(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DisputeEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Dispute(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *event.Event) (ret graphql.Marshaler) {
@@ -5071,6 +5645,52 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Query_agent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5125,7 +5745,7 @@ func (ec *executionContext) _Query_agents(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Agents(ctx, fc.Args["status"].(*agent.Status), fc.Args["limit"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Agents(ctx, fc.Args["status"].(*agent.Status), fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentConnection) graphql.Marshaler {
@@ -5301,7 +5921,7 @@ func (ec *executionContext) _Query_transactions(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Transactions(ctx, fc.Args["agentId"].(*string), fc.Args["status"].(*transaction.Status), fc.Args["limit"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Transactions(ctx, fc.Args["agentId"].(*string), fc.Args["status"].(*transaction.Status), fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TransactionConnection) graphql.Marshaler {
@@ -5609,7 +6229,7 @@ func (ec *executionContext) _Query_disputes(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Disputes(ctx, fc.Args["agentId"].(*string), fc.Args["status"].(*trust.DisputeStatus), fc.Args["limit"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Disputes(ctx, fc.Args["agentId"].(*string), fc.Args["status"].(*trust.DisputeStatus), fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DisputeConnection) graphql.Marshaler {
@@ -5637,6 +6257,94 @@ func (ec *executionContext) fieldContext_Query_disputes(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_disputes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v preload.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []preload.Node) graphql.Marshaler {
+			return ec.marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -6147,6 +6855,38 @@ func (ec *executionContext) fieldContext_TransactionConnection_nodes(_ context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _TransactionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TransactionEdge) graphql.Marshaler {
+			return ec.marshalNTransactionEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐTransactionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TransactionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TransactionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _TransactionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6200,6 +6940,61 @@ func (ec *executionContext) _TransactionConnection_totalCount(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_TransactionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TransactionConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TransactionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TransactionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TransactionEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TransactionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TransactionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *transaction.Transaction) graphql.Marshaler {
+			return ec.marshalNTransaction2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtransactionᚐTransaction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TransactionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Transaction(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _TransactionExport_format(ctx context.Context, field graphql.CollectedField, obj *transaction.Export) (ret graphql.Marshaler) {
@@ -7219,7 +8014,7 @@ func (ec *executionContext) _Webhook_deliveries(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Webhook().Deliveries(ctx, obj, fc.Args["limit"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Webhook().Deliveries(ctx, obj, fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDeliveryConnection) graphql.Marshaler {
@@ -7515,6 +8310,38 @@ func (ec *executionContext) fieldContext_WebhookDeliveryConnection_nodes(_ conte
 	return fc, nil
 }
 
+func (ec *executionContext) _WebhookDeliveryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookDeliveryEdge) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐWebhookDeliveryEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _WebhookDeliveryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7542,6 +8369,61 @@ func (ec *executionContext) fieldContext_WebhookDeliveryConnection_pageInfo(_ co
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDeliveryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhook.Delivery) graphql.Marshaler {
+			return ec.marshalNWebhookDelivery2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐDelivery(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
 		},
 	}
 	return fc, nil
@@ -9020,11 +9902,66 @@ func (ec *executionContext) unmarshalInputUpdateWebhookInput(ctx context.Context
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj preload.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case webhook.Delivery:
+		return ec._WebhookDelivery(ctx, sel, &obj)
+	case *webhook.Delivery:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookDelivery(ctx, sel, obj)
+	case webhook.Endpoint:
+		return ec._Webhook(ctx, sel, &obj)
+	case *webhook.Endpoint:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Webhook(ctx, sel, obj)
+	case transaction.Transaction:
+		return ec._Transaction(ctx, sel, &obj)
+	case *transaction.Transaction:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Transaction(ctx, sel, obj)
+	case event.Event:
+		return ec._Event(ctx, sel, &obj)
+	case *event.Event:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Event(ctx, sel, obj)
+	case trust.Dispute:
+		return ec._Dispute(ctx, sel, &obj)
+	case *trust.Dispute:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Dispute(ctx, sel, obj)
+	case preload.Agent:
+		return ec._Agent(ctx, sel, &obj)
+	case *preload.Agent:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Agent(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
 
-var agentImplementors = []string{"Agent"}
+var agentImplementors = []string{"Agent", "Node"}
 
 func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, obj *preload.Agent) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, agentImplementors)
@@ -9139,6 +10076,11 @@ func (ec *executionContext) _AgentConnection(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "edges":
+			out.Values[i] = ec._AgentConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "pageInfo":
 			out.Values[i] = ec._AgentConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -9182,6 +10124,49 @@ func (ec *executionContext) _AgentConnection(ctx context.Context, sel ast.Select
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var agentEdgeImplementors = []string{"AgentEdge"}
+
+func (ec *executionContext) _AgentEdge(ctx context.Context, sel ast.SelectionSet, obj *model.AgentEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, agentEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AgentEdge")
+		case "cursor":
+			out.Values[i] = ec._AgentEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._AgentEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -9352,7 +10337,7 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var disputeImplementors = []string{"Dispute"}
+var disputeImplementors = []string{"Dispute", "Node"}
 
 func (ec *executionContext) _Dispute(ctx context.Context, sel ast.SelectionSet, obj *trust.Dispute) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, disputeImplementors)
@@ -9442,6 +10427,11 @@ func (ec *executionContext) _DisputeConnection(ctx context.Context, sel ast.Sele
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "edges":
+			out.Values[i] = ec._DisputeConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "pageInfo":
 			out.Values[i] = ec._DisputeConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -9506,7 +10496,50 @@ func (ec *executionContext) _DisputeConnection(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var eventImplementors = []string{"Event"}
+var disputeEdgeImplementors = []string{"DisputeEdge"}
+
+func (ec *executionContext) _DisputeEdge(ctx context.Context, sel ast.SelectionSet, obj *model.DisputeEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, disputeEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DisputeEdge")
+		case "cursor":
+			out.Values[i] = ec._DisputeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._DisputeEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var eventImplementors = []string{"Event", "Node"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *event.Event) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventImplementors)
@@ -9717,6 +10750,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "hasNextPage":
 			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -10047,6 +11090,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "node":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_node(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_nodes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "webhooks":
 			field := field
 
@@ -10146,7 +11233,7 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	}
 }
 
-var transactionImplementors = []string{"Transaction"}
+var transactionImplementors = []string{"Transaction", "Node"}
 
 func (ec *executionContext) _Transaction(ctx context.Context, sel ast.SelectionSet, obj *transaction.Transaction) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, transactionImplementors)
@@ -10256,6 +11343,11 @@ func (ec *executionContext) _TransactionConnection(ctx context.Context, sel ast.
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "edges":
+			out.Values[i] = ec._TransactionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "pageInfo":
 			out.Values[i] = ec._TransactionConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -10299,6 +11391,49 @@ func (ec *executionContext) _TransactionConnection(ctx context.Context, sel ast.
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var transactionEdgeImplementors = []string{"TransactionEdge"}
+
+func (ec *executionContext) _TransactionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TransactionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, transactionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TransactionEdge")
+		case "cursor":
+			out.Values[i] = ec._TransactionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TransactionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -10759,7 +11894,7 @@ func (ec *executionContext) _TrustSummary(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var webhookImplementors = []string{"Webhook"}
+var webhookImplementors = []string{"Webhook", "Node"}
 
 func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, obj *webhook.Endpoint) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookImplementors)
@@ -10870,7 +12005,7 @@ func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var webhookDeliveryImplementors = []string{"WebhookDelivery"}
+var webhookDeliveryImplementors = []string{"WebhookDelivery", "Node"}
 
 func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *webhook.Delivery) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
@@ -10970,8 +12105,56 @@ func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel 
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "edges":
+			out.Values[i] = ec._WebhookDeliveryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._WebhookDeliveryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookDeliveryEdgeImplementors = []string{"WebhookDeliveryEdge"}
+
+func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookDeliveryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDeliveryEdge")
+		case "cursor":
+			out.Values[i] = ec._WebhookDeliveryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._WebhookDeliveryEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -11467,6 +12650,32 @@ func (ec *executionContext) marshalNAgentConnection2ᚖgithubᚗcomᚋagenttrust
 	return ec._AgentConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNAgentEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐAgentEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AgentEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAgentEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐAgentEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAgentEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐAgentEdge(ctx context.Context, sel ast.SelectionSet, v *model.AgentEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AgentEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNAgentStatus2githubᚗcomᚋagenttrustᚋserviceᚋagentᚐStatus(ctx context.Context, v any) (agent.Status, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNAgentStatus2githubᚗcomᚋagenttrustᚋserviceᚋagentᚐStatus[tmp]
@@ -11597,6 +12806,32 @@ func (ec *executionContext) marshalNDisputeConnection2ᚖgithubᚗcomᚋagenttru
 		return graphql.Null
 	}
 	return ec._DisputeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDisputeEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐDisputeEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.DisputeEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDisputeEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐDisputeEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDisputeEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐDisputeEdge(ctx context.Context, sel ast.SelectionSet, v *model.DisputeEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DisputeEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDisputeStatus2githubᚗcomᚋagenttrustᚋserviceᚋtrustᚐDisputeStatus(ctx context.Context, v any) (trust.DisputeStatus, error) {
@@ -11797,6 +13032,16 @@ func (ec *executionContext) marshalNJSON2encodingᚋjsonᚐRawMessage(ctx contex
 	return res
 }
 
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v []preload.Node) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -11934,6 +13179,32 @@ func (ec *executionContext) marshalNTransactionConnection2ᚖgithubᚗcomᚋagen
 		return graphql.Null
 	}
 	return ec._TransactionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTransactionEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐTransactionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TransactionEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTransactionEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐTransactionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTransactionEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐTransactionEdge(ctx context.Context, sel ast.SelectionSet, v *model.TransactionEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TransactionEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNTransactionExport2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtransactionᚐExport(ctx context.Context, sel ast.SelectionSet, v *transaction.Export) graphql.Marshaler {
@@ -12145,6 +13416,32 @@ func (ec *executionContext) marshalNWebhookDeliveryConnection2ᚖgithubᚗcomᚋ
 		return graphql.Null
 	}
 	return ec._WebhookDeliveryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐWebhookDeliveryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookDeliveryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookDeliveryEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐWebhookDeliveryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐWebhookDeliveryEdge(ctx context.Context, sel ast.SelectionSet, v *model.WebhookDeliveryEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookDeliveryEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNWebhookTestResult2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐTestResult(ctx context.Context, sel ast.SelectionSet, v *webhook.TestResult) graphql.Marshaler {
@@ -12457,6 +13754,13 @@ func (ec *executionContext) marshalOJSON2encodingᚋjsonᚐRawMessage(ctx contex
 	_ = ctx
 	res := scalar.MarshalJSON(v)
 	return res
+}
+
+func (ec *executionContext) marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v preload.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

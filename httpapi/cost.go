@@ -31,6 +31,11 @@ var fieldCosts = map[string]func(args map[string]any) (base, per int64){
 		ids, _ := args["agentIds"].([]any)
 		return 1, max(int64(len(ids)), 1)
 	},
+	// nodes reads one object per id asked.
+	"Query.nodes": func(args map[string]any) (int64, int64) {
+		ids, _ := args["ids"].([]any)
+		return 1, max(int64(len(ids)), 1)
+	},
 	// History keeps up to 1,000 snapshots per agent.
 	"Query.trustHistory": func(map[string]any) (int64, int64) { return 1, 1000 },
 }
@@ -216,11 +221,11 @@ func (w costWalk) set(set ast.SelectionSet, pageSize int64) int64 {
 
 func (w costWalk) field(f *ast.Field, pageSize int64) int64 {
 	base, per, childPage := int64(1), int64(1), int64(0)
-	if f.Name == "nodes" && pageSize > 0 {
+	if (f.Name == "nodes" || f.Name == "edges") && pageSize > 0 {
 		per = pageSize
 	}
 	args := f.ArgumentMap(w.vars)
-	if limit, ok := intArg(args["limit"]); ok {
+	if limit, ok := pageArg(args); ok {
 		limit = min(max(limit, 1), 1_000_000)
 		if f.Definition != nil && strings.HasSuffix(f.Definition.Type.Name(), "Connection") {
 			childPage = limit // a page: its nodes cost limit times their element
@@ -238,6 +243,17 @@ func (w costWalk) field(f *ast.Field, pageSize int64) int64 {
 		}
 	}
 	return satAdd(base, satMul(per, w.set(f.SelectionSet, childPage)))
+}
+
+// pageArg is a page's size: first or last (the Relay arguments) when
+// given, else limit.
+func pageArg(args map[string]any) (int64, bool) {
+	for _, name := range []string{"first", "last"} {
+		if n, ok := intArg(args[name]); ok {
+			return n, true
+		}
+	}
+	return intArg(args["limit"])
 }
 
 func intArg(v any) (int64, bool) {

@@ -110,6 +110,10 @@ func TestAliasLimits(t *testing.T) {
 		{`{ a: exportTransactions(format: csv) { count } b: agents { totalCount } c: transactions { totalCount }
 		   d: agents(limit: 200) { nodes { auditChain(limit: 1000) { hash } } } }`, "too complex"},
 		{`{ agentAuditChain(agentId: "agent_x", limit: 1000) { hash } agents(limit: 200) { nodes { a: auditChain(limit: 1000) { hash } } } }`, "too complex"},
+		// first and last are page sizes like limit, edges cost like nodes, nodes like its ids.
+		{`{ agents(first: 200) { nodes { auditChain(limit: 300) { hash } } } }`, "too complex"},
+		{`{ agents(last: 200) { edges { node { auditChain(limit: 300) { hash } } } } }`, "too complex"},
+		{`{ nodes(ids: [` + strings.Repeat(`"agent_x", `, 200) + `]) { ... on Agent { auditChain(limit: 300) { hash } } } }`, "too complex"},
 	}
 	for _, c := range cases {
 		refusedQuickly(t, b, c.query, c.want)

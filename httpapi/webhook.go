@@ -143,7 +143,7 @@ func (e *restEdge) deliveries(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	page, err := e.d.Services.Webhooks.Deliveries(r.Context(), r.PathValue("id"), limit, r.URL.Query().Get("after"))
+	page, err := e.d.Services.Webhooks.Deliveries(r.Context(), r.PathValue("id"), paging.Window{Limit: limit, After: r.URL.Query().Get("after")})
 	if err != nil {
 		e.fail(w, r, err)
 		return

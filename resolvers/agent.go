@@ -6,7 +6,6 @@ import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
-	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/resolvers/preload"
 	"github.com/agenttrust/service/trust"
 )
@@ -24,19 +23,23 @@ func (r *queryResolver) Agent(ctx context.Context, id string) (*preload.Agent, e
 	return r.preloadAgent(ctx, a, err)
 }
 
-// Agents reads the page with what its nodes select read ahead: with trust,
-// the page and its profiles in one statement.
-func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit *int, after *string) (*model.AgentConnection, error) {
+// Agents reads the page with what its nodes (and its edges' nodes) select
+// read ahead: with trust, the page and its profiles in one statement.
+func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit *int, after *string, first, last *int, before *string) (*model.AgentConnection, error) {
+	w, err := window(ctx, limit, first, last, after, before)
+	if err != nil {
+		return nil, err
+	}
+	f := agent.ListFilter{Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward}
 	sel := preload.OfNodes(ctx)
 	var (
 		page     *agent.Page
 		profiles []*trust.Profile
-		err      error
 	)
 	if sel.Trust {
-		page, profiles, err = r.svc.Trust.ListWithProfiles(ctx, listFilter(status, limit, after))
+		page, profiles, err = r.svc.Trust.ListWithProfiles(ctx, f)
 	} else {
-		page, err = r.svc.Agents.List(ctx, listFilter(status, limit, after))
+		page, err = r.svc.Agents.List(ctx, f)
 	}
 	if err != nil {
 		return nil, err
@@ -45,11 +48,13 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 	if err != nil {
 		return nil, err
 	}
-	return &model.AgentConnection{Nodes: nodes, PageInfo: pageInfo(page.EndCursor, page.HasNextPage), Status: status}, nil
-}
-
-func listFilter(status *agent.Status, limit *int, after *string) agent.ListFilter {
-	return agent.ListFilter{Status: status, Limit: paging.Limit(limit), After: deref(after, "")}
+	return &model.AgentConnection{
+		Nodes: nodes, Status: status,
+		Edges: edges(nodes, page.Cursors, func(c string, n *preload.Agent) *model.AgentEdge {
+			return &model.AgentEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),
+	}, nil
 }
 
 func (r *queryResolver) VerifyAgent(ctx context.Context, id string) (*agent.Verification, error) {

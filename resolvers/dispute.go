@@ -5,7 +5,6 @@ import (
 
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
-	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -13,13 +12,23 @@ func (r *queryResolver) Dispute(ctx context.Context, id string) (*trust.Dispute,
 	return r.svc.Trust.Dispute(ctx, id)
 }
 
-func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *trust.DisputeStatus, limit *int, after *string) (*model.DisputeConnection, error) {
-	f := trust.DisputeFilter{AgentID: agentID, Status: status, Limit: paging.Limit(limit), After: deref(after, "")}
+func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *trust.DisputeStatus, limit *int, after *string, first, last *int, before *string) (*model.DisputeConnection, error) {
+	w, err := window(ctx, limit, first, last, after, before)
+	if err != nil {
+		return nil, err
+	}
+	f := trust.DisputeFilter{AgentID: agentID, Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward}
 	page, err := r.svc.Trust.Disputes(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	return &model.DisputeConnection{Nodes: page.Disputes, PageInfo: pageInfo(page.EndCursor, page.HasNextPage), Filter: f}, nil
+	return &model.DisputeConnection{
+		Nodes: page.Disputes, Filter: f,
+		Edges: edges(page.Disputes, page.Cursors, func(c string, n *trust.Dispute) *model.DisputeEdge {
+			return &model.DisputeEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),
+	}, nil
 }
 
 func (r *mutationResolver) ReportAgent(ctx context.Context, in model.ReportAgentInput) (*trust.Dispute, error) {

@@ -1,6 +1,13 @@
 package resolvers
 
-import "github.com/agenttrust/service/graph/model"
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/paging"
+)
 
 func pageInfo(endCursor string, hasNext bool) *model.PageInfo {
 	p := &model.PageInfo{HasNextPage: hasNext}
@@ -8,6 +15,52 @@ func pageInfo(endCursor string, hasNext bool) *model.PageInfo {
 		p.EndCursor = &endCursor
 	}
 	return p
+}
+
+// connectionInfo is a page's PageInfo: its contract endCursor and
+// hasNextPage, and the Relay startCursor (its first row's) and
+// hasPreviousPage.
+func connectionInfo(cursors []string, endCursor string, hasNext, hasPrevious bool) *model.PageInfo {
+	p := pageInfo(endCursor, hasNext)
+	p.HasPreviousPage = hasPrevious
+	if len(cursors) > 0 {
+		start := cursors[0]
+		p.StartCursor = &start
+	}
+	return p
+}
+
+// edges pairs a page's nodes with their cursors: the same rows as nodes,
+// read once.
+func edges[N, E any](nodes []N, cursors []string, edge func(cursor string, node N) E) []E {
+	out := make([]E, len(nodes))
+	for i, n := range nodes {
+		out[i] = edge(cursors[i], n)
+	}
+	return out
+}
+
+// window resolves the paging arguments of the connection field being
+// resolved (paging.Args.Window): limit counts as given only when the
+// operation wrote it, not when the schema's default filled it.
+func window(ctx context.Context, limit, first, last *int, after, before *string) (paging.Window, error) {
+	return paging.Args{Limit: limit, First: first, Last: last, LimitSet: argSet(ctx, "limit"),
+		After: after, Before: before}.Window()
+}
+
+// argSet reports whether the field being resolved was given the argument
+// name with a non-null value (a variable's value counts).
+func argSet(ctx context.Context, name string) bool {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil {
+		return false
+	}
+	arg := fc.Field.Arguments.ForName(name)
+	if arg == nil {
+		return false
+	}
+	v, err := arg.Value.Value(graphql.GetOperationContext(ctx).Variables)
+	return err == nil && v != nil
 }
 
 func deref[T any](p *T, def T) T {

@@ -5,6 +5,7 @@ package resolvers
 
 import (
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/transaction"
@@ -18,6 +19,8 @@ type Services struct {
 	Transactions transaction.Service
 	Trust        trust.Service
 	Webhooks     webhook.Service
+	// Events reads events by id for node and nodes; nil answers none.
+	Events event.Reader
 	// Live serves subscriptions; nil refuses them.
 	Live *live.Hub
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
-	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/transaction"
 )
 
@@ -14,13 +13,23 @@ func (r *queryResolver) Transaction(ctx context.Context, id string) (*transactio
 	return r.svc.Transactions.Get(ctx, id)
 }
 
-func (r *queryResolver) Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string) (*model.TransactionConnection, error) {
-	f := transaction.ListFilter{AgentID: agentID, Status: status, Limit: paging.Limit(limit), After: deref(after, "")}
+func (r *queryResolver) Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string, first, last *int, before *string) (*model.TransactionConnection, error) {
+	w, err := window(ctx, limit, first, last, after, before)
+	if err != nil {
+		return nil, err
+	}
+	f := transaction.ListFilter{AgentID: agentID, Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward}
 	page, err := r.svc.Transactions.List(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	return &model.TransactionConnection{Nodes: page.Transactions, PageInfo: pageInfo(page.EndCursor, page.HasNextPage), Filter: f}, nil
+	return &model.TransactionConnection{
+		Nodes: page.Transactions, Filter: f,
+		Edges: edges(page.Transactions, page.Cursors, func(c string, n *transaction.Transaction) *model.TransactionEdge {
+			return &model.TransactionEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),
+	}, nil
 }
 
 func (r *queryResolver) ExportTransactions(ctx context.Context, format transaction.Format, since, until *time.Time) (*transaction.Export, error) {

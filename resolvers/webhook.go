@@ -5,7 +5,6 @@ import (
 
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
-	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/webhook"
 )
 
@@ -14,8 +13,12 @@ func (r *Resolver) Webhook() graph.WebhookResolver { return &webhookResolver{r} 
 
 type webhookResolver struct{ *Resolver }
 
-func (r *webhookResolver) Deliveries(ctx context.Context, w *webhook.Endpoint, limit *int, after *string) (*model.WebhookDeliveryConnection, error) {
-	page, err := r.svc.Webhooks.Deliveries(ctx, w.ID, paging.Limit(limit), deref(after, ""))
+func (r *webhookResolver) Deliveries(ctx context.Context, ep *webhook.Endpoint, limit *int, after *string, first, last *int, before *string) (*model.WebhookDeliveryConnection, error) {
+	w, err := window(ctx, limit, first, last, after, before)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.svc.Webhooks.Deliveries(ctx, ep.ID, w)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +26,13 @@ func (r *webhookResolver) Deliveries(ctx context.Context, w *webhook.Endpoint, l
 	for i := range page.Deliveries {
 		nodes[i] = &page.Deliveries[i]
 	}
-	return &model.WebhookDeliveryConnection{Nodes: nodes, PageInfo: pageInfo(page.NextCursor, page.NextCursor != "")}, nil
+	return &model.WebhookDeliveryConnection{
+		Nodes: nodes,
+		Edges: edges(nodes, page.Cursors, func(c string, n *webhook.Delivery) *model.WebhookDeliveryEdge {
+			return &model.WebhookDeliveryEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: connectionInfo(page.Cursors, page.NextCursor, page.NextCursor != "", page.HasPreviousPage),
+	}, nil
 }
 
 func (r *queryResolver) Webhooks(ctx context.Context) ([]*webhook.Endpoint, error) {

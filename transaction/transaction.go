@@ -140,6 +140,10 @@ type ListFilter struct {
 	Status  *Status
 	Limit   int
 	After   string
+	// Backward pages back: the Limit transactions just before the Before
+	// cursor (the oldest Limit without one), still newest first.
+	Before   string
+	Backward bool
 }
 
 // Page is one page of transactions.
@@ -147,6 +151,9 @@ type Page struct {
 	Transactions []*Transaction
 	EndCursor    string
 	HasNextPage  bool
+	// Cursors[i] is Transactions[i]'s cursor; HasPreviousPage says rows come before.
+	Cursors         []string
+	HasPreviousPage bool
 }
 
 // Format is an export encoding.
@@ -206,6 +213,9 @@ type Service interface {
 	Reverse(ctx context.Context, id, reason string) (*Transaction, error)
 	// Get returns one visible transaction. NotFound.
 	Get(ctx context.Context, id string) (*Transaction, error)
+	// GetMany returns the visible transactions among ids, in one read; the
+	// others are absent.
+	GetMany(ctx context.Context, ids []string) ([]*Transaction, error)
 	// List returns a page, newest first. ValidationFailed for a limit outside
 	// 1..paging.Max or an after cursor this list did not return.
 	List(ctx context.Context, f ListFilter) (*Page, error)

@@ -84,6 +84,10 @@ type DisputeFilter struct {
 	Status  *DisputeStatus
 	Limit   int
 	After   string // opaque cursor from the previous page's EndCursor
+	// Backward pages back: the Limit disputes just before the Before cursor
+	// (the oldest Limit without one), still newest first.
+	Before   string
+	Backward bool
 }
 
 // Validate checks the filter's bounds (ValidationFailed naming the argument).
@@ -102,4 +106,7 @@ type DisputePage struct {
 	Disputes    []*Dispute
 	EndCursor   string
 	HasNextPage bool
+	// Cursors[i] is Disputes[i]'s cursor; HasPreviousPage says rows come before.
+	Cursors         []string
+	HasPreviousPage bool
 }

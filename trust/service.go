@@ -133,6 +133,9 @@ type Service interface {
 	Report(ctx context.Context, in ReportInput) (*Dispute, error)
 	// Dispute returns one dispute visible to the caller (NotFound otherwise).
 	Dispute(ctx context.Context, id string) (*Dispute, error)
+	// DisputesByID returns the visible disputes among ids, in one read; the
+	// others are absent.
+	DisputesByID(ctx context.Context, ids []string) ([]*Dispute, error)
 	// Disputes lists disputes filed by or against the caller's organization,
 	// newest first. ValidationFailed (DisputeFilter.Validate, or an after
 	// cursor this list did not return).

@@ -12,6 +12,7 @@ import (
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/internal/jsontext"
+	"github.com/agenttrust/service/paging"
 )
 
 // Event types sent to one endpoint only, never written to the log.
@@ -60,6 +61,9 @@ type Delivery struct {
 type DeliveryPage struct {
 	Deliveries []Delivery
 	NextCursor string // "" on the last page
+	// Cursors[i] is Deliveries[i]'s cursor; HasPreviousPage says attempts come before.
+	Cursors         []string
+	HasPreviousPage bool
 }
 
 // TestResult is the endpoint's answer to a webhook.test request.
@@ -93,7 +97,14 @@ type Service interface {
 	Delete(ctx context.Context, id string) error
 	Test(ctx context.Context, id string) (*TestResult, error)
 	RotateSecret(ctx context.Context, id string) (*Endpoint, error)
-	Deliveries(ctx context.Context, id string, limit int, after string) (*DeliveryPage, error)
+	// Deliveries pages an endpoint's attempts, newest first, forwards or
+	// backwards (paging.Window); ValidationFailed for a bad size or cursor.
+	Deliveries(ctx context.Context, id string, w paging.Window) (*DeliveryPage, error)
+	// GetMany returns the caller's endpoints among ids; others are absent.
+	GetMany(ctx context.Context, ids []string) ([]Endpoint, error)
+	// DeliveriesByID returns the attempts among ids made to the caller's
+	// endpoints; others are absent.
+	DeliveriesByID(ctx context.Context, ids []string) ([]Delivery, error)
 	Redeliver(ctx context.Context, id, eventID string) error
 }
 

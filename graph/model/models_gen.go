@@ -16,6 +16,8 @@ import (
 type AgentConnection struct {
 	// The agents of this page.
 	Nodes []*preload.Agent `json:"nodes"`
+	// The agents of this page with their cursors, in the same order as `nodes` (read with the same rows).
+	Edges []*AgentEdge `json:"edges"`
 	// Where the next page starts.
 	PageInfo *PageInfo `json:"pageInfo"`
 	// How many agents match the filter in all pages.
@@ -24,16 +26,34 @@ type AgentConnection struct {
 	Status *agent.Status `json:"-"`
 }
 
+// One agent of a page and its cursor.
+type AgentEdge struct {
+	// Where this agent is in the list: pass as `after` or `before`.
+	Cursor string `json:"cursor"`
+	// The agent.
+	Node *preload.Agent `json:"node"`
+}
+
 // A page of disputes, newest first.
 type DisputeConnection struct {
 	// The disputes of this page.
 	Nodes []*trust.Dispute `json:"nodes"`
+	// The disputes of this page with their cursors, in the same order as `nodes` (read with the same rows).
+	Edges []*DisputeEdge `json:"edges"`
 	// Where the next page starts.
 	PageInfo *PageInfo `json:"pageInfo"`
 	// All disputes under the same filter.
 	TotalCount int `json:"totalCount"`
 	// the filter totalCount counts under
 	Filter trust.DisputeFilter `json:"-"`
+}
+
+// One dispute of a page and its cursor.
+type DisputeEdge struct {
+	// Where this dispute is in the list: pass as `after` or `before`.
+	Cursor string `json:"cursor"`
+	// The dispute.
+	Node *trust.Dispute `json:"node"`
 }
 
 // Input of `executeTransaction`.
@@ -58,12 +78,16 @@ type ExecuteTransactionInput struct {
 type Mutation struct {
 }
 
-// Keyset pagination state.
+// Keyset pagination state (the Relay connection model's PageInfo).
 type PageInfo struct {
 	// Pass as `after` to get the next page; null on an empty page.
 	EndCursor *string `json:"endCursor,omitempty"`
 	// Whether another page follows.
 	HasNextPage bool `json:"hasNextPage"`
+	// Pass as `before` (with `last`) to get the page before this one; null on an empty page.
+	StartCursor *string `json:"startCursor,omitempty"`
+	// Whether a page comes before this one: on a page asked with `after`, true; on a page asked with `last`, whether newer rows precede it.
+	HasPreviousPage bool `json:"hasPreviousPage"`
 }
 
 // Read operations. Every request needs `Authorization: Bearer <API_KEY>` (create a key with
@@ -126,12 +150,22 @@ type Subscription struct {
 type TransactionConnection struct {
 	// The transactions of this page.
 	Nodes []*transaction.Transaction `json:"nodes"`
+	// The transactions of this page with their cursors, in the same order as `nodes` (read with the same rows).
+	Edges []*TransactionEdge `json:"edges"`
 	// Where the next page starts.
 	PageInfo *PageInfo `json:"pageInfo"`
 	// How many transactions match the filter in all pages.
 	TotalCount int `json:"totalCount"`
 	// the filter totalCount counts under
 	Filter transaction.ListFilter `json:"-"`
+}
+
+// One transaction of a page and its cursor.
+type TransactionEdge struct {
+	// Where this transaction is in the list: pass as `after` or `before`.
+	Cursor string `json:"cursor"`
+	// The transaction.
+	Node *transaction.Transaction `json:"node"`
 }
 
 // Input of `evaluateTrust`.
@@ -172,6 +206,16 @@ type UpdateWebhookInput struct {
 type WebhookDeliveryConnection struct {
 	// The attempts of this page.
 	Nodes []*webhook.Delivery `json:"nodes"`
+	// The attempts of this page with their cursors, in the same order as `nodes` (read with the same rows).
+	Edges []*WebhookDeliveryEdge `json:"edges"`
 	// Where the next page starts.
 	PageInfo *PageInfo `json:"pageInfo"`
+}
+
+// One attempt of a page and its cursor.
+type WebhookDeliveryEdge struct {
+	// Where this attempt is in the list: pass as `after` or `before`.
+	Cursor string `json:"cursor"`
+	// The attempt.
+	Node *webhook.Delivery `json:"node"`
 }

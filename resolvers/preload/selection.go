@@ -30,23 +30,31 @@ func OfAgent(ctx context.Context) Selection {
 }
 
 // OfNodes is the selection of the nodes of the field being resolved, a
-// field whose type is AgentConnection (agents): every nodes field,
-// whatever its alias, merged.
+// field whose type is AgentConnection (agents): every nodes field and every
+// node of every edges field, whatever their aliases, merged.
 func OfNodes(ctx context.Context) Selection {
 	var s Selection
 	oc := graphql.GetOperationContext(ctx)
 	for _, f := range graphql.CollectFieldsCtx(ctx, []string{"AgentConnection"}) {
-		if f.Name == "nodes" {
+		switch f.Name {
+		case "nodes":
 			s.add(oc, f.Selections)
+		case "edges":
+			for _, e := range graphql.CollectFields(oc, f.Selections, []string{"AgentEdge"}) {
+				if e.Name == "node" {
+					s.add(oc, e.Selections)
+				}
+			}
 		}
 	}
 	return s
 }
 
-// add merges what sel, a selection set on Agent, selects: fragments,
-// aliases and @skip/@include resolved by gqlgen's own field collection.
+// add merges what sel, a selection set on Agent (or on Node, node and
+// nodes answering an agent), selects: fragments, aliases and @skip/@include
+// resolved by gqlgen's own field collection.
 func (s *Selection) add(oc *graphql.OperationContext, sel ast.SelectionSet) {
-	for _, f := range graphql.CollectFields(oc, sel, []string{"Agent"}) {
+	for _, f := range graphql.CollectFields(oc, sel, []string{"Agent", "Node"}) {
 		switch f.Name {
 		case "trust":
 			s.Trust = true

@@ -1,0 +1,147 @@
+package db
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun"
+
+	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/transaction"
+	"github.com/agenttrust/service/trust"
+	"github.com/agenttrust/service/webhook"
+)
+
+// The reads of node(id:) and nodes(ids:): each reads, in one statement,
+// those of the ids that name a row the caller's own query of that type would
+// answer; the others are simply absent from the answer, in no order.
+
+// GetMany returns the caller's agents among ids.
+func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agent, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.query(ctx, `SELECT `+viewColumns+` FROM agents AS a WHERE a.org_id = $1 AND a.id = ANY($2)`, p.OrgID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("get agents by id: %w", err)
+	}
+	views, err := readViews(rows)
+	if err != nil {
+		return nil, fmt.Errorf("get agents by id: %w", err)
+	}
+	out := make([]*agent.Agent, len(views))
+	for i := range views {
+		out[i] = views[i].agent()
+	}
+	return out, nil
+}
+
+// GetMany returns the transactions among ids one of whose parties belongs
+// to the caller.
+func (s *TransactionService) GetMany(ctx context.Context, ids []string) ([]*transaction.Transaction, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []transactionRow
+	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
+		Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("get transactions by id: %w", err)
+	}
+	out := make([]*transaction.Transaction, len(rows))
+	for i := range rows {
+		out[i] = rows[i].transaction()
+	}
+	return out, nil
+}
+
+// DisputesByID returns the disputes among ids filed by or against the
+// caller's organization.
+func (s *TrustService) DisputesByID(ctx context.Context, ids []string) ([]*trust.Dispute, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []disputeRow
+	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
+		Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("get disputes by id: %w", err)
+	}
+	out := make([]*trust.Dispute, len(rows))
+	for i := range rows {
+		out[i] = rows[i].dispute()
+	}
+	return out, nil
+}
+
+// GetMany returns the caller's endpoints among ids (without secrets).
+func (s *WebhookService) GetMany(ctx context.Context, ids []string) ([]webhook.Endpoint, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []webhookRow
+	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Where("org_id = ?", p.OrgID).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("get webhooks by id: %w", err)
+	}
+	out := make([]webhook.Endpoint, len(rows))
+	for i := range rows {
+		out[i] = *rows[i].endpoint()
+	}
+	return out, nil
+}
+
+// DeliveriesByID returns the attempts among ids made to the caller's
+// endpoints. Attempts are stored by batch without an index on their ids, so
+// this reads the batches of the caller's endpoints that hold any of them
+// (within the retention window: pruning bounds them).
+func (s *WebhookService) DeliveriesByID(ctx context.Context, ids []string) ([]webhook.Delivery, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.query(ctx, attemptsByID, p.OrgID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("get webhook deliveries by id: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, scanAttempt)
+	if err != nil {
+		return nil, fmt.Errorf("get webhook deliveries by id: %w", err)
+	}
+	return out, nil
+}
+
+const attemptsByID = `SELECT r.id, r.event_id, r.event_type, r.attempt, r.success, r.status_code, r.latency_ms,
+		r.error, r.response_body, r.created_at
+	FROM webhooks AS w JOIN webhook_attempt_batches AS b ON b.webhook_id = w.id,
+		unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
+			b.errors, b.bodies, b.created_ats)
+		AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
+	WHERE w.org_id = $1 AND b.ids && $2::text[] AND r.id = ANY($2)`
+
+// EventsByID returns the events among ids that concern orgID's
+// organization, the events its live stream and its webhooks carry.
+func (d *DB) EventsByID(ctx context.Context, ids []string) ([]event.Event, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []eventRow
+	err = d.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
+		Where("EXISTS (SELECT 1 FROM event_orgs AS eo WHERE eo.event_seq = ?TableAlias.seq AND eo.org_id = ?)", p.OrgID).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("get events by id: %w", err)
+	}
+	out := make([]event.Event, len(rows))
+	for i, r := range rows {
+		out[i] = event.Event{Seq: r.Seq, ID: r.ID, Type: r.Type, OrgIDs: r.OrgIDs, Data: r.Data, CreatedAt: r.CreatedAt.UTC()}
+	}
+	return out, nil
+}
