@@ -27,7 +27,7 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services)}))
 	for _, t := range []graphql.Transport{
 		transport.Websocket{
-			Implementation:        gorillaWS{ping: cfg.WSPingInterval},
+			Implementation:        gorillaWS{ping: cfg.WSPingInterval, write: cfg.LiveWriteTimeout},
 			InitFunc:              e.initFunc,
 			InitTimeout:           10 * time.Second,
 			KeepAlivePingInterval: cfg.WSPingInterval,

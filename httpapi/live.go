@@ -474,24 +474,37 @@ func (e *Edge) serveSSE(next http.Handler) http.Handler {
 		p, _ := auth.FromContext(r.Context())
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
-		sw := &sseWriter{ResponseWriter: w}
+		sw := &sseWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: e.cfg.LiveWriteTimeout, broken: cancel}
 		lc := &liveConn{transport: "sse", cancel: cancel, keyID: p.KeyID, sse: sw}
 		if !e.conns.add(lc) {
 			writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
 			return
 		}
 		defer e.conns.remove(lc)
+		defer sw.end()
 		ctx = live.WithConn(ctx, lc)
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
 }
 
 // sseWriter lets the edge put an error event before gqlgen's final
-// "complete" when it ends a stream early.
+// "complete" when it ends a stream early, and gives every write the live
+// write deadline: a stream whose peer does not read ends when a write or
+// flush cannot finish in time, as a websocket does, instead of holding its
+// subscription, goroutine and unsent events.
 type sseWriter struct {
 	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+	broken  context.CancelFunc // ends the stream's operation: gqlgen ignores write errors
+
 	mu     sync.Mutex
 	failed []byte
+
+	// wmu serialises writes with end: gqlgen's keep-alive goroutine may
+	// still write after its handler returned, when the response is gone.
+	wmu   sync.Mutex
+	ended bool
 }
 
 func (s *sseWriter) fail(code failure.Code, msg string, closeCode int, ext map[string]any) {
@@ -515,18 +528,53 @@ func (s *sseWriter) Write(p []byte) (int, error) {
 	}
 	s.mu.Unlock()
 	if failed != nil {
-		if _, err := s.ResponseWriter.Write(failed); err != nil {
+		if err := s.write(failed); err != nil {
 			return 0, err
 		}
 	}
-	return s.ResponseWriter.Write(p)
+	if err := s.write(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
-// Flush supports streaming.
-func (s *sseWriter) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
+// errStreamEnded refuses a write to an SSE stream whose handler returned.
+var errStreamEnded = errors.New("the event stream has ended")
+
+// write writes p within the deadline; a failure ends the stream.
+func (s *sseWriter) write(p []byte) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.ended {
+		return errStreamEnded
 	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+	if _, err := s.ResponseWriter.Write(p); err != nil {
+		s.broken()
+		return err
+	}
+	return nil
+}
+
+// Flush supports streaming; a flush that cannot finish within the deadline
+// ends the stream.
+func (s *sseWriter) Flush() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.ended {
+		return
+	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+	if err := s.rc.Flush(); err != nil {
+		s.broken()
+	}
+}
+
+// end makes later writes fail: the handler has returned.
+func (s *sseWriter) end() {
+	s.wmu.Lock()
+	s.ended = true
+	s.wmu.Unlock()
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.

@@ -51,6 +51,9 @@ type Config struct {
 	WSAllowedOrigins []string
 	WSPingInterval   time.Duration // websocket ping frames and legacy keep-alives; default 20s
 	KeyRecheck       time.Duration // how often live connections' keys are re-checked; default 2s
+	// LiveWriteTimeout bounds one write to a websocket or SSE stream; a peer
+	// that does not read within it is disconnected. Default 10s.
+	LiveWriteTimeout time.Duration
 }
 
 func (c *Config) defaults() {
@@ -82,6 +85,9 @@ func (c *Config) defaults() {
 	}
 	if c.KeyRecheck <= 0 {
 		c.KeyRecheck = 2 * time.Second
+	}
+	if c.LiveWriteTimeout <= 0 {
+		c.LiveWriteTimeout = 10 * time.Second
 	}
 }
 
