@@ -16,12 +16,26 @@ import (
 // KeyChannel in its transaction, and the listener then forgets every key, so
 // a revoked key is refused on every replica once the notification arrives.
 // While the listener is away, every request looks its key up.
+//
+// It also remembers, for unknownKeyTTL, the hashes of well-formed keys the
+// database did not know (a negative cache), so that one unknown key costs
+// at most one statement per window however often it is sent. Keys are
+// random with 256 bits of entropy, so only the same key can hit such an
+// entry again; still, every key creation notifies KeyChannel and empties
+// the negative entries on every replica, so a key created afterwards works
+// at once.
 type keyCache struct {
-	mu   sync.Mutex
-	keys map[[sha256.Size]byte]cachedKey
+	mu      sync.Mutex
+	keys    map[[sha256.Size]byte]cachedKey
+	unknown map[[sha256.Size]byte]time.Time // when each unknown hash was looked up
+	// live holds every hash this process has found live: a hint, never an
+	// answer, that lets a caller over its budget of failed attempts still
+	// reach the database with a key that worked here before.
+	live map[[sha256.Size]byte]struct{}
 	// epoch changes whenever the cache forgets everything (a revocation,
-	// the listener connecting or leaving): a lookup that started in an
-	// earlier epoch may have read a key since revoked, and is not kept.
+	// the listener connecting or leaving) or a key is created: a lookup
+	// that started in an earlier epoch may have read a key since revoked,
+	// or missed one since created, and is not kept.
 	epoch     uint64
 	connected bool
 	heardAt   atomic.Int64 // monotonic nanoseconds since cacheClock of the server's last sign of life
@@ -42,6 +56,13 @@ const keyRefreshWait = 5 * time.Second
 
 const keyCacheSize = 10_000
 
+// unknownKeyTTL is how long a key the database did not know is refused
+// from memory; liveKeysSize bounds the hint set of keys found live.
+const (
+	unknownKeyTTL = time.Minute
+	liveKeysSize  = 100_000
+)
+
 // cacheClock is the origin of heardAt's monotonic readings.
 var cacheClock = time.Now()
 
@@ -53,9 +74,20 @@ func (c *keyCache) trusted() bool {
 	return c.connected && time.Since(cacheClock)-time.Duration(c.heardAt.Load()) < keyTrustWindow
 }
 
-// forget drops every key and starts a new epoch; mu is held.
+// forget drops every key, known and unknown, and starts a new epoch; mu is
+// held.
 func (c *keyCache) forget() {
 	c.keys = nil
+	c.unknown = nil
+	c.epoch++
+}
+
+// created forgets the unknown keys: some key was created.
+func (c *keyCache) created() {
+	c.heard()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.unknown = nil
 	c.epoch++
 }
 
@@ -101,6 +133,52 @@ func (c *keyCache) put(hash []byte, p auth.Principal, used time.Time, epoch uint
 		c.keys = make(map[[sha256.Size]byte]cachedKey) // forget all: the next lookups refill it
 	}
 	c.keys[[sha256.Size]byte(hash)] = cachedKey{p: p, used: used}
+}
+
+// sawLive records that a lookup found hash live, whatever the epoch: the
+// record is only a hint (wasLive).
+func (c *keyCache) sawLive(hash []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.live) >= liveKeysSize {
+		c.live = nil // start again: keys in use come back with their next lookup
+	}
+	if c.live == nil {
+		c.live = make(map[[sha256.Size]byte]struct{})
+	}
+	c.live[[sha256.Size]byte(hash)] = struct{}{}
+}
+
+// putUnknown remembers that a lookup that started in epoch found no live key
+// for hash, unless the cache has forgotten everything or a key was created
+// since.
+func (c *keyCache) putUnknown(hash []byte, now time.Time, epoch uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if epoch != c.epoch || !c.connected {
+		return
+	}
+	if c.unknown == nil || len(c.unknown) >= keyCacheSize {
+		c.unknown = make(map[[sha256.Size]byte]time.Time)
+	}
+	c.unknown[[sha256.Size]byte(hash)] = now
+}
+
+// isUnknown reports whether hash was found unknown less than unknownKeyTTL
+// ago, while the cache is trusted.
+func (c *keyCache) isUnknown(hash []byte, now time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	at, ok := c.unknown[[sha256.Size]byte(hash)]
+	return ok && c.trusted() && !now.Before(at) && now.Sub(at) < unknownKeyTTL
+}
+
+// wasLive reports whether this process has found hash live before.
+func (c *keyCache) wasLive(hash []byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.live[[sha256.Size]byte(hash)]
+	return ok
 }
 
 // get returns the principal of a cached key while the cache is trusted and

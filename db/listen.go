@@ -12,9 +12,13 @@ import (
 )
 
 // KeyChannel is the LISTEN/NOTIFY channel that announces revoked API keys
-// (RevokeKey notifies in the revoking transaction): every replica's listener
-// forgets its cached keys on it.
+// (RevokeKey notifies the key's id in the revoking transaction) and created
+// ones (the payload keyCreated): every replica's listener forgets its cached
+// keys on a revocation, and the keys it found unknown on a creation.
 const KeyChannel = "att_keys"
+
+// keyCreated is KeyChannel's payload for a created key (a key id starts "key_").
+const keyCreated = "created"
 
 // listenerName is the application_name of the listener's connection.
 const listenerName = "att-listener"
@@ -153,6 +157,8 @@ func (d *DB) listenOnce(ctx context.Context, connected func()) error {
 		n, err := conn.WaitForNotification(wctx)
 		cancel()
 		switch {
+		case err == nil && n.Channel == KeyChannel && n.Payload == keyCreated:
+			d.keyCache.created()
 		case err == nil && n.Channel == KeyChannel:
 			d.keyCache.revoked()
 		case err == nil:
