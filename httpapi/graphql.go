@@ -53,9 +53,10 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations})
 	srv.Use(rootFieldCharge{limiter: e.limiter})
 	srv.Use(singleSubscriptionRoot{})
-	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
+	srv.SetErrorPresenter(e.present)
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
 	srv.AroundOperations(e.countWebsocketOperation)
+	srv.AroundOperations(e.capSubscriptions)
 	srv.AroundOperations(m.aroundOperation)
 	e.gqlWS = srv
 

@@ -27,7 +27,7 @@ const (
 	closeNormal       = 1000
 	closeInternal     = 1011
 	closeUnauthorized = 4401 // missing, bad or revoked API key
-	closeRateLimited  = 4429 // too many connection attempts for the key
+	closeRateLimited  = 4429 // too many connection attempts for the key, or a live cap reached
 	closeSlowConsumer = 4420 // fell behind: resubscribe with after
 )
 
@@ -48,9 +48,14 @@ type liveConn struct {
 	// It is nil once told.
 	handoff chan any
 	keyID   string // once authenticated
-	ws      *wsConn
-	sse     *sseWriter
-	closed  bool
+	// pendingAddr (websocket) is the address counted against the cap of
+	// connections without connection_init, until settleInit; orgID is the
+	// organization counted against its cap of connections, once joined.
+	pendingAddr string
+	orgID       string
+	ws          *wsConn
+	sse         *sseWriter
+	closed      bool
 	// subs counts operations whose "complete" is not yet written; a
 	// pending close waits for them (shutdown) or for the next one (slow
 	// consumer), so the events already handed over reach the peer first.
@@ -370,10 +375,17 @@ func (e *Edge) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 		// its organization.
 		ctx = context.WithValue(ctx, requestInfoKey{}, &requestInfo{id: ri.id})
 	}
+	addr := clientAddr(r)
+	if fe := e.caps.take(r.Context(), capUnauthenticated, addrBucket(addr)); fe != nil {
+		cancel()
+		writeGraphQLErrorStatus(w, fe.Code.HTTPStatus(), fe)
+		return
+	}
 	handoff := make(chan any, 1)
-	lc := &liveConn{transport: "websocket", cancel: cancel, handoff: handoff,
-		up: upgrade{addr: clientAddr(r), header: r.Header.Get("Authorization")}}
+	lc := &liveConn{transport: "websocket", cancel: cancel, handoff: handoff, pendingAddr: addrBucket(addr),
+		up: upgrade{addr: addr, header: r.Header.Get("Authorization")}}
 	if !e.conns.add(lc) {
+		e.settleInit(lc)
 		cancel()
 		writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
 		return
@@ -409,6 +421,8 @@ func (e *Edge) runWebsocket(w http.ResponseWriter, r *http.Request, lc *liveConn
 			e.deps.Logger.ErrorContext(ctx, "panic", "panic", p)
 		}
 		lc.cancel()
+		e.settleInit(lc)
+		e.leaveOrg(lc)
 		e.conns.remove(lc)
 		lc.mu.Lock()
 		lc.tellLocked(p)
@@ -429,6 +443,7 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 	lc := liveConnFrom(ctx)
 	var up upgrade
 	if lc != nil {
+		defer e.settleInit(lc)
 		lc.mu.Lock()
 		up, lc.up = lc.up, upgrade{} // the key is not kept for the connection's life
 		lc.mu.Unlock()
@@ -454,6 +469,9 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 		return refuse(closeRateLimited, rateLimited(wait))
 	}
 	if lc != nil {
+		if fe := e.joinOrg(ctx, lc, p.OrgID); fe != nil {
+			return refuse(closeRateLimited, fe)
+		}
 		lc.mu.Lock()
 		lc.keyID = p.KeyID
 		lc.mu.Unlock()
@@ -472,6 +490,11 @@ func (e *Edge) serveSSE(next http.Handler) http.Handler {
 			return
 		}
 		p, _ := auth.FromContext(r.Context())
+		if fe := e.caps.take(r.Context(), capConnections, p.OrgID); fe != nil {
+			writeGraphQLErrorStatus(w, fe.Code.HTTPStatus(), fe)
+			return
+		}
+		defer e.caps.release(capConnections, p.OrgID)
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
 		sw := &sseWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: e.cfg.LiveWriteTimeout, broken: cancel}

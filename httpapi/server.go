@@ -15,6 +15,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 
 	"github.com/gorilla/websocket"
@@ -136,6 +137,8 @@ type Edge struct {
 	gql      http.Handler // GraphQL over HTTP and SSE
 	gqlWS    http.Handler // gqlgen itself, for websockets (serveWebsocket)
 	conns    *liveConns
+	caps     *liveCaps
+	present  graphql.ErrorPresenterFunc // the GraphQL answers' error presenter
 	handler  http.Handler
 }
 
@@ -158,6 +161,8 @@ func NewEdge(cfg Config, d Deps) *Edge {
 	m := newMetrics(d.Registry, d.DBStats)
 	e := &Edge{cfg: cfg, deps: d, limiter: newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst),
 		failures: newRateLimiter(cfg.AuthFailuresPerMinute/60, cfg.AuthFailureBurst)}
+	e.caps = newLiveCaps(cfg, d.Logger, d.Registry)
+	e.present = resolvers.ErrorPresenter(d.Logger, d.Unavailable)
 	e.conns = &liveConns{keys: d.Keys, every: cfg.KeyRecheck, log: d.Logger, metrics: d.LiveMetrics,
 		conns: map[*liveConn]struct{}{}}
 	e.gql = newGraphQL(e, m)
