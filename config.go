@@ -195,6 +195,7 @@ func (c *Config) validateWebhooks() []error {
 // ones take their defaults.
 func (c *Config) validateEdge() []error {
 	var errs []error
+	c.HTTP.TrustedProxies = nil
 	for _, v := range splitOrigins(c.trustedProxies) {
 		p, err := netip.ParsePrefix(v)
 		if err != nil {
