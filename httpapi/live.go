@@ -378,6 +378,9 @@ func (e *Edge) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 	addr := clientAddr(r)
 	if fe := e.caps.take(r.Context(), capUnauthenticated, addrBucket(addr)); fe != nil {
 		cancel()
+		// The connection goes too: a refused client keeps no descriptor or
+		// goroutine waiting for its next request.
+		w.Header().Set("Connection", "close")
 		writeGraphQLErrorStatus(w, fe.Code.HTTPStatus(), fe)
 		return
 	}

@@ -51,6 +51,9 @@ func TestLiveCapUnauthenticatedPerAddress(t *testing.T) {
 	if err == nil {
 		t.Fatal("a 4th websocket without connection_init was accepted")
 	}
+	if !resp.Close {
+		t.Error("a refused upgrade keeps its connection open")
+	}
 	status, e := refusedStatus(t, resp)
 	wantCapRefusal(t, "4th unauthenticated websocket", status, e, "LIVE_UNAUTHENTICATED_PER_ADDRESS")
 	idle[0].init(map[string]any{"Authorization": "Bearer " + b.key})
