@@ -28,9 +28,10 @@ type keyCache struct {
 	mu      sync.Mutex
 	keys    map[[sha256.Size]byte]cachedKey
 	unknown map[[sha256.Size]byte]time.Time // when each unknown hash was looked up
-	// live holds every hash this process has found live: a hint, never an
-	// answer, that lets a caller over its budget of failed attempts still
-	// reach the database with a key that worked here before.
+	// live holds the hash of every key live when the listener connected,
+	// created since, or found live by a lookup: a hint, never an answer,
+	// that lets a caller over its budget of failed attempts still reach the
+	// database with a real key. Revoked keys leave it when it is reloaded.
 	live map[[sha256.Size]byte]struct{}
 	// epoch changes whenever the cache forgets everything (a revocation,
 	// the listener connecting or leaving) or a key is created: a lookup
@@ -57,11 +58,8 @@ const keyRefreshWait = 5 * time.Second
 const keyCacheSize = 10_000
 
 // unknownKeyTTL is how long a key the database did not know is refused
-// from memory; liveKeysSize bounds the hint set of keys found live.
-const (
-	unknownKeyTTL = time.Minute
-	liveKeysSize  = 100_000
-)
+// from memory.
+const unknownKeyTTL = time.Minute
 
 // cacheClock is the origin of heardAt's monotonic readings.
 var cacheClock = time.Now()
@@ -82,13 +80,41 @@ func (c *keyCache) forget() {
 	c.epoch++
 }
 
-// created forgets the unknown keys: some key was created.
-func (c *keyCache) created() {
+// created forgets the unknown keys and notes hash as live: that key was
+// created. A key already noted (the notification of one created in this
+// process, or loaded since) changes nothing: no lookup that began before its
+// creation can still leave an entry for it, the epoch having moved on.
+func (c *keyCache) created(hash []byte) {
 	c.heard()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if _, ok := c.live[[sha256.Size]byte(hash)]; ok {
+		return
+	}
 	c.unknown = nil
 	c.epoch++
+	c.addLiveLocked(hash)
+}
+
+// loadLive replaces the live hints with hashes, the keys live now.
+func (c *keyCache) loadLive(hashes [][]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.live = make(map[[sha256.Size]byte]struct{}, len(hashes))
+	for _, h := range hashes {
+		c.addLiveLocked(h)
+	}
+}
+
+// addLiveLocked notes hash as live; mu is held.
+func (c *keyCache) addLiveLocked(hash []byte) {
+	if len(hash) != sha256.Size {
+		return
+	}
+	if c.live == nil {
+		c.live = make(map[[sha256.Size]byte]struct{})
+	}
+	c.live[[sha256.Size]byte(hash)] = struct{}{}
 }
 
 // revoked forgets every key: some key was revoked.
@@ -140,13 +166,7 @@ func (c *keyCache) put(hash []byte, p auth.Principal, used time.Time, epoch uint
 func (c *keyCache) sawLive(hash []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.live) >= liveKeysSize {
-		c.live = nil // start again: keys in use come back with their next lookup
-	}
-	if c.live == nil {
-		c.live = make(map[[sha256.Size]byte]struct{})
-	}
-	c.live[[sha256.Size]byte(hash)] = struct{}{}
+	c.addLiveLocked(hash)
 }
 
 // putUnknown remembers that a lookup that started in epoch found no live key

@@ -136,12 +136,12 @@ func TestKeyCacheUnknownKeys(t *testing.T) {
 			t.Errorf("at %s: unknown %v, want %v", tc.at, got, tc.want)
 		}
 	}
-	m.created()
+	m.created(auth.Hash("att_other_key"))
 	if m.isUnknown(hash, now) {
 		t.Fatal("a key created afterwards would be refused from memory")
 	}
 	epoch := m.currentEpoch()
-	m.created() // a key is created while a lookup runs
+	m.created(auth.Hash("att_third_key")) // a key is created while a lookup runs
 	m.putUnknown(hash, now, epoch)
 	if m.isUnknown(hash, now) {
 		t.Fatal("a lookup that began before a creation left its negative entry")
@@ -153,6 +153,13 @@ func TestKeyCacheUnknownKeys(t *testing.T) {
 	}
 	if m.wasLive(hash) {
 		t.Fatal("a key never found live is a hint")
+	}
+	if !m.wasLive(auth.Hash("att_other_key")) {
+		t.Fatal("a created key is not a hint")
+	}
+	m.loadLive([][]byte{auth.Hash("att_loaded_key")})
+	if !m.wasLive(auth.Hash("att_loaded_key")) || m.wasLive(auth.Hash("att_other_key")) {
+		t.Fatal("loading the live keys does not replace the hints")
 	}
 	m.sawLive(hash)
 	m.revoked()

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -86,16 +87,17 @@ func errUnknownKey() error {
 	return failure.Errorf(failure.Unauthenticated, "unknown or revoked API key")
 }
 
-// WasLive reports whether this process has found key live before: the edge
-// lets a client address over its budget of failed attempts reach the
-// database only with such a key.
+// WasLive reports whether key is among the keys the process's listener
+// loaded as live, heard created since, or a lookup found live: the edge lets
+// a client address over its budget of failed attempts reach the database
+// only with such a key.
 func (s *OrgService) WasLive(key string) bool { return s.db.keyCache.wasLive(auth.Hash(key)) }
 
-// announceKey notifies KeyChannel, in the transaction creating a key, that
-// a key was created: every replica's key cache then forgets the keys it
-// found unknown.
-func announceKey(ctx context.Context, tx *txn) error {
-	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", KeyChannel, keyCreated); err != nil {
+// announceKey notifies KeyChannel, in the transaction creating the key of
+// hash, that it was created: every replica's key cache then forgets the
+// keys it found unknown, and notes this one as live.
+func announceKey(ctx context.Context, tx *txn, hash []byte) error {
+	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", KeyChannel, keyCreatedPrefix+hex.EncodeToString(hash)); err != nil {
 		return fmt.Errorf("announce created api key: %w", err)
 	}
 	return nil
@@ -148,12 +150,12 @@ func (s *OrgService) CreateOrg(ctx context.Context, name string) (orgID, keyID, 
 		if _, err := tx.NewInsert().Model(&k).Exec(ctx); err != nil {
 			return fmt.Errorf("insert api key: %w", err)
 		}
-		return announceKey(ctx, tx)
+		return announceKey(ctx, tx, k.Hash)
 	})
 	if err != nil {
 		return "", "", "", err
 	}
-	s.db.keyCache.created()
+	s.db.keyCache.created(k.Hash)
 	return org.ID, k.ID, key, nil
 }
 
@@ -173,12 +175,12 @@ func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key st
 		if _, err := tx.NewInsert().Model(&k).Exec(ctx); err != nil {
 			return fmt.Errorf("insert api key: %w", err)
 		}
-		return announceKey(ctx, tx)
+		return announceKey(ctx, tx, k.Hash)
 	})
 	if err != nil {
 		return "", "", err
 	}
-	s.db.keyCache.created()
+	s.db.keyCache.created(k.Hash)
 	return k.ID, key, nil
 }
 
@@ -230,10 +232,10 @@ func (s *OrgService) EnsureKey(ctx context.Context, key, orgName string) (string
 		if n, _ := res.RowsAffected(); n == 0 {
 			return errLostRace
 		}
-		return announceKey(ctx, tx)
+		return announceKey(ctx, tx, k.Hash)
 	})
 	if err == nil || errors.Is(err, errLostRace) {
-		s.db.keyCache.created() // the key exists now, made here or by the winner
+		s.db.keyCache.created(k.Hash) // the key exists now, made here or by the winner
 	}
 	if errors.Is(err, errLostRace) {
 		p, err := s.Authenticate(ctx, key)

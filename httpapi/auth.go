@@ -69,10 +69,11 @@ func refuseAuth(w http.ResponseWriter, refuse refuser, fe *failure.Error) {
 // bad key is UNAUTHENTICATED and counts against the budget of failed
 // attempts of addr's network (addrBucket), and a valid key is never refused
 // because of other callers' failures. Once the budget is spent, a malformed
-// key, and a well-formed one this process has never found live, is
-// RATE_LIMITED without any lookup, so guesses beyond the budget cost the
-// database nothing; a key that worked here before is still looked up. A key
-// that cannot be checked (the store is down or slow) is INTERNAL.
+// key, and a well-formed one that is not among the live keys this process
+// knows of (auth.Authenticator's WasLive), is RATE_LIMITED without any
+// lookup, so guesses beyond the budget cost the database nothing; a real key
+// is still looked up. A key that cannot be checked (the store is down or
+// slow) is INTERNAL.
 func principal(ctx context.Context, d Deps, failures *rateLimiter, addr, header string) (auth.Principal, *failure.Error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

@@ -65,6 +65,24 @@ func TestFailedLoginsDoNotLockOutValidKeys(t *testing.T) {
 			t.Fatalf("valid key from the address whose budget is spent: %d", s)
 		}
 	}
+	// A key never used before, created now, also by another process.
+	_, fresh, err := b.Orgs.CreateKey(context.Background(), b.OrgID)
+	must(t, err)
+	if s := tryKey(b, fresh, nat); s != http.StatusOK {
+		t.Fatalf("a new key from the address whose budget is spent: %d", s)
+	}
+	other, err := db.Open(context.Background(), b.DBURL)
+	must(t, err)
+	defer other.Close()
+	_, elsewhere, err := db.NewOrgService(other).CreateKey(context.Background(), b.OrgID)
+	must(t, err)
+	deadline := time.Now().Add(auth.RevocationBound)
+	for tryKey(b, elsewhere, nat) != http.StatusOK {
+		if time.Now().After(deadline) {
+			t.Fatalf("a key created by another process is refused after %v", auth.RevocationBound)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	// Another address keeps its own budget.
 	if s := tryKey(b, badKey(99), "198.51.100.8:4000"); s != http.StatusUnauthorized {
 		t.Fatalf("bad key from another address: %d", s)
