@@ -88,8 +88,10 @@ func (c *keyCache) created(hash []byte) {
 	c.heard()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.live[[sha256.Size]byte(hash)]; ok {
-		return
+	if len(hash) == sha256.Size {
+		if _, ok := c.live[[sha256.Size]byte(hash)]; ok {
+			return
+		}
 	}
 	c.unknown = nil
 	c.epoch++

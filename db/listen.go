@@ -190,13 +190,18 @@ func (d *DB) listenOnce(ctx context.Context, connected func()) error {
 
 // loadLiveKeys reads the hash of every live key into the key cache's hints,
 // on the listener's connection once it listens, so that every key created
-// later arrives by notification.
+// later arrives by notification. Before the migrations have made api_keys
+// there is no key.
 func (d *DB) loadLiveKeys(ctx context.Context, conn *pgx.Conn) error {
+	var hashes [][]byte
 	rows, err := conn.Query(ctx, `SELECT hash FROM api_keys WHERE revoked_at IS NULL`)
-	if err != nil {
-		return err
+	if err == nil {
+		hashes, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
 	}
-	hashes, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "42P01" { // undefined_table
+		hashes, err = nil, nil
+	}
 	if err != nil {
 		return err
 	}
