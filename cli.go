@@ -98,6 +98,14 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 				Sources: env("RATE_LIMIT_BURST"), Destination: &cfg.rateLimitBurst},
 			&cli.StringFlag{Name: "ws-allowed-origins", Usage: "browser `ORIGINS` allowed to open websockets, comma-separated, * for any; unset: same origin only",
 				Local: true, Sources: env("WS_ALLOWED_ORIGINS"), Destination: &cfg.wsAllowedOrigins},
+			&cli.StringFlag{Name: "trusted-proxies", Usage: "`CIDRS` of proxies whose X-Forwarded-For names the client, comma-separated; unset: none",
+				Local: true, Sources: env("TRUSTED_PROXIES"), Destination: &cfg.trustedProxies},
+			&cli.StringFlag{Name: "live-unauthenticated-per-address", Usage: "`N` websockets per client address not yet past connection_init", Value: "64",
+				Local: true, Sources: env("LIVE_UNAUTHENTICATED_PER_ADDRESS"), Destination: &cfg.liveCaps[0]},
+			&cli.StringFlag{Name: "live-connections-per-org", Usage: "`N` open websocket and SSE connections per organization (per replica)", Value: "1000",
+				Local: true, Sources: env("LIVE_CONNECTIONS_PER_ORG"), Destination: &cfg.liveCaps[1]},
+			&cli.StringFlag{Name: "live-subscriptions-per-org", Usage: "`N` open subscriptions per organization (per replica)", Value: "10000",
+				Local: true, Sources: env("LIVE_SUBSCRIPTIONS_PER_ORG"), Destination: &cfg.liveCaps[2]},
 			// A switch: it takes no value, so it cannot swallow the next flag.
 			// WEBHOOK_ALLOW_PRIVATE_NETWORKS is read by run and parsed by
 			// Validate with the other settings; the flag, when given, wins.

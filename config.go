@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -37,6 +38,11 @@ type Config struct {
 	// rateLimitRPS, rateLimitBurst and wsAllowedOrigins hold the flags' text
 	// until Validate parses them, so that every bad setting is reported at once.
 	rateLimitRPS, rateLimitBurst, wsAllowedOrigins string
+	// trustedProxies and liveCaps (LIVE_UNAUTHENTICATED_PER_ADDRESS,
+	// LIVE_CONNECTIONS_PER_ORG, LIVE_SUBSCRIPTIONS_PER_ORG) hold the flags'
+	// text until Validate parses them.
+	trustedProxies string
+	liveCaps       [3]string
 	// databaseMaxConns holds DATABASE_MAX_CONNS' text until Validate parses it.
 	databaseMaxConns string
 	// The WEBHOOK_* flags' text, parsed by Validate.
@@ -97,6 +103,7 @@ func (c *Config) Validate() error {
 		c.keys = keys
 	}
 	errs = append(errs, c.validateWebhooks()...)
+	errs = append(errs, c.validateEdge()...)
 	c.HTTP.WSAllowedOrigins = splitOrigins(c.wsAllowedOrigins)
 	for _, o := range c.HTTP.WSAllowedOrigins {
 		if u, err := url.Parse(o); o != "*" && (err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/")) {
@@ -191,6 +198,45 @@ func (c *Config) validateWebhooks() []error {
 			errs = append(errs, err)
 		}
 		w.roots = roots
+	}
+	return errs
+}
+
+// validateEdge parses TRUSTED_PROXIES and the live connection caps; unset
+// ones take their defaults.
+func (c *Config) validateEdge() []error {
+	var errs []error
+	c.HTTP.TrustedProxies = nil
+	for _, v := range splitOrigins(c.trustedProxies) {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				errs = append(errs, fmt.Errorf("TRUSTED_PROXIES (--trusted-proxies): %q is not a CIDR such as 10.0.0.0/8 or an IP address", v))
+				continue
+			}
+			a = a.Unmap().WithZone("")
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		c.HTTP.TrustedProxies = append(c.HTTP.TrustedProxies, p.Masked())
+	}
+	caps := [...]struct {
+		name, flag string
+		dst        *int
+	}{
+		{"LIVE_UNAUTHENTICATED_PER_ADDRESS", "live-unauthenticated-per-address", &c.HTTP.MaxUnauthenticatedPerAddress},
+		{"LIVE_CONNECTIONS_PER_ORG", "live-connections-per-org", &c.HTTP.MaxConnectionsPerOrg},
+		{"LIVE_SUBSCRIPTIONS_PER_ORG", "live-subscriptions-per-org", &c.HTTP.MaxSubscriptionsPerOrg},
+	}
+	for i, cp := range caps {
+		if c.liveCaps[i] == "" {
+			continue
+		}
+		n, err := strconv.Atoi(c.liveCaps[i])
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("%s (--%s) must be a whole number of at least 1 (got %q)", cp.name, cp.flag, c.liveCaps[i]))
+		}
+		*cp.dst = n
 	}
 	return errs
 }

@@ -173,10 +173,12 @@ func TestConfigValidation(t *testing.T) {
 	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ=",
 		"WEBHOOK_ALLOW_PRIVATE_NETWORKS": "maybe", "WEBHOOK_CA_FILE": "/nonexistent.pem", "WEBHOOK_RETRY_SCHEDULE": "5s,soon",
 		"WEBHOOK_DISABLE_AFTER": "0", "WEBHOOK_RETENTION": "forever", "WEBHOOK_ORG_CONCURRENCY": "101",
-		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0"}
+		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0", "TRUSTED_PROXIES": "10.0.0.0/8,proxy.local",
+		"LIVE_UNAUTHENTICATED_PER_ADDRESS": "0", "LIVE_CONNECTIONS_PER_ORG": "many", "LIVE_SUBSCRIPTIONS_PER_ORG": "-1"}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
 	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
-		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "WEBHOOK_ORG_CONCURRENCY", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS"} {
+		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "WEBHOOK_ORG_CONCURRENCY", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS",
+		"TRUSTED_PROXIES", "LIVE_UNAUTHENTICATED_PER_ADDRESS", "LIVE_CONNECTIONS_PER_ORG", "LIVE_SUBSCRIPTIONS_PER_ORG"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
@@ -196,6 +198,7 @@ func TestConfigValidation(t *testing.T) {
 			t.Errorf("DATABASE_MAX_CONNS=%s: %d, %v", v, c.DatabaseMaxConns, err)
 		}
 	}
+	c.databaseMaxConns = ""
 	// One organization's share of a replica's deliveries: a quarter of
 	// the workers when unset, else 1 to all of them.
 	if c.Webhooks.OrgConcurrency != delivery.DefaultPerOrganization {
@@ -206,6 +209,12 @@ func TestConfigValidation(t *testing.T) {
 		if err := c.Validate(); (err == nil) != ok || ok && fmt.Sprint(c.Webhooks.OrgConcurrency) != v {
 			t.Errorf("WEBHOOK_ORG_CONCURRENCY=%s: %d, %v", v, c.Webhooks.OrgConcurrency, err)
 		}
+	}
+	c.webhookOrgConcurrency = ""
+	// Trusted proxies: CIDRs or single addresses, normalised.
+	c.trustedProxies = " 10.1.2.3/8, 192.0.2.7 ,2001:db8::/32"
+	if err := c.Validate(); err != nil || fmt.Sprint(c.HTTP.TrustedProxies) != "[10.0.0.0/8 192.0.2.7/32 2001:db8::/32]" {
+		t.Errorf("TRUSTED_PROXIES: %v, %v", c.HTTP.TrustedProxies, err)
 	}
 	if err := run(context.Background(), []string{"frobnicate"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
 		t.Error("unknown command accepted")

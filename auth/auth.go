@@ -97,6 +97,12 @@ type Authenticator interface {
 	// remember keys it found live, but must refuse a key revoked on any
 	// replica within RevocationBound.
 	Authenticate(ctx context.Context, key string) (Principal, error)
+	// WasLive reports, from memory alone, whether key is among the keys this
+	// process knows to have been live (at start-up, created since, or found
+	// by a lookup). It is a hint, not an answer: the edge lets a client
+	// address over its budget of failed attempts reach the store only with
+	// such a key, so guesses beyond the budget cost the store nothing.
+	WasLive(key string) bool
 }
 
 // RevocationBound is the longest a revoked key may still be accepted, by

@@ -16,12 +16,27 @@ import (
 // KeyChannel in its transaction, and the listener then forgets every key, so
 // a revoked key is refused on every replica once the notification arrives.
 // While the listener is away, every request looks its key up.
+//
+// It also remembers, for unknownKeyTTL, the hashes of well-formed keys the
+// database did not know (a negative cache), so that one unknown key costs
+// at most one statement per window however often it is sent. Keys are
+// random with 256 bits of entropy, so only the same key can hit such an
+// entry again; still, every key creation notifies KeyChannel and empties
+// the negative entries on every replica, so a key created afterwards works
+// at once.
 type keyCache struct {
-	mu   sync.Mutex
-	keys map[[sha256.Size]byte]cachedKey
+	mu      sync.Mutex
+	keys    map[[sha256.Size]byte]cachedKey
+	unknown map[[sha256.Size]byte]time.Time // when each unknown hash was looked up
+	// live holds the hash of every key live when the listener connected,
+	// created since, or found live by a lookup: a hint, never an answer,
+	// that lets a caller over its budget of failed attempts still reach the
+	// database with a real key. Revoked keys leave it when it is reloaded.
+	live map[[sha256.Size]byte]struct{}
 	// epoch changes whenever the cache forgets everything (a revocation,
-	// the listener connecting or leaving): a lookup that started in an
-	// earlier epoch may have read a key since revoked, and is not kept.
+	// the listener connecting or leaving) or a key is created: a lookup
+	// that started in an earlier epoch may have read a key since revoked,
+	// or missed one since created, and is not kept.
 	epoch     uint64
 	connected bool
 	heardAt   atomic.Int64 // monotonic nanoseconds since cacheClock of the server's last sign of life
@@ -42,6 +57,10 @@ const keyRefreshWait = 5 * time.Second
 
 const keyCacheSize = 10_000
 
+// unknownKeyTTL is how long a key the database did not know is refused
+// from memory.
+const unknownKeyTTL = time.Minute
+
 // cacheClock is the origin of heardAt's monotonic readings.
 var cacheClock = time.Now()
 
@@ -53,10 +72,51 @@ func (c *keyCache) trusted() bool {
 	return c.connected && time.Since(cacheClock)-time.Duration(c.heardAt.Load()) < keyTrustWindow
 }
 
-// forget drops every key and starts a new epoch; mu is held.
+// forget drops every key, known and unknown, and starts a new epoch; mu is
+// held.
 func (c *keyCache) forget() {
 	c.keys = nil
+	c.unknown = nil
 	c.epoch++
+}
+
+// created forgets the unknown keys and notes hash as live: that key was
+// created. A key already noted (the notification of one created in this
+// process, or loaded since) changes nothing: no lookup that began before its
+// creation can still leave an entry for it, the epoch having moved on.
+func (c *keyCache) created(hash []byte) {
+	c.heard()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(hash) == sha256.Size {
+		if _, ok := c.live[[sha256.Size]byte(hash)]; ok {
+			return
+		}
+	}
+	c.unknown = nil
+	c.epoch++
+	c.addLiveLocked(hash)
+}
+
+// loadLive replaces the live hints with hashes, the keys live now.
+func (c *keyCache) loadLive(hashes [][]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.live = make(map[[sha256.Size]byte]struct{}, len(hashes))
+	for _, h := range hashes {
+		c.addLiveLocked(h)
+	}
+}
+
+// addLiveLocked notes hash as live; mu is held.
+func (c *keyCache) addLiveLocked(hash []byte) {
+	if len(hash) != sha256.Size {
+		return
+	}
+	if c.live == nil {
+		c.live = make(map[[sha256.Size]byte]struct{})
+	}
+	c.live[[sha256.Size]byte(hash)] = struct{}{}
 }
 
 // revoked forgets every key: some key was revoked.
@@ -101,6 +161,46 @@ func (c *keyCache) put(hash []byte, p auth.Principal, used time.Time, epoch uint
 		c.keys = make(map[[sha256.Size]byte]cachedKey) // forget all: the next lookups refill it
 	}
 	c.keys[[sha256.Size]byte(hash)] = cachedKey{p: p, used: used}
+}
+
+// sawLive records that a lookup found hash live, whatever the epoch: the
+// record is only a hint (wasLive).
+func (c *keyCache) sawLive(hash []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.addLiveLocked(hash)
+}
+
+// putUnknown remembers that a lookup that started in epoch found no live key
+// for hash, unless the cache has forgotten everything or a key was created
+// since.
+func (c *keyCache) putUnknown(hash []byte, now time.Time, epoch uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if epoch != c.epoch || !c.connected {
+		return
+	}
+	if c.unknown == nil || len(c.unknown) >= keyCacheSize {
+		c.unknown = make(map[[sha256.Size]byte]time.Time)
+	}
+	c.unknown[[sha256.Size]byte(hash)] = now
+}
+
+// isUnknown reports whether hash was found unknown less than unknownKeyTTL
+// ago, while the cache is trusted.
+func (c *keyCache) isUnknown(hash []byte, now time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	at, ok := c.unknown[[sha256.Size]byte(hash)]
+	return ok && c.trusted() && !now.Before(at) && now.Sub(at) < unknownKeyTTL
+}
+
+// wasLive reports whether this process has found hash live before.
+func (c *keyCache) wasLive(hash []byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.live[[sha256.Size]byte(hash)]
+	return ok
 }
 
 // get returns the principal of a cached key while the cache is trusted and

@@ -117,3 +117,54 @@ func TestKeyCacheTrust(t *testing.T) {
 		t.Fatal("a lookup from before the listener left is kept")
 	}
 }
+
+// A key found unknown is refused from memory for unknownKeyTTL, until a key
+// is created or the cache forgets everything; a lookup that began before a
+// creation does not leave its negative entry behind.
+func TestKeyCacheUnknownKeys(t *testing.T) {
+	t.Parallel()
+	m := connectedCache()
+	hash := auth.Hash("att_unknown_key")
+	now := time.Date(2026, 11, 27, 4, 0, 0, 0, time.UTC)
+	m.putUnknown(hash, now, m.currentEpoch())
+	for _, tc := range []struct {
+		at   time.Duration
+		want bool
+	}{{0, true}, {unknownKeyTTL - time.Millisecond, true}, {unknownKeyTTL, false}, {-time.Second, false}} {
+		m.heard()
+		if got := m.isUnknown(hash, now.Add(tc.at)); got != tc.want {
+			t.Errorf("at %s: unknown %v, want %v", tc.at, got, tc.want)
+		}
+	}
+	m.created(auth.Hash("att_other_key"))
+	if m.isUnknown(hash, now) {
+		t.Fatal("a key created afterwards would be refused from memory")
+	}
+	epoch := m.currentEpoch()
+	m.created(auth.Hash("att_third_key")) // a key is created while a lookup runs
+	m.putUnknown(hash, now, epoch)
+	if m.isUnknown(hash, now) {
+		t.Fatal("a lookup that began before a creation left its negative entry")
+	}
+	m.putUnknown(hash, now, m.currentEpoch())
+	m.revoked()
+	if m.isUnknown(hash, now) {
+		t.Fatal("forgetting everything kept the negative entries")
+	}
+	if m.wasLive(hash) {
+		t.Fatal("a key never found live is a hint")
+	}
+	if !m.wasLive(auth.Hash("att_other_key")) {
+		t.Fatal("a created key is not a hint")
+	}
+	m.created([]byte("not a hash")) // a stray notification
+	m.loadLive([][]byte{auth.Hash("att_loaded_key")})
+	if !m.wasLive(auth.Hash("att_loaded_key")) || m.wasLive(auth.Hash("att_other_key")) {
+		t.Fatal("loading the live keys does not replace the hints")
+	}
+	m.sawLive(hash)
+	m.revoked()
+	if !m.wasLive(hash) {
+		t.Fatal("the hint of a key found live does not outlive a forget")
+	}
+}

@@ -2,7 +2,9 @@ package db
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,9 +14,15 @@ import (
 )
 
 // KeyChannel is the LISTEN/NOTIFY channel that announces revoked API keys
-// (RevokeKey notifies in the revoking transaction): every replica's listener
-// forgets its cached keys on it.
+// (RevokeKey notifies the key's id in the revoking transaction) and created
+// ones (keyCreatedPrefix and the key's hash, in hex): every replica's
+// listener forgets its cached keys on a revocation, and the keys it found
+// unknown on a creation.
 const KeyChannel = "att_keys"
+
+// keyCreatedPrefix starts KeyChannel's payload for a created key (a key id
+// starts "key_").
+const keyCreatedPrefix = "created:"
 
 // listenerName is the application_name of the listener's connection.
 const listenerName = "att-listener"
@@ -142,6 +150,9 @@ func (d *DB) listenOnce(ctx context.Context, connected func()) error {
 	if _, err := conn.Exec(ctx, "LISTEN "+KeyChannel); err != nil {
 		return err
 	}
+	if err := d.loadLiveKeys(ctx, conn); err != nil {
+		return err
+	}
 	d.keyCache.setConnected(true)
 	connected()
 	events := false // whether the connection listens on EventChannel
@@ -153,6 +164,9 @@ func (d *DB) listenOnce(ctx context.Context, connected func()) error {
 		n, err := conn.WaitForNotification(wctx)
 		cancel()
 		switch {
+		case err == nil && n.Channel == KeyChannel && strings.HasPrefix(n.Payload, keyCreatedPrefix):
+			h, _ := hex.DecodeString(strings.TrimPrefix(n.Payload, keyCreatedPrefix))
+			d.keyCache.created(h)
 		case err == nil && n.Channel == KeyChannel:
 			d.keyCache.revoked()
 		case err == nil:
@@ -172,6 +186,27 @@ func (d *DB) listenOnce(ctx context.Context, connected func()) error {
 			return err
 		}
 	}
+}
+
+// loadLiveKeys reads the hash of every live key into the key cache's hints,
+// on the listener's connection once it listens, so that every key created
+// later arrives by notification. Before the migrations have made api_keys
+// there is no key.
+func (d *DB) loadLiveKeys(ctx context.Context, conn *pgx.Conn) error {
+	var hashes [][]byte
+	rows, err := conn.Query(ctx, `SELECT hash FROM api_keys WHERE revoked_at IS NULL`)
+	if err == nil {
+		hashes, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "42P01" { // undefined_table
+		hashes, err = nil, nil
+	}
+	if err != nil {
+		return err
+	}
+	d.keyCache.loadLive(hashes)
+	return nil
 }
 
 // followEvents makes conn listen on EventChannel while ListenEvents has

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -42,24 +43,32 @@ var _ auth.OrgService = (*OrgService)(nil)
 // Authenticate finds the live key whose hash matches key, and records its use
 // when the recorded one is older than auth.LastUseResolution. A key it found
 // live recently is answered from the process's key cache (keyCache), which
-// forgets every key when any is revoked on any replica.
+// forgets every key when any is revoked on any replica; a key it found
+// unknown within the last minute is refused from that cache too, until any
+// key is created.
 func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Principal, error) {
 	h := auth.Hash(key)
 	cache := &s.db.keyCache
-	if p, ok := cache.get(h, s.db.Now()); ok {
+	now := s.db.Now()
+	if p, ok := cache.get(h, now); ok {
 		return p, nil
+	}
+	if cache.isUnknown(h, now) {
+		return auth.Principal{}, errUnknownKey()
 	}
 	epoch := cache.currentEpoch()
 	var row apiKeyRow
 	err := s.db.queryRow(ctx, `SELECT id, org_id, hash, last_used_at FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, h).
 		Scan(&row.ID, &row.OrgID, &row.Hash, &row.LastUsedAt)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !auth.Equal(row.Hash, h)) {
-		return auth.Principal{}, failure.Errorf(failure.Unauthenticated, "unknown or revoked API key")
+		cache.putUnknown(h, now, epoch)
+		return auth.Principal{}, errUnknownKey()
 	}
 	if err != nil {
 		return auth.Principal{}, fmt.Errorf("look up api key: %w", err)
 	}
 	p := auth.Principal{OrgID: row.OrgID, KeyID: row.ID}
+	cache.sawLive(h)
 	if now := s.db.Now(); row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= auth.LastUseResolution {
 		// Best effort: a failed write must not refuse a valid key, and the
 		// guard keeps concurrent requests and replicas from writing twice.
@@ -72,6 +81,26 @@ func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Princip
 		cache.put(h, p, *row.LastUsedAt, epoch)
 	}
 	return p, nil
+}
+
+func errUnknownKey() error {
+	return failure.Errorf(failure.Unauthenticated, "unknown or revoked API key")
+}
+
+// WasLive reports whether key is among the keys the process's listener
+// loaded as live, heard created since, or a lookup found live: the edge lets
+// a client address over its budget of failed attempts reach the database
+// only with such a key.
+func (s *OrgService) WasLive(key string) bool { return s.db.keyCache.wasLive(auth.Hash(key)) }
+
+// announceKey notifies KeyChannel, in the transaction creating the key of
+// hash, that it was created: every replica's key cache then forgets the
+// keys it found unknown, and notes this one as live.
+func announceKey(ctx context.Context, tx *txn, hash []byte) error {
+	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", KeyChannel, keyCreatedPrefix+hex.EncodeToString(hash)); err != nil {
+		return fmt.Errorf("announce created api key: %w", err)
+	}
+	return nil
 }
 
 // ListKeys describes an organization's keys, newest first; NotFound if there
@@ -105,7 +134,8 @@ func (s *OrgService) AnyOrg(ctx context.Context) (bool, error) {
 	return found, nil
 }
 
-// CreateOrg creates an organization and its first API key in one transaction.
+// CreateOrg creates an organization and its first API key in one transaction,
+// which announces the key (announceKey).
 func (s *OrgService) CreateOrg(ctx context.Context, name string) (orgID, keyID, key string, err error) {
 	if err := (auth.OrgInput{Name: name}).Validate(); err != nil {
 		return "", "", "", err
@@ -120,15 +150,17 @@ func (s *OrgService) CreateOrg(ctx context.Context, name string) (orgID, keyID, 
 		if _, err := tx.NewInsert().Model(&k).Exec(ctx); err != nil {
 			return fmt.Errorf("insert api key: %w", err)
 		}
-		return nil
+		return announceKey(ctx, tx, k.Hash)
 	})
 	if err != nil {
 		return "", "", "", err
 	}
+	s.db.keyCache.created(k.Hash)
 	return org.ID, k.ID, key, nil
 }
 
-// CreateKey adds a new API key to an organization.
+// CreateKey adds a new API key to an organization; the transaction announces
+// it (announceKey).
 func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key string, err error) {
 	exists, err := s.db.bun.NewSelect().Model((*orgRow)(nil)).Where("id = ?", orgID).Exists(ctx)
 	if err != nil {
@@ -139,9 +171,16 @@ func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key st
 	}
 	key = auth.NewKey()
 	k := apiKeyRow{ID: id.New(id.Key), OrgID: orgID, Hash: auth.Hash(key), CreatedAt: s.db.Now()}
-	if _, err := s.db.bun.NewInsert().Model(&k).Exec(ctx); err != nil {
-		return "", "", fmt.Errorf("insert api key: %w", err)
+	err = s.db.inTx(ctx, func(tx *txn) error {
+		if _, err := tx.NewInsert().Model(&k).Exec(ctx); err != nil {
+			return fmt.Errorf("insert api key: %w", err)
+		}
+		return announceKey(ctx, tx, k.Hash)
+	})
+	if err != nil {
+		return "", "", err
 	}
+	s.db.keyCache.created(k.Hash)
 	return k.ID, key, nil
 }
 
@@ -193,8 +232,11 @@ func (s *OrgService) EnsureKey(ctx context.Context, key, orgName string) (string
 		if n, _ := res.RowsAffected(); n == 0 {
 			return errLostRace
 		}
-		return nil
+		return announceKey(ctx, tx, k.Hash)
 	})
+	if err == nil || errors.Is(err, errLostRace) {
+		s.db.keyCache.created(k.Hash) // the key exists now, made here or by the winner
+	}
 	if errors.Is(err, errLostRace) {
 		p, err := s.Authenticate(ctx, key)
 		return p.OrgID, err

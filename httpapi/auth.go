@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"math"
-	"net"
 	"net/http"
 	"time"
 
@@ -28,9 +27,8 @@ func authenticateREST(d Deps, limiter, failures *rateLimiter, next http.Handler)
 	return authenticateWith(d, limiter, failures, writeRESTError, true, next)
 }
 
-// authenticateWith is authenticate answering refusals with refuse. A client
-// address with too many failed attempts (failures) is refused before its key
-// is even read, and a malformed key never reaches the database. With charge,
+// authenticateWith is authenticate answering refusals with refuse; principal
+// says how failed attempts are limited. With charge,
 // the request takes a token of the key's rate; without, it needs one left.
 func authenticateWith(d Deps, limiter, failures *rateLimiter, refuse refuser, charge bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -67,40 +65,44 @@ func refuseAuth(w http.ResponseWriter, refuse refuser, fe *failure.Error) {
 }
 
 // principal checks an Authorization header sent from addr, for every way in
-// (HTTP, REST and websocket connection_init): an address over its budget of
-// failed attempts is RATE_LIMITED before any lookup, a bad key is
-// UNAUTHENTICATED and counts against that budget, and a key that cannot be
-// checked (the store is down or slow) is INTERNAL.
+// (HTTP, REST and websocket connection_init). Only failures are limited: a
+// bad key is UNAUTHENTICATED and counts against the budget of failed
+// attempts of addr's network (addrBucket), and a valid key is never refused
+// because of other callers' failures. Once the budget is spent, a malformed
+// key, and a well-formed one that is not among the live keys this process
+// knows of (auth.Authenticator's WasLive), is RATE_LIMITED without any
+// lookup, so guesses beyond the budget cost the database nothing; a real key
+// is still looked up. A key that cannot be checked (the store is down or
+// slow) is INTERNAL.
 func principal(ctx context.Context, d Deps, failures *rateLimiter, addr, header string) (auth.Principal, *failure.Error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if wait, ok := failures.wait(addr); !ok {
+	bucket := addrBucket(addr)
+	key, err := auth.ParseBearer(header)
+	if err != nil {
+		return auth.Principal{}, failed(failures, bucket, err)
+	}
+	if wait, ok := failures.wait(bucket); !ok && !d.Auth.WasLive(key) {
 		return auth.Principal{}, rateLimited(wait)
 	}
-	key, err := auth.ParseBearer(header)
-	var p auth.Principal
-	if err == nil {
-		p, err = d.Auth.Authenticate(ctx, key)
-	}
+	p, err := d.Auth.Authenticate(ctx, key)
 	if err != nil {
 		if failure.CodeOf(err) != failure.Unauthenticated {
 			d.Logger.ErrorContext(ctx, "authenticate", "err", err)
 			return auth.Principal{}, unavailableError()
 		}
-		failures.allowN(addr, 1)
-		return auth.Principal{}, failure.As(err)
+		return auth.Principal{}, failed(failures, bucket, err)
 	}
 	return p, nil
 }
 
-// clientAddr is the peer's IP address. Forwarding headers are not trusted:
-// behind a proxy every client shares the proxy's address and its budget.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+// failed charges a refused key (err, UNAUTHENTICATED) to bucket's budget of
+// failed attempts; over the budget, the answer is RATE_LIMITED.
+func failed(failures *rateLimiter, bucket string, err error) *failure.Error {
+	if wait, ok := failures.allowN(bucket, 1); !ok {
+		return rateLimited(wait)
 	}
-	return host
+	return failure.As(err)
 }
 
 // rateLimited is the contract's RATE_LIMITED error for a wait of d.

@@ -16,6 +16,8 @@ import (
 
 type fakeAuth map[string]auth.Principal
 
+func (f fakeAuth) WasLive(key string) bool { _, ok := f[key]; return ok }
+
 func (f fakeAuth) Authenticate(_ context.Context, key string) (auth.Principal, error) {
 	if key == "att_sk_down_0123456789" {
 		return auth.Principal{}, errors.New("dial tcp: connection refused")

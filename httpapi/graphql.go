@@ -28,7 +28,7 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 	srv := handler.New(schema)
 	for _, t := range []graphql.Transport{
 		transport.Websocket{
-			Implementation:        gorillaWS{ping: cfg.WSPingInterval},
+			Implementation:        gorillaWS{ping: cfg.WSPingInterval, write: cfg.LiveWriteTimeout},
 			InitFunc:              e.initFunc,
 			InitTimeout:           10 * time.Second,
 			KeepAlivePingInterval: cfg.WSPingInterval,
@@ -54,9 +54,10 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations, lists: introspectionLists(schema.Schema())})
 	srv.Use(costCharge{limiter: e.limiter})
 	srv.Use(singleSubscriptionRoot{})
-	srv.SetErrorPresenter(resolvers.ErrorPresenter(d.Logger, d.Unavailable))
+	srv.SetErrorPresenter(e.present)
 	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
 	srv.AroundOperations(e.countWebsocketOperation)
+	srv.AroundOperations(e.capSubscriptions)
 	srv.AroundOperations(m.aroundOperation)
 	e.gqlWS = srv
 

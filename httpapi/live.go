@@ -27,7 +27,7 @@ const (
 	closeNormal       = 1000
 	closeInternal     = 1011
 	closeUnauthorized = 4401 // missing, bad or revoked API key
-	closeRateLimited  = 4429 // too many connection attempts for the key
+	closeRateLimited  = 4429 // too many connection attempts for the key, or a live cap reached
 	closeSlowConsumer = 4420 // fell behind: resubscribe with after
 )
 
@@ -48,9 +48,14 @@ type liveConn struct {
 	// It is nil once told.
 	handoff chan any
 	keyID   string // once authenticated
-	ws      *wsConn
-	sse     *sseWriter
-	closed  bool
+	// pendingAddr (websocket) is the address counted against the cap of
+	// connections without connection_init, until settleInit; orgID is the
+	// organization counted against its cap of connections, once joined.
+	pendingAddr string
+	orgID       string
+	ws          *wsConn
+	sse         *sseWriter
+	closed      bool
 	// subs counts operations whose "complete" is not yet written; a
 	// pending close waits for them (shutdown) or for the next one (slow
 	// consumer), so the events already handed over reach the peer first.
@@ -370,10 +375,20 @@ func (e *Edge) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 		// its organization.
 		ctx = context.WithValue(ctx, requestInfoKey{}, &requestInfo{id: ri.id})
 	}
+	addr := clientAddr(r)
+	if fe := e.caps.take(r.Context(), capUnauthenticated, addrBucket(addr)); fe != nil {
+		cancel()
+		// The connection goes too: a refused client keeps no descriptor or
+		// goroutine waiting for its next request.
+		w.Header().Set("Connection", "close")
+		writeGraphQLErrorStatus(w, fe.Code.HTTPStatus(), fe)
+		return
+	}
 	handoff := make(chan any, 1)
-	lc := &liveConn{transport: "websocket", cancel: cancel, handoff: handoff,
-		up: upgrade{addr: clientAddr(r), header: r.Header.Get("Authorization")}}
+	lc := &liveConn{transport: "websocket", cancel: cancel, handoff: handoff, pendingAddr: addrBucket(addr),
+		up: upgrade{addr: addr, header: r.Header.Get("Authorization")}}
 	if !e.conns.add(lc) {
+		e.settleInit(lc)
 		cancel()
 		writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
 		return
@@ -409,6 +424,8 @@ func (e *Edge) runWebsocket(w http.ResponseWriter, r *http.Request, lc *liveConn
 			e.deps.Logger.ErrorContext(ctx, "panic", "panic", p)
 		}
 		lc.cancel()
+		e.settleInit(lc)
+		e.leaveOrg(lc)
 		e.conns.remove(lc)
 		lc.mu.Lock()
 		lc.tellLocked(p)
@@ -429,6 +446,7 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 	lc := liveConnFrom(ctx)
 	var up upgrade
 	if lc != nil {
+		defer e.settleInit(lc)
 		lc.mu.Lock()
 		up, lc.up = lc.up, upgrade{} // the key is not kept for the connection's life
 		lc.mu.Unlock()
@@ -454,6 +472,9 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 		return refuse(closeRateLimited, rateLimited(wait))
 	}
 	if lc != nil {
+		if fe := e.joinOrg(ctx, lc, p.OrgID); fe != nil {
+			return refuse(closeRateLimited, fe)
+		}
 		lc.mu.Lock()
 		lc.keyID = p.KeyID
 		lc.mu.Unlock()
@@ -472,26 +493,44 @@ func (e *Edge) serveSSE(next http.Handler) http.Handler {
 			return
 		}
 		p, _ := auth.FromContext(r.Context())
+		if fe := e.caps.take(r.Context(), capConnections, p.OrgID); fe != nil {
+			writeGraphQLErrorStatus(w, fe.Code.HTTPStatus(), fe)
+			return
+		}
+		defer e.caps.release(capConnections, p.OrgID)
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
-		sw := &sseWriter{ResponseWriter: w}
+		sw := &sseWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: e.cfg.LiveWriteTimeout, broken: cancel}
 		lc := &liveConn{transport: "sse", cancel: cancel, keyID: p.KeyID, sse: sw}
 		if !e.conns.add(lc) {
 			writeGraphQLErrorStatus(w, http.StatusServiceUnavailable, failure.Errorf(failure.Internal, "the server is shutting down: reconnect"))
 			return
 		}
 		defer e.conns.remove(lc)
+		defer sw.end()
 		ctx = live.WithConn(ctx, lc)
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
 }
 
 // sseWriter lets the edge put an error event before gqlgen's final
-// "complete" when it ends a stream early.
+// "complete" when it ends a stream early, and gives every write the live
+// write deadline: a stream whose peer does not read ends when a write or
+// flush cannot finish in time, as a websocket does, instead of holding its
+// subscription, goroutine and unsent events.
 type sseWriter struct {
 	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+	broken  context.CancelFunc // ends the stream's operation: gqlgen ignores write errors
+
 	mu     sync.Mutex
 	failed []byte
+
+	// wmu serialises writes with end: gqlgen's keep-alive goroutine may
+	// still write after its handler returned, when the response is gone.
+	wmu   sync.Mutex
+	ended bool
 }
 
 func (s *sseWriter) fail(code failure.Code, msg string, closeCode int, ext map[string]any) {
@@ -515,18 +554,53 @@ func (s *sseWriter) Write(p []byte) (int, error) {
 	}
 	s.mu.Unlock()
 	if failed != nil {
-		if _, err := s.ResponseWriter.Write(failed); err != nil {
+		if err := s.write(failed); err != nil {
 			return 0, err
 		}
 	}
-	return s.ResponseWriter.Write(p)
+	if err := s.write(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
-// Flush supports streaming.
-func (s *sseWriter) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
+// errStreamEnded refuses a write to an SSE stream whose handler returned.
+var errStreamEnded = errors.New("the event stream has ended")
+
+// write writes p within the deadline; a failure ends the stream.
+func (s *sseWriter) write(p []byte) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.ended {
+		return errStreamEnded
 	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+	if _, err := s.ResponseWriter.Write(p); err != nil {
+		s.broken()
+		return err
+	}
+	return nil
+}
+
+// Flush supports streaming; a flush that cannot finish within the deadline
+// ends the stream.
+func (s *sseWriter) Flush() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.ended {
+		return
+	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+	if err := s.rc.Flush(); err != nil {
+		s.broken()
+	}
+}
+
+// end makes later writes fail: the handler has returned.
+func (s *sseWriter) end() {
+	s.wmu.Lock()
+	s.ended = true
+	s.wmu.Unlock()
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.

@@ -253,19 +253,23 @@ func TestLiveEventsAllowedOrigins(t *testing.T) {
 }
 
 // Failed keys at connection_init count against the address's budget of
-// failed attempts, like bad keys over HTTP: once it is spent even the right
-// key is refused (4429) without a lookup.
+// failed attempts, like bad keys over HTTP: once it is spent an unknown key
+// is refused (4429) without a lookup, while a valid key is still served.
 func TestLiveEventsFailedAuthLimit(t *testing.T) {
 	t.Parallel()
 	b := setupLiveConfig(t, func(c *httpapi.Config) { c.AuthFailureBurst = 2; c.AuthFailuresPerMinute = 1 })
-	for i := range 2 {
+	initWith := func(key string) *wsClient {
 		w, _, err := dialWS(t, b.ts, transportWS)
 		must(t, err)
-		w.send(map[string]any{"type": "connection_init", "payload": map[string]any{"Authorization": "Bearer att_sk_" + strings.Repeat("x", 40+i)}})
-		w.expectClose(4401, 15*time.Second)
+		w.send(map[string]any{"type": "connection_init", "payload": map[string]any{"Authorization": "Bearer " + key}})
+		return w
 	}
-	w, _, err := dialWS(t, b.ts, transportWS)
-	must(t, err)
-	w.send(map[string]any{"type": "connection_init", "payload": map[string]any{"Authorization": "Bearer " + b.key}})
-	w.expectClose(4429, 15*time.Second)
+	for i := range 2 {
+		initWith("att_sk_"+strings.Repeat("x", 40+i)).expectClose(4401, 15*time.Second)
+	}
+	initWith("att_sk_"+strings.Repeat("x", 50)).expectClose(4429, 15*time.Second)
+	w := initWith(b.key)
+	if m := w.next(15 * time.Second); m.Type != "connection_ack" {
+		t.Fatalf("valid key after the address's budget is spent: %+v", m)
+	}
 }

@@ -18,8 +18,9 @@ type requestInfoKey struct{}
 
 // requestInfo is filled in as a request passes through the edge and logged at the end.
 type requestInfo struct {
-	id    string
-	orgID string
+	id     string
+	orgID  string
+	client string // the client's address (clientAddress)
 }
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
@@ -99,7 +100,7 @@ func requestLog(log *slog.Logger, m *metrics, next http.Handler) http.Handler {
 			}
 			m.httpRequests.WithLabelValues(route, strconv.Itoa(sw.status())).Inc()
 			log.InfoContext(ctx, "request", "method", r.Method, "path", r.URL.Path,
-				"status", sw.status(), "duration_ms", time.Since(start).Milliseconds())
+				"status", sw.status(), "duration_ms", time.Since(start).Milliseconds(), "client", ri.client)
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})

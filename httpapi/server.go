@@ -12,8 +12,10 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/netip"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 
 	"github.com/gorilla/websocket"
@@ -43,14 +45,27 @@ type Config struct {
 	MaxSameRootField int     // times one root field may appear in an operation; default 10
 	MaxMutations     int     // mutation root fields per operation; default 10
 	// AuthFailuresPerMinute and AuthFailureBurst bound failed authentication
-	// attempts per client address; defaults 30 and 30.
+	// attempts per client address (an IPv6 address's /64); defaults 30 and 30.
 	AuthFailuresPerMinute float64
 	AuthFailureBurst      int
 	// WSAllowedOrigins are the browser origins that may open websockets
 	// besides the service's own ("*": any). Requests without Origin pass.
 	WSAllowedOrigins []string
 	WSPingInterval   time.Duration // websocket ping frames and legacy keep-alives; default 20s
-	KeyRecheck       time.Duration // how often live connections' keys are re-checked; default 2s
+	// TrustedProxies are the proxies whose X-Forwarded-For names the client
+	// (the rightmost hop not among them); none by default: the peer is the client.
+	TrustedProxies []netip.Prefix
+	KeyRecheck     time.Duration // how often live connections' keys are re-checked; default 2s
+	// Live connection caps, per replica: websockets not yet past
+	// connection_init per client address (an IPv6 address's /64), default
+	// 64; websocket and SSE connections per organization, default 1,000;
+	// subscriptions per organization, default 10,000.
+	MaxUnauthenticatedPerAddress int
+	MaxConnectionsPerOrg         int
+	MaxSubscriptionsPerOrg       int
+	// LiveWriteTimeout bounds one write to a websocket or SSE stream; a peer
+	// that does not read within it is disconnected. Default 10s.
+	LiveWriteTimeout time.Duration
 }
 
 func (c *Config) defaults() {
@@ -82,6 +97,12 @@ func (c *Config) defaults() {
 	}
 	if c.KeyRecheck <= 0 {
 		c.KeyRecheck = 2 * time.Second
+	}
+	defaultInt(&c.MaxUnauthenticatedPerAddress, 64)
+	defaultInt(&c.MaxConnectionsPerOrg, 1000)
+	defaultInt(&c.MaxSubscriptionsPerOrg, 10000)
+	if c.LiveWriteTimeout <= 0 {
+		c.LiveWriteTimeout = 10 * time.Second
 	}
 }
 
@@ -116,6 +137,8 @@ type Edge struct {
 	gql      http.Handler // GraphQL over HTTP and SSE
 	gqlWS    http.Handler // gqlgen itself, for websockets (serveWebsocket)
 	conns    *liveConns
+	caps     *liveCaps
+	present  graphql.ErrorPresenterFunc // the GraphQL answers' error presenter
 	handler  http.Handler
 }
 
@@ -138,6 +161,8 @@ func NewEdge(cfg Config, d Deps) *Edge {
 	m := newMetrics(d.Registry, d.DBStats)
 	e := &Edge{cfg: cfg, deps: d, limiter: newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst),
 		failures: newRateLimiter(cfg.AuthFailuresPerMinute/60, cfg.AuthFailureBurst)}
+	e.caps = newLiveCaps(cfg, d.Logger, d.Registry)
+	e.present = resolvers.ErrorPresenter(d.Logger, d.Unavailable)
 	e.conns = &liveConns{keys: d.Keys, every: cfg.KeyRecheck, log: d.Logger, metrics: d.LiveMetrics,
 		conns: map[*liveConn]struct{}{}}
 	e.gql = newGraphQL(e, m)
@@ -177,7 +202,7 @@ func NewEdge(cfg Config, d Deps) *Edge {
 		_, _ = w.Write([]byte("ready\n"))
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))
-	e.handler = requestLog(d.Logger, m, limitBody(cfg.MaxBodyBytes, mux))
+	e.handler = requestLog(d.Logger, m, clientAddress(cfg.TrustedProxies, limitBody(cfg.MaxBodyBytes, mux)))
 	return e
 }
 

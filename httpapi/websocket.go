@@ -17,7 +17,8 @@ import (
 
 // gorillaWS is gqlgen's websocket transport on github.com/gorilla/websocket.
 type gorillaWS struct {
-	ping time.Duration // websocket ping interval; a peer silent for two of them is dropped
+	ping  time.Duration // websocket ping interval; a peer silent for two of them is dropped
+	write time.Duration // the live write deadline: a message not written within it closes the connection
 }
 
 var _ transport.WebsocketImplementation = gorillaWS{}
@@ -48,7 +49,7 @@ func (g gorillaWS) Accept(w http.ResponseWriter, r *http.Request, o transport.We
 	// gqlgen keeps the request's headers for the connection's life, to hand
 	// to each operation; nothing here reads them after the handshake.
 	r.Header = nil
-	ws := &wsConn{c: c, idle: 2*g.ping + 5*time.Second}
+	ws := &wsConn{c: c, idle: 2*g.ping + 5*time.Second, write: g.write}
 	_ = c.SetReadDeadline(time.Now().Add(ws.idle))
 	c.SetPongHandler(func(string) error { return c.SetReadDeadline(time.Now().Add(ws.idle)) })
 	ws.pinger = time.AfterFunc(g.ping, func() { ws.pingEvery(g.ping) })
@@ -64,6 +65,7 @@ func (g gorillaWS) Accept(w http.ResponseWriter, r *http.Request, o transport.We
 type wsConn struct {
 	c         *websocket.Conn
 	idle      time.Duration
+	write     time.Duration
 	pinger    *time.Timer
 	closeSent atomic.Bool
 	lc        *liveConn // set by attach; nil outside the edge
@@ -97,8 +99,8 @@ func (ws *wsConn) Subprotocol() string { return ws.c.Subprotocol() }
 // SetReadLimit bounds one message from the client.
 func (ws *wsConn) SetReadLimit(n int64) { ws.c.SetReadLimit(n) }
 
-// WriteJSON writes one message; a write that cannot finish in 10 s closes the
-// connection, so a stuck peer cannot hold its subscriptions open.
+// WriteJSON writes one message; a write that cannot finish within the live
+// write deadline closes the connection, so a stuck peer cannot hold its subscriptions open.
 func (ws *wsConn) WriteJSON(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -111,7 +113,7 @@ func (ws *wsConn) WriteJSON(v any) error {
 		write, after = ws.lc.completing()
 	}
 	if write {
-		_ = ws.c.SetWriteDeadline(time.Now().Add(10 * time.Second))
+		_ = ws.c.SetWriteDeadline(time.Now().Add(ws.write))
 		if err := ws.c.WriteMessage(websocket.TextMessage, b); err != nil {
 			_ = ws.c.Close()
 			return err
