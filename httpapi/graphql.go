@@ -24,7 +24,7 @@ import (
 // queries, the error presenter and per-operation metrics.
 func newGraphQL(e *Edge, m *metrics) http.Handler {
 	cfg, d := e.cfg, e.deps
-	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services)}))
+	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services, resolvers.Options{ExportMaxBytes: cfg.ExportMaxBytes, Meter: e.meter})}))
 	for _, t := range []graphql.Transport{
 		transport.Websocket{
 			Implementation:        gorillaWS{ping: cfg.WSPingInterval},
