@@ -19,6 +19,8 @@ import (
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/keyring"
+	"github.com/agenttrust/service/live"
+	"github.com/agenttrust/service/transaction"
 )
 
 func freeAddr(t *testing.T) string {
@@ -172,10 +174,11 @@ func TestConfigValidation(t *testing.T) {
 	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ=",
 		"WEBHOOK_ALLOW_PRIVATE_NETWORKS": "maybe", "WEBHOOK_CA_FILE": "/nonexistent.pem", "WEBHOOK_RETRY_SCHEDULE": "5s,soon",
 		"WEBHOOK_DISABLE_AFTER": "0", "WEBHOOK_RETENTION": "forever",
-		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0"}
+		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0", "EXPORT_MAX_BYTES": "lots", "LIVE_REPLAY_MAX_EVENTS": "0"}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
 	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
-		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS"} {
+		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS",
+		"EXPORT_MAX_BYTES", "LIVE_REPLAY_MAX_EVENTS"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
@@ -194,6 +197,18 @@ func TestConfigValidation(t *testing.T) {
 		if err := c.Validate(); (err == nil) != ok || ok && fmt.Sprint(c.DatabaseMaxConns) != v {
 			t.Errorf("DATABASE_MAX_CONNS=%s: %d, %v", v, c.DatabaseMaxConns, err)
 		}
+	}
+	// The read bounds: their defaults when unset.
+	c.databaseMaxConns = ""
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTP.ExportMaxBytes != transaction.DefaultExportMaxBytes || c.LiveReplayMaxEvents != live.DefaultMaxReplay {
+		t.Errorf("read bounds unset: %d, %d", c.HTTP.ExportMaxBytes, c.LiveReplayMaxEvents)
+	}
+	c.exportMaxBytes, c.liveReplayMaxEvents = "65536", "50"
+	if err := c.Validate(); err != nil || c.HTTP.ExportMaxBytes != 65536 || c.LiveReplayMaxEvents != 50 {
+		t.Errorf("read bounds set: %d, %d, %v", c.HTTP.ExportMaxBytes, c.LiveReplayMaxEvents, err)
 	}
 	if err := run(context.Background(), []string{"frobnicate"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
 		t.Error("unknown command accepted")
