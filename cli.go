@@ -95,7 +95,7 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 				Sources: env("RATE_LIMIT_RPS"), Destination: &cfg.rateLimitRPS},
 			&cli.StringFlag{Name: "rate-limit-burst", Usage: "burst of `N` requests per API key", Value: "100", Local: true,
 				Sources: env("RATE_LIMIT_BURST"), Destination: &cfg.rateLimitBurst},
-			&cli.StringFlag{Name: "export-max-bytes", Usage: "largest exportTransactions content, in `BYTES` (larger: GET /transactions/export)", Value: "5242880", Local: true,
+			&cli.StringFlag{Name: "export-max-bytes", Usage: "largest exportTransactions content, in `BYTES` (larger: GET /transactions/export)", Value: "2097152", Local: true,
 				Sources: env("EXPORT_MAX_BYTES"), Destination: &cfg.exportMaxBytes},
 			&cli.StringFlag{Name: "live-replay-max-events", Usage: "most stored `EVENTS` a subscription's after replays", Value: "1000", Local: true,
 				Sources: env("LIVE_REPLAY_MAX_EVENTS"), Destination: &cfg.liveReplayMaxEvents},

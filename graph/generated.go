@@ -1818,7 +1818,7 @@ extend type Query {
   ): TransactionConnection!
   """
   Your visible transactions created in [since, until), oldest first, for small ranges: a range whose
-  content would pass EXPORT_MAX_BYTES (default 5 MiB) is VALIDATION_FAILED on ` + "`" + `until` + "`" + `. Stream larger
+  content would pass EXPORT_MAX_BYTES (default 2 MiB) is VALIDATION_FAILED on ` + "`" + `until` + "`" + `. Stream larger
   ranges from ` + "`" + `GET /transactions/export` + "`" + `. Rows read are charged to your rate limit (one token per 200).
   """
   exportTransactions(

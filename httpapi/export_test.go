@@ -109,7 +109,7 @@ func getExport(t *testing.T, ts *httptest.Server, key string, query url.Values) 
 func TestExportStream(t *testing.T) {
 	t.Parallel()
 	b := testkit.New(t)
-	const n = 3000 // about 6.5 MB of CSV: past the GraphQL field's 5 MiB
+	const n = 3000 // about 6.5 MB of CSV: past the GraphQL field's 2 MiB
 	s := seedExport(t, b, n, quoteMemo)
 	ts := httptest.NewServer(b.Handler)
 	defer ts.Close()
@@ -162,7 +162,7 @@ func TestExportStream(t *testing.T) {
 	}
 
 	r := b.Do(b.Key, `{ exportTransactions(format: csv) { count } }`, nil)
-	if f := r.Fields(t); len(f) != 1 || f[0] != "until" || !strings.Contains(r.Errors[0].Message, "5242880") {
+	if f := r.Fields(t); len(f) != 1 || f[0] != "until" || !strings.Contains(r.Errors[0].Message, "2097152") {
 		t.Fatalf("exportTransactions past its bound: %+v", r.Errors)
 	}
 	var small struct {

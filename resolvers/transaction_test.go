@@ -409,7 +409,7 @@ func TestExportLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := b.Do(b.Key, `{ exportTransactions(format: csv) { count } }`, nil)
-	if r.Code() != "VALIDATION_FAILED" || !strings.Contains(r.Errors[0].Message, "5242880") || !strings.Contains(r.Errors[0].Message, "/transactions/export") {
+	if r.Code() != "VALIDATION_FAILED" || !strings.Contains(r.Errors[0].Message, "2097152") || !strings.Contains(r.Errors[0].Message, "/transactions/export") {
 		t.Fatalf("oversized export: %+v", r.Errors)
 	}
 	if f := r.Fields(t); len(f) != 1 || f[0] != "until" {

@@ -160,7 +160,7 @@ const (
 
 // DefaultExportMaxBytes is the default bound on the content of one export
 // answered in memory (the GraphQL field): EXPORT_MAX_BYTES.
-const DefaultExportMaxBytes = 5 << 20
+const DefaultExportMaxBytes = 2 << 20
 
 // ExportBatch is how many rows one read of an export returns: the most an
 // export holds in memory at once, whatever its range.

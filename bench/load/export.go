@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/agenttrust/service/transaction"
 )
 
 // The export scenario's sizes: the issue's reproduction, a counterparty's
@@ -65,7 +67,47 @@ func exportScenario(ctx context.Context, e *env, _ config) []group {
 	if peak := svc.peakRSS(); peak >= exportRSSGoal && g.problem == nil {
 		g.problem = fmt.Errorf("peak RSS %d MiB, over the goal of %d MiB", peak>>20, exportRSSGoal>>20)
 	}
-	return []group{g}
+	return []group{g, fieldExports(ctx, s, victim)}
+}
+
+// fieldExportRows is a range of the seeded history just within
+// exportTransactions' default bound (rows of about 2.15 KB of CSV).
+const fieldExportRows = transaction.DefaultExportMaxBytes / 2200
+
+// fieldExports: twelve concurrent exportTransactions of the largest range
+// the field answers, which it builds in memory, with the server's peak RSS.
+func fieldExports(ctx context.Context, s *served, victim org) group {
+	g := group{scenario: "export: 12 × exportTransactions at the bound"}
+	conn := openSQL(s.dbURL)
+	defer conn.Close()
+	var first time.Time
+	if err := conn.QueryRowContext(ctx, `SELECT min(created_at) FROM transactions`).Scan(&first); err != nil {
+		return g.fail(err)
+	}
+	body := gql(`query($s: Time, $u: Time) { exportTransactions(format: csv, since: $s, until: $u) { count content } }`, map[string]any{
+		"s": first.UTC().Format(time.RFC3339Nano), "u": first.Add(fieldExportRows * time.Millisecond).UTC().Format(time.RFC3339Nano)})
+	counted := func(status int, raw []byte) error {
+		if err := graphqlOK(status, raw); err != nil {
+			return err
+		}
+		var r struct {
+			Data struct {
+				ExportTransactions struct{ Count int } `json:"exportTransactions"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil || r.Data.ExportTransactions.Count != fieldExportRows {
+			return fmt.Errorf("want %d rows (%v): %.300s", fieldExportRows, err, raw)
+		}
+		return nil
+	}
+	pl := plan{url: s.svc.base + "/graphql", workers: exportClients, duration: 10 * time.Second, ok: counted, next: fixed(body, victim.key)}
+	var out outcome
+	g.service, out = measure(ctx, s.svc, pl, fmt.Sprintf("service: exportTransactions csv, %d rows", fieldExportRows))
+	g.noteErrors("exportTransactions", out)
+	if peak := g.service.peakRSS; peak >= exportRSSGoal {
+		g.problem = fmt.Errorf("peak RSS %d MiB, over the goal of %d MiB", peak>>20, exportRSSGoal>>20)
+	}
+	return g
 }
 
 // seedExportRows stores the victim's history: transactions both ways with
