@@ -44,15 +44,35 @@ func (e *exportEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := &exportStream{w: w, rc: http.NewResponseController(w), format: format}
-	enc, err := transaction.NewEncoder(out, format)
-	if err != nil {
+	err := e.stream(r.Context(), out, format, rng)
+	switch {
+	case err == nil:
+		return
+	case !out.started:
 		e.fail(w, r, err)
 		return
 	}
-	ctx := r.Context()
+	// The status is sent: ending the response without its last chunk tells
+	// the client the export is incomplete.
+	if r.Context().Err() == nil {
+		e.d.Logger.WarnContext(r.Context(), "export ended early", "err", err.Error())
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// stream encodes the export into out batch by batch, each charged before
+// it is written, and finishes it.
+func (e *exportEdge) stream(ctx context.Context, out *exportStream, format transaction.Format, rng transaction.ExportRange) error {
+	enc, err := transaction.NewEncoder(out, format)
+	if err != nil {
+		return err
+	}
 	err = e.d.Services.Transactions.Export(ctx, rng, func(batch []*transaction.Transaction) error {
 		if err := e.meter(ctx, paging.Tokens(len(batch))); err != nil {
 			return err
+		}
+		if !out.started { // the first batch is read and paid for: the answer is 200
+			out.start()
 		}
 		for _, t := range batch {
 			if err := enc.Write(t); err != nil {
@@ -61,26 +81,16 @@ func (e *exportEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return out.flush(enc)
 	})
-	if err == nil {
-		err = enc.Close()
-	}
-	switch {
-	case err == nil:
-		if !out.started { // an empty export: the header, or [], in one write
-			err = out.flush(enc)
-		}
-	case !out.started:
-		e.fail(w, r, err)
-		return
-	}
 	if err != nil {
-		// The status is sent: ending the response without its last chunk
-		// tells the client the export is incomplete.
-		if ctx.Err() == nil {
-			e.d.Logger.WarnContext(ctx, "export ended early", "err", err.Error())
-		}
-		panic(http.ErrAbortHandler)
+		return err
 	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	if !out.started { // an empty export: the header, or [], in one write
+		return out.flush(enc)
+	}
+	return nil
 }
 
 // exportQuery reads format, since and until; a bad one is ValidationFailed
@@ -115,8 +125,9 @@ func exportQuery(r *http.Request) (transaction.Format, transaction.ExportRange, 
 }
 
 // exportStream is the response an export is encoded into. Its status and
-// headers go out with the first batch, so that an error before any row
-// (a database outage) is still answered with its status.
+// headers go out once the first batch is read and charged, so that an error
+// before any row (a database outage, the rate limit) is still answered with
+// its status; until then it keeps what the encoder hands it (the header row).
 type exportStream struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
@@ -134,7 +145,8 @@ func (s *exportStream) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// flush sends what enc holds to the client within exportWriteTimeout.
+// flush sends what enc holds to the client within exportWriteTimeout,
+// starting the answer if it has not started.
 func (s *exportStream) flush(enc *transaction.Encoder) error {
 	if !s.started {
 		s.start()
