@@ -243,6 +243,10 @@ func TestExportChargesRows(t *testing.T) {
 
 	g := testkit.New(t, func(c *httpapi.Config) { c.RateLimitRPS, c.RateLimitBurst = 0.001, 6 })
 	seedExport(t, g, 1000, "memo") // 1 token; the field takes 1, and its rows 5 more than the 4 left
-	g.Do(g.Key, `{ exportTransactions(format: json) { count } }`, nil).Refused(t, "RATE_LIMITED")
+	r := g.Do(g.Key, `{ exportTransactions(format: json) { count } }`, nil)
+	r.RefusedHTTP(t, http.StatusTooManyRequests, "RATE_LIMITED")
+	if r.Header.Get("Retry-After") == "" {
+		t.Fatal("a refused export's rows: no Retry-After")
+	}
 	g.Query(`{ exportTransactions(format: json, until: "2026-11-01T00:01:00Z") { count } }`, nil) // 180 rows: 1 + 1
 }
