@@ -17,6 +17,8 @@ import (
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/keyring"
+	"github.com/agenttrust/service/live"
+	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/outbound"
@@ -47,6 +49,12 @@ type Config struct {
 	databaseMaxConns string
 	// The WEBHOOK_* flags' text, parsed by Validate.
 	webhookAllowPrivate, webhookDisableAfter, webhookRetention, webhookOrgConcurrency string
+	// LiveReplayMaxEvents is LIVE_REPLAY_MAX_EVENTS: the most stored events
+	// a subscription's after replays.
+	LiveReplayMaxEvents int
+	// exportMaxBytes and liveReplayMaxEvents hold EXPORT_MAX_BYTES' and
+	// LIVE_REPLAY_MAX_EVENTS' text until Validate parses them.
+	exportMaxBytes, liveReplayMaxEvents string
 }
 
 // WebhookConfig is the webhook delivery configuration (WEBHOOK_*).
@@ -104,6 +112,7 @@ func (c *Config) Validate() error {
 	}
 	errs = append(errs, c.validateWebhooks()...)
 	errs = append(errs, c.validateEdge()...)
+	errs = append(errs, c.validateReadBounds()...)
 	c.HTTP.WSAllowedOrigins = splitOrigins(c.wsAllowedOrigins)
 	for _, o := range c.HTTP.WSAllowedOrigins {
 		if u, err := url.Parse(o); o != "*" && (err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/")) {
@@ -146,6 +155,29 @@ func splitOrigins(v string) []string {
 		}
 	}
 	return out
+}
+
+// validateReadBounds parses EXPORT_MAX_BYTES and LIVE_REPLAY_MAX_EVENTS;
+// unset ones take their defaults.
+func (c *Config) validateReadBounds() []error {
+	var errs []error
+	c.HTTP.ExportMaxBytes = transaction.DefaultExportMaxBytes
+	if c.exportMaxBytes != "" {
+		n, err := strconv.Atoi(c.exportMaxBytes)
+		if err != nil || n < 1<<10 {
+			errs = append(errs, fmt.Errorf("EXPORT_MAX_BYTES (--export-max-bytes) must be a whole number of bytes, at least 1024 (got %q)", c.exportMaxBytes))
+		}
+		c.HTTP.ExportMaxBytes = n
+	}
+	c.LiveReplayMaxEvents = live.DefaultMaxReplay
+	if c.liveReplayMaxEvents != "" {
+		n, err := strconv.Atoi(c.liveReplayMaxEvents)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("LIVE_REPLAY_MAX_EVENTS (--live-replay-max-events) must be a whole number of at least 1 (got %q)", c.liveReplayMaxEvents))
+		}
+		c.LiveReplayMaxEvents = n
+	}
+	return errs
 }
 
 // validateWebhooks parses the WEBHOOK_* settings; unset ones take their defaults.

@@ -28,6 +28,7 @@ import (
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/internal/localpg"
 	"github.com/agenttrust/service/keyring"
+	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/webhook/delivery"
 	"github.com/agenttrust/service/webhook/outbound"
 	"github.com/agenttrust/service/wire"
@@ -209,7 +210,8 @@ func (m *Main) Serve(ctx context.Context) error {
 		ln.Close()
 		return err
 	}
-	svc := wire.NewServer(wire.Options{DB: m.DB, Config: m.Config.HTTP, Logger: m.Logger, Webhooks: m.Webhooks})
+	svc := wire.NewServer(wire.Options{DB: m.DB, Config: m.Config.HTTP, Logger: m.Logger, Webhooks: m.Webhooks,
+		Live: live.Options{MaxReplay: m.Config.LiveReplayMaxEvents}})
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopHub()
 	go func() { _ = svc.Run(hubCtx) }()

@@ -19,6 +19,8 @@ import (
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/keyring"
+	"github.com/agenttrust/service/live"
+	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/webhook/delivery"
 )
 
@@ -174,11 +176,13 @@ func TestConfigValidation(t *testing.T) {
 		"WEBHOOK_ALLOW_PRIVATE_NETWORKS": "maybe", "WEBHOOK_CA_FILE": "/nonexistent.pem", "WEBHOOK_RETRY_SCHEDULE": "5s,soon",
 		"WEBHOOK_DISABLE_AFTER": "0", "WEBHOOK_RETENTION": "forever", "WEBHOOK_ORG_CONCURRENCY": "101",
 		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0", "TRUSTED_PROXIES": "10.0.0.0/8,proxy.local",
-		"LIVE_UNAUTHENTICATED_PER_ADDRESS": "0", "LIVE_CONNECTIONS_PER_ORG": "many", "LIVE_SUBSCRIPTIONS_PER_ORG": "-1"}
+		"LIVE_UNAUTHENTICATED_PER_ADDRESS": "0", "LIVE_CONNECTIONS_PER_ORG": "many", "LIVE_SUBSCRIPTIONS_PER_ORG": "-1",
+		"EXPORT_MAX_BYTES": "lots", "LIVE_REPLAY_MAX_EVENTS": "0"}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
 	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
 		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "WEBHOOK_ORG_CONCURRENCY", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS",
-		"TRUSTED_PROXIES", "LIVE_UNAUTHENTICATED_PER_ADDRESS", "LIVE_CONNECTIONS_PER_ORG", "LIVE_SUBSCRIPTIONS_PER_ORG"} {
+		"TRUSTED_PROXIES", "LIVE_UNAUTHENTICATED_PER_ADDRESS", "LIVE_CONNECTIONS_PER_ORG", "LIVE_SUBSCRIPTIONS_PER_ORG",
+		"EXPORT_MAX_BYTES", "LIVE_REPLAY_MAX_EVENTS"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
@@ -215,6 +219,18 @@ func TestConfigValidation(t *testing.T) {
 	c.trustedProxies = " 10.1.2.3/8, 192.0.2.7 ,2001:db8::/32"
 	if err := c.Validate(); err != nil || fmt.Sprint(c.HTTP.TrustedProxies) != "[10.0.0.0/8 192.0.2.7/32 2001:db8::/32]" {
 		t.Errorf("TRUSTED_PROXIES: %v, %v", c.HTTP.TrustedProxies, err)
+	}
+	c.trustedProxies = ""
+	// The read bounds: their defaults when unset.
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTP.ExportMaxBytes != transaction.DefaultExportMaxBytes || c.LiveReplayMaxEvents != live.DefaultMaxReplay {
+		t.Errorf("read bounds unset: %d, %d", c.HTTP.ExportMaxBytes, c.LiveReplayMaxEvents)
+	}
+	c.exportMaxBytes, c.liveReplayMaxEvents = "65536", "50"
+	if err := c.Validate(); err != nil || c.HTTP.ExportMaxBytes != 65536 || c.LiveReplayMaxEvents != 50 {
+		t.Errorf("read bounds set: %d, %d, %v", c.HTTP.ExportMaxBytes, c.LiveReplayMaxEvents, err)
 	}
 	if err := run(context.Background(), []string{"frobnicate"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
 		t.Error("unknown command accepted")

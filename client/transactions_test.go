@@ -1,8 +1,11 @@
 package client_test
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -153,5 +156,44 @@ func TestTransactionsListAndExport(t *testing.T) {
 	}
 	if _, err := b.c.Transactions.Export(b.ctx, client.ExportParams{Format: "xml"}); !errors.Is(err, client.ErrAPI) {
 		t.Fatalf("xml export: %v", err)
+	}
+
+	// The stream holds the same bytes as the field's content.
+	for _, format := range []client.ExportFormat{client.ExportCSV, client.ExportJSON} {
+		p := client.ExportParams{Format: format, Since: start}
+		exp, err := b.c.Transactions.Export(b.ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		n, err := b.c.Transactions.ExportTo(b.ctx, &buf, p)
+		if err != nil || n != int64(buf.Len()) || buf.String() != exp.Content {
+			t.Fatalf("%s stream: %v, %d bytes %q, want %q", format, err, n, buf.String(), exp.Content)
+		}
+	}
+	var ve *client.ValidationError
+	if _, err := b.c.Transactions.ExportTo(b.ctx, io.Discard, client.ExportParams{Format: "xml"}); !errors.As(err, &ve) || ve.FieldErrors[0].Field != "format" {
+		t.Fatalf("xml stream: %v", err)
+	}
+}
+
+// A stream the server could not finish is an error, never a short export.
+func TestExportToTruncated(t *testing.T) {
+	t.Parallel()
+	b := setupWrapped(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/transactions/export" {
+				h.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/csv")
+			_, _ = io.WriteString(w, "id,fromAgent\n")
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
+		})
+	})
+	var buf bytes.Buffer
+	if _, err := b.c.Transactions.ExportTo(b.ctx, &buf, client.ExportParams{Format: client.ExportCSV}); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("truncated stream: %v (%q)", err, buf.String())
 	}
 }

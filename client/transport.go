@@ -27,8 +27,8 @@ const (
 	once
 )
 
-// maxResponseBytes bounds what one answer may hold (an export of 50,000
-// transactions fits many times over).
+// maxResponseBytes bounds what one answer may hold (exportTransactions'
+// default bound fits many times over; ExportTo streams and is not bounded).
 const maxResponseBytes = 256 << 20
 
 // call is one logical request, sent as one or more attempts.

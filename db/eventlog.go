@@ -108,6 +108,21 @@ func (d *DB) ReadOrgEvents(ctx context.Context, orgID string, after event.Positi
 	return logEvents(rows)
 }
 
+// CountOrgEvents counts the committed events addressed to orgID after a
+// position, stopping at limit: the length of a replay, read without the
+// events' data. It counts events the log readers do not hand out yet (below
+// the oldest running transaction) too: they reach the subscriber all the same.
+func (d *DB) CountOrgEvents(ctx context.Context, orgID string, after event.Position, limit int) (int, error) {
+	var n int
+	err := d.bun.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
+		WHERE eo.org_id = ? AND (e.xid, e.seq) > (?::xid8, ?) LIMIT ?) r`,
+		orgID, strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count organization events: %w", err)
+	}
+	return n, nil
+}
+
 // EventHead returns the position of the last event a reader can see now (the
 // zero Position for an empty log): a live reader that starts there misses
 // nothing committed afterwards.

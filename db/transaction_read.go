@@ -5,14 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/auth"
-	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/transaction"
 )
 
@@ -143,62 +140,52 @@ func (s *TransactionService) Count(ctx context.Context, f transaction.ListFilter
 	return n, nil
 }
 
-// exportBatch is how many rows one FETCH reads from the export cursor.
-const exportBatch = 1000
-
-// Export encodes the caller's visible transactions created in [since, until),
-// oldest first, reading them in batches from a server-side cursor inside one
-// read-only snapshot. More than transaction.MaxExportRows is refused.
-func (s *TransactionService) Export(ctx context.Context, format transaction.Format, since, until *time.Time) (*transaction.Export, error) {
+// Export reads the caller's visible transactions created in r, oldest
+// first, by keyset on (created_at, id) in batches of transaction.ExportBatch,
+// each its own statement: a slow reader holds no connection and no snapshot
+// between batches, and a row committed while the export runs is included
+// when its position is still ahead.
+func (s *TransactionService) Export(ctx context.Context, r transaction.ExportRange, each func([]*transaction.Transaction) error) error {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := (transaction.ExportRange{Since: since, Until: until}).Validate(); err != nil {
-		return nil, err
-	}
-	enc, err := transaction.NewEncoder(format)
-	if err != nil {
-		return nil, failure.Invalid("format", "must be csv or json")
+	if err := r.Validate(); err != nil {
+		return err
 	}
 	var conds []string
 	var args []any
-	if since != nil {
-		conds, args = append(conds, "created_at >= ?"), append(args, *since)
+	if r.Since != nil {
+		conds, args = append(conds, "created_at >= ?"), append(args, *r.Since)
 	}
-	if until != nil {
-		conds, args = append(conds, "created_at < ?"), append(args, *until)
+	if r.Until != nil {
+		conds, args = append(conds, "created_at < ?"), append(args, *r.Until)
 	}
-	q, qargs := visible(p.OrgID, nil, strings.Join(conds, " AND "), args, "created_at, id", 0)
-	opts := &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
-	err = s.db.bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
-		var n int
-		if err := tx.NewRaw("SELECT count(*) FROM (SELECT 1 FROM ("+q+") c LIMIT ?) x", append(qargs, transaction.MaxExportRows+1)...).Scan(ctx, &n); err != nil {
-			return fmt.Errorf("count export: %w", err)
+	batch := make([]*transaction.Transaction, 0, transaction.ExportBatch)
+	where := strings.Join(conds, " AND ")
+	keyset := 0 // the arguments of the keyset condition, at the end of args once the first batch is read
+	for {
+		q, qargs := visible(p.OrgID, nil, where, args, "created_at, id", transaction.ExportBatch)
+		var rows []transactionRow
+		if err := s.db.bun.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("read export batch: %w", err)
 		}
-		if n > transaction.MaxExportRows {
-			return transaction.ExportTooLarge()
+		if len(rows) == 0 {
+			return nil
 		}
-		if _, err := tx.NewRaw("DECLARE export_cursor NO SCROLL CURSOR FOR "+q, qargs...).Exec(ctx); err != nil {
-			return fmt.Errorf("open export cursor: %w", err)
+		batch = batch[:0]
+		for i := range rows {
+			batch = append(batch, rows[i].transaction())
 		}
-		for {
-			var rows []transactionRow
-			if err := tx.NewRaw("FETCH ? FROM export_cursor", exportBatch).Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("fetch export batch: %w", err)
-			}
-			for i := range rows {
-				if err := enc.Write(rows[i].transaction()); err != nil {
-					return err
-				}
-			}
-			if len(rows) < exportBatch {
-				return nil
-			}
+		if err := each(batch); err != nil {
+			return err
 		}
-	})
-	if err != nil {
-		return nil, err
+		if len(rows) < transaction.ExportBatch {
+			return nil
+		}
+		last := rows[len(rows)-1]
+		where = strings.Join(append(slices.Clip(conds), "(created_at, id) > (?, ?)"), " AND ")
+		args = append(slices.Clip(args[:len(args)-keyset]), last.CreatedAt, last.ID)
+		keyset = 2
 	}
-	return enc.Finish()
 }

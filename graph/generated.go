@@ -1998,7 +1998,11 @@ extend type Query {
     "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
     before: String
   ): TransactionConnection!
-  "Your visible transactions created in [since, until), oldest first; at most 50,000 per export."
+  """
+  Your visible transactions created in [since, until), oldest first, for small ranges: a range whose
+  content would pass EXPORT_MAX_BYTES (default 2 MiB) is VALIDATION_FAILED on ` + "`" + `until` + "`" + `. Stream larger
+  ranges from ` + "`" + `GET /transactions/export` + "`" + `. Rows read are charged to your rate limit (one token per 200).
+  """
   exportTransactions(
     "CSV (RFC 4180, with a header row) or a JSON array."
     format: ExportFormat!
@@ -2448,7 +2452,9 @@ type Subscription {
   Live events of your organization, in log order.
   ` + "`" + `types` + "`" + ` filters by event type exactly; ` + "`" + `["*"]` + "`" + ` or absent means all, an unknown type is VALIDATION_FAILED.
   ` + "`" + `after` + "`" + `: an event id you received; every stored event after it is replayed first, then the stream
-  continues live, with no gap and no duplicate (an id you cannot see is NOT_FOUND).
+  continues live, with no gap and no duplicate (an id you cannot see is NOT_FOUND). A replay is at most
+  LIVE_REPLAY_MAX_EVENTS stored events (default 1,000), charged like reads (one token per 200): an ` + "`" + `after` + "`" + `
+  further back is VALIDATION_FAILED on ` + "`" + `after` + "`" + ` before any event is sent; resync from the list queries.
   A connection that cannot keep up is closed with code 4420 and a message naming the ` + "`" + `after` + "`" + ` to resume from.
   """
   events(

@@ -129,3 +129,34 @@ func noteRetryAfter(ctx context.Context, secs int) {
 		n.secs = secs
 	}
 }
+
+// take takes n tokens of key's bucket, waiting for them (in steps no larger
+// than the burst), so that work charged as it is done slows to the key's
+// rate instead of failing half-way. A wait longer than maxWait (when
+// positive) or than ctx's deadline is refused as RateLimited, and that
+// step's tokens are not taken.
+func (l *rateLimiter) take(ctx context.Context, key string, n int, maxWait time.Duration) error {
+	for n > 0 {
+		k := min(n, l.burst)
+		now := time.Now()
+		r := l.bucket(key, now).ReserveN(now, k)
+		d := r.DelayFrom(now)
+		dl, ok := ctx.Deadline()
+		if (maxWait > 0 && d > maxWait) || (ok && now.Add(d).After(dl)) {
+			r.CancelAt(now)
+			return rateLimited(d)
+		}
+		if d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				r.Cancel()
+				return ctx.Err()
+			}
+		}
+		n -= k
+	}
+	return nil
+}

@@ -44,6 +44,7 @@ type Config struct {
 	MaxRootFields    int     // root fields per operation, aliases included; default 50
 	MaxSameRootField int     // times one root field may appear in an operation; default 10
 	MaxMutations     int     // mutation root fields per operation; default 10
+	ExportMaxBytes   int     // exportTransactions' content bound; default transaction.DefaultExportMaxBytes
 	// AuthFailuresPerMinute and AuthFailureBurst bound failed authentication
 	// attempts per client address (an IPv6 address's /64); defaults 30 and 30.
 	AuthFailuresPerMinute float64
@@ -182,6 +183,13 @@ func NewEdge(cfg Config, d Deps) *Edge {
 	rest := authenticateREST(d, e.limiter, e.failures, webhookRoutes(d))
 	mux.Handle("/webhooks", rest)
 	mux.Handle("/webhooks/", rest)
+	// An export lifts the server's write timeout: it streams for as long as
+	// its rows take, each batch bounded by exportWriteTimeout instead.
+	exports := authenticateREST(d, e.limiter, e.failures, exportRoutes(d, e.streamMeter))
+	mux.HandleFunc("/transactions/export", func(w http.ResponseWriter, r *http.Request) {
+		streamDeadlines(w, false)
+		exports.ServeHTTP(w, r)
+	})
 	pg := playground.Handler("/graphql")
 	mux.Handle("GET /{$}", pg)
 	mux.Handle("GET "+playground.AssetPrefix, pg)

@@ -31,6 +31,9 @@ type Source interface {
 	ReadOrgEvents(ctx context.Context, orgID string, after event.Position, limit int) ([]event.Event, error)
 	EventHead(ctx context.Context) (event.Position, error)
 	EventPosition(ctx context.Context, orgID, eventID string) (event.Position, error)
+	// CountOrgEvents counts the organization's stored events after a
+	// position, stopping at limit.
+	CountOrgEvents(ctx context.Context, orgID string, after event.Position, limit int) (int, error)
 	ListenEvents(ctx context.Context, wake func())
 }
 
@@ -39,7 +42,10 @@ type Options struct {
 	Buffer int           // events handed to a subscriber and not yet taken before it counts as slow (default 256)
 	Poll   time.Duration // safety poll of the log (default 2s)
 	Batch  int           // events per log read (default 500)
-	Logger *slog.Logger
+	// MaxReplay is the most stored events a subscription's after may
+	// replay (default DefaultMaxReplay): one further back is refused.
+	MaxReplay int
+	Logger    *slog.Logger
 	// Metrics observes deliveries; nil observes nothing.
 	Metrics *Metrics
 }
@@ -75,6 +81,9 @@ func NewHub(src Source, opts Options) *Hub {
 	}
 	if opts.Batch <= 0 {
 		opts.Batch = 500
+	}
+	if opts.MaxReplay <= 0 {
+		opts.MaxReplay = DefaultMaxReplay
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)

@@ -59,6 +59,10 @@ func (m *memLog) ReadOrgEvents(_ context.Context, org string, after event.Positi
 	return m.read(org, after, limit), nil
 }
 
+func (m *memLog) CountOrgEvents(_ context.Context, org string, after event.Position, limit int) (int, error) {
+	return len(m.read(org, after, limit)), nil
+}
+
 func (m *memLog) EventHead(context.Context) (event.Position, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -15,6 +15,10 @@ type Request struct {
 	Types []string
 	// After, when set, is an event id of OrgID to resume after.
 	After string
+	// Charge, when set, is called with the number of stored events the
+	// replay will read, before any is sent; its error refuses the
+	// subscription (the caller's rate limit, charged like reads).
+	Charge func(events int) error
 }
 
 // Validate checks the types as webhook endpoints' are checked: absent, or
@@ -69,7 +73,9 @@ func (s *Subscription) LastID() string { return s.last }
 
 // Subscribe starts a subscription that lives until ctx ends, the subscriber
 // falls behind, or the hub shuts down. Errors: failure.ValidationFailed for
-// an unknown type, failure.NotFound for an After the organization cannot see.
+// an unknown type or an After more than MaxReplay stored events back
+// (ReplayTooLong), failure.NotFound for an After the organization cannot
+// see, and the request's Charge error.
 func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
@@ -78,6 +84,9 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	if req.After != "" {
 		p, err := h.src.EventPosition(ctx, req.OrgID, req.After)
 		if err != nil {
+			return nil, err
+		}
+		if err := h.admitReplay(ctx, req, p); err != nil {
 			return nil, err
 		}
 		after = p

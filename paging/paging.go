@@ -29,3 +29,11 @@ func Limit(limit *int) int {
 	}
 	return *limit
 }
+
+// Tokens is what reading rows costs the caller's rate limit beyond the
+// request's own token: one per Max rows (rounded up), as many as the list
+// pages that would read them, so that an export or a replay costs what
+// paging through the same rows would.
+func Tokens(rows int) int {
+	return (rows + Max - 1) / Max
+}

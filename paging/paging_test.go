@@ -61,3 +61,12 @@ func TestSchemaDefaults(t *testing.T) {
 		t.Fatal("the contract's page sizes are 50 by default and 200 at most")
 	}
 }
+
+func TestTokens(t *testing.T) {
+	t.Parallel()
+	for rows, want := range map[int]int{0: 0, 1: 1, 200: 1, 201: 2, 1000: 5, 1001: 6} {
+		if got := paging.Tokens(rows); got != want {
+			t.Errorf("Tokens(%d) = %d, want %d", rows, got, want)
+		}
+	}
+}

@@ -4,6 +4,8 @@
 package resolvers
 
 import (
+	"context"
+
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph"
@@ -25,11 +27,36 @@ type Services struct {
 	Live *live.Hub
 }
 
+// Meter charges the caller in ctx tokens of its rate limit for work beyond
+// the root field's own token (rows read: paging.Tokens), waiting for them
+// while ctx lasts. Errors: failure.RateLimited, or ctx's error.
+type Meter func(ctx context.Context, tokens int) error
+
+// Options are the resolvers' bounds and the edge's meter.
+type Options struct {
+	// ExportMaxBytes bounds exportTransactions' content; zero takes
+	// transaction.DefaultExportMaxBytes.
+	ExportMaxBytes int
+	// Meter charges rows read; nil charges nothing.
+	Meter Meter
+}
+
 // Resolver is the root resolver.
-type Resolver struct{ svc Services }
+type Resolver struct {
+	svc  Services
+	opts Options
+}
 
 // New returns the root resolver over svc.
-func New(svc Services) *Resolver { return &Resolver{svc: svc} }
+func New(svc Services, o Options) *Resolver {
+	if o.ExportMaxBytes <= 0 {
+		o.ExportMaxBytes = transaction.DefaultExportMaxBytes
+	}
+	if o.Meter == nil {
+		o.Meter = func(context.Context, int) error { return nil }
+	}
+	return &Resolver{svc: svc, opts: o}
+}
 
 var _ graph.ResolverRoot = (*Resolver)(nil)
 

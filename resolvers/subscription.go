@@ -8,6 +8,7 @@ import (
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/live"
+	"github.com/agenttrust/service/paging"
 )
 
 // Subscription returns the subscription root resolver.
@@ -24,7 +25,8 @@ func (r *subscriptionResolver) Events(ctx context.Context, types []string, after
 	if r.svc.Live == nil {
 		return nil, failure.Errorf(failure.Internal, "live events are not served by this handler")
 	}
-	s, err := r.svc.Live.Subscribe(ctx, live.Request{OrgID: p.OrgID, Types: types, After: deref(after, "")})
+	charge := func(events int) error { return r.opts.Meter(ctx, paging.Tokens(events)) }
+	s, err := r.svc.Live.Subscribe(ctx, live.Request{OrgID: p.OrgID, Types: types, After: deref(after, ""), Charge: charge})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/transaction"
 )
 
@@ -33,7 +34,15 @@ func (r *queryResolver) Transactions(ctx context.Context, agentID *string, statu
 }
 
 func (r *queryResolver) ExportTransactions(ctx context.Context, format transaction.Format, since, until *time.Time) (*transaction.Export, error) {
-	return r.svc.Transactions.Export(ctx, format, since, until)
+	rng := transaction.ExportRange{Since: since, Until: until}
+	return transaction.Collect(format, r.opts.ExportMaxBytes, func(each func([]*transaction.Transaction) error) error {
+		return r.svc.Transactions.Export(ctx, rng, func(batch []*transaction.Transaction) error {
+			if err := r.opts.Meter(ctx, paging.Tokens(len(batch))); err != nil {
+				return err
+			}
+			return each(batch)
+		})
+	})
 }
 
 func (r *mutationResolver) ExecuteTransaction(ctx context.Context, in model.ExecuteTransactionInput) (*transaction.Transaction, error) {

@@ -409,8 +409,11 @@ func TestExportLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := b.Do(b.Key, `{ exportTransactions(format: csv) { count } }`, nil)
-	if r.Code() != "VALIDATION_FAILED" || !strings.Contains(r.Errors[0].Message, "50000") || !strings.Contains(r.Errors[0].Message, "since") {
+	if r.Code() != "VALIDATION_FAILED" || !strings.Contains(r.Errors[0].Message, "2097152") || !strings.Contains(r.Errors[0].Message, "/transactions/export") {
 		t.Fatalf("oversized export: %+v", r.Errors)
+	}
+	if f := r.Fields(t); len(f) != 1 || f[0] != "until" {
+		t.Fatalf("oversized export names %v, want until", f)
 	}
 	var exp struct{ Count int }
 	since := time.Now().Add(-1*time.Hour - 10*time.Minute - 30*time.Second).UTC().Format(time.RFC3339)

@@ -1,44 +1,52 @@
 package transaction
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/failure"
 )
 
 // CSVHeader is the export's header row: the GraphQL Transaction fields.
 var CSVHeader = []string{"id", "fromAgent", "toAgent", "action", "amount", "currency", "memo", "status", "reversalOf", "reversedBy", "reason", "createdAt"}
 
-// Encoder writes export rows incrementally, so a caller can feed it batch by batch.
+// Encoder writes export rows to a writer as they come, so that a caller can
+// feed it batch by batch and hold no more than a batch: CSV with a header
+// row, or JSON as one array of objects (the same bytes either way as the
+// GraphQL field's content).
 type Encoder struct {
 	format Format
-	buf    bytes.Buffer
+	w      *bufio.Writer
 	csv    *csv.Writer
 	count  int
 }
 
-// NewEncoder starts an export in format (csv or json).
-func NewEncoder(format Format) (*Encoder, error) {
-	e := &Encoder{format: format}
+// NewEncoder starts an export in format (csv or json) on w. Errors: an
+// unknown format, or w's.
+func NewEncoder(w io.Writer, format Format) (*Encoder, error) {
+	e := &Encoder{format: format, w: bufio.NewWriter(w)}
 	switch format {
 	case CSV:
-		e.csv = csv.NewWriter(&e.buf)
+		e.csv = csv.NewWriter(e.w)
 		if err := e.csv.Write(CSVHeader); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("write export header: %w", err)
 		}
 	case JSON:
-		e.buf.WriteByte('[')
+		e.w.WriteByte('[')
 	default:
 		return nil, fmt.Errorf("unknown export format %q", format)
 	}
 	return e, nil
 }
 
-// Write appends one transaction.
+// Write appends one transaction; bytes reach the writer as its buffer fills.
 func (e *Encoder) Write(t *Transaction) error {
 	e.count++
 	if e.format == CSV {
@@ -47,28 +55,89 @@ func (e *Encoder) Write(t *Transaction) error {
 			event.FormatTime(t.CreatedAt)})
 	}
 	if e.count > 1 {
-		e.buf.WriteByte(',')
+		e.w.WriteByte(',')
 	}
 	b, err := json.Marshal(exportRow(t))
 	if err != nil {
 		return fmt.Errorf("encode export row: %w", err)
 	}
-	e.buf.Write(b)
-	return nil
+	_, err = e.w.Write(b)
+	return err
 }
 
-// Finish closes the encoding and returns the export.
-func (e *Encoder) Finish() (*Export, error) {
-	if e.format == CSV {
+// Count is how many transactions were written.
+func (e *Encoder) Count() int { return e.count }
+
+// Flush hands everything written so far to the writer.
+func (e *Encoder) Flush() error {
+	if e.csv != nil {
 		e.csv.Flush()
 		if err := e.csv.Error(); err != nil {
-			return nil, err
+			return err
 		}
-	} else {
-		e.buf.WriteByte(']')
 	}
-	return &Export{Format: e.format, Content: e.buf.String(), Count: e.count}, nil
+	return e.w.Flush()
 }
+
+// Close ends the encoding (the JSON array's bracket) and flushes it.
+func (e *Encoder) Close() error {
+	if e.format == JSON {
+		e.w.WriteByte(']')
+	}
+	return e.Flush()
+}
+
+// Collect encodes the batches read yields into format, in memory, and
+// refuses with ExportTooLarge as soon as the content would pass maxBytes,
+// so that memory stays bounded whatever the rows hold. read hands every
+// batch to its argument and returns that function's first error.
+func Collect(format Format, maxBytes int, read func(each func([]*Transaction) error) error) (*Export, error) {
+	buf := &Buffer{Max: maxBytes}
+	enc, err := NewEncoder(buf, format)
+	if err != nil {
+		return nil, failure.Invalid("format", "must be csv or json")
+	}
+	err = read(func(batch []*Transaction) error {
+		for _, t := range batch {
+			if err := enc.Write(t); err != nil {
+				return err
+			}
+		}
+		return enc.Flush()
+	})
+	if err == nil {
+		err = enc.Close()
+	}
+	if errors.Is(err, ErrTooLarge) {
+		return nil, ExportTooLarge(maxBytes)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Export{Format: format, Content: buf.String(), Count: enc.Count()}, nil
+}
+
+// ErrTooLarge is Buffer's error once more than its bound was written.
+var ErrTooLarge = errors.New("export larger than its bound")
+
+// Buffer is an io.Writer that keeps at most Max bytes and refuses the write
+// that would pass it with ErrTooLarge: an answer built in memory stays
+// bounded whatever the rows hold.
+type Buffer struct {
+	Max int
+	buf bytes.Buffer
+}
+
+// Write appends p, or refuses with ErrTooLarge past Max.
+func (b *Buffer) Write(p []byte) (int, error) {
+	if b.buf.Len()+len(p) > b.Max {
+		return 0, ErrTooLarge
+	}
+	return b.buf.Write(p)
+}
+
+// String returns what was written.
+func (b *Buffer) String() string { return b.buf.String() }
 
 // row is the JSON export shape: the GraphQL field names, amounts as exact numbers.
 type row struct {

@@ -165,8 +165,13 @@ const (
 	JSON Format = "json"
 )
 
-// MaxExportRows is the largest export answered in one request.
-const MaxExportRows = 50000
+// DefaultExportMaxBytes is the default bound on the content of one export
+// answered in memory (the GraphQL field): EXPORT_MAX_BYTES.
+const DefaultExportMaxBytes = 2 << 20
+
+// ExportBatch is how many rows one read of an export returns: the most an
+// export holds in memory at once, whatever its range.
+const ExportBatch = 1000
 
 // ExportRange is the window [Since, Until) of an export; a nil end is open.
 type ExportRange struct {
@@ -182,10 +187,11 @@ func (r ExportRange) Validate() error {
 	return nil
 }
 
-// ExportTooLarge is the ValidationFailed error for a range holding more than
-// MaxExportRows transactions.
-func ExportTooLarge() error {
-	return failure.Invalid("since", "the range holds more than %d transactions, the largest export allowed: narrow it with since and until (e.g. one day at a time)", MaxExportRows)
+// ExportTooLarge is the ValidationFailed error on "until" for a range whose
+// encoded export would pass maxBytes.
+func ExportTooLarge(maxBytes int) error {
+	return failure.Invalid("until", "the export of this range would pass %d bytes, the largest exportTransactions answers: "+
+		"move until earlier (e.g. one day at a time), or stream the whole range from GET /transactions/export", maxBytes)
 }
 
 // Export is an encoded export and its row count.
@@ -221,8 +227,10 @@ type Service interface {
 	List(ctx context.Context, f ListFilter) (*Page, error)
 	// Count counts the visible transactions f selects.
 	Count(ctx context.Context, f ListFilter) (int, error)
-	// Export encodes the visible transactions created in [since, until),
-	// oldest first. ValidationFailed for a bad format, an empty range
-	// (ExportRange.Validate) or more than MaxExportRows (ExportTooLarge).
-	Export(ctx context.Context, format Format, since, until *time.Time) (*Export, error)
+	// Export reads the visible transactions created in r, oldest first,
+	// and hands them to each in batches of at most ExportBatch, each read
+	// by its own statement, so that neither memory nor a database
+	// connection is held for the whole range; it returns each's first
+	// error. ValidationFailed for an empty range (ExportRange.Validate).
+	Export(ctx context.Context, r ExportRange, each func([]*Transaction) error) error
 }

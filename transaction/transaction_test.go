@@ -3,6 +3,7 @@ package transaction_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -78,16 +79,12 @@ func TestEncoderRoundTrip(t *testing.T) {
 			Status: transaction.Reversed, ReversalOf: &rev, CreatedAt: time.Date(2026, 11, 21, 1, 2, 4, 0, time.UTC)},
 	}
 	for _, format := range []transaction.Format{transaction.CSV, transaction.JSON} {
-		enc, err := transaction.NewEncoder(format)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, tx := range txs {
-			if err := enc.Write(tx); err != nil {
-				t.Fatal(err)
+		exp, err := transaction.Collect(format, 1<<20, func(each func([]*transaction.Transaction) error) error {
+			if err := each(txs[:1]); err != nil {
+				return err
 			}
-		}
-		exp, err := enc.Finish()
+			return each(txs[1:])
+		})
 		if err != nil || exp.Count != 2 {
 			t.Fatalf("%s: %v %d", format, err, exp.Count)
 		}
@@ -103,9 +100,42 @@ func TestEncoderRoundTrip(t *testing.T) {
 			t.Fatalf("json: %v %s", err, exp.Content)
 		}
 	}
-	if enc, _ := transaction.NewEncoder(transaction.JSON); enc != nil {
-		if exp, _ := enc.Finish(); exp.Content != "[]" || exp.Count != 0 {
-			t.Fatalf("empty json export: %q", exp.Content)
+	exp, err := transaction.Collect(transaction.JSON, 1<<20, func(func([]*transaction.Transaction) error) error { return nil })
+	if err != nil || exp.Content != "[]" || exp.Count != 0 {
+		t.Fatalf("empty json export: %v %+v", err, exp)
+	}
+}
+
+// TestCollectBound: an export whose content would pass the bound is refused
+// on until, whatever its row count, and one at the bound is answered.
+func TestCollectBound(t *testing.T) {
+	t.Parallel()
+	memo := strings.Repeat(`"`, 1000)
+	tx := &transaction.Transaction{ID: "tx_1", FromAgent: "agent_a", ToAgent: "agent_b", Action: "pay",
+		Amount: money.MustParse("1"), Currency: "USD", Memo: &memo, Status: transaction.Completed}
+	read := func(rows int) func(func([]*transaction.Transaction) error) error {
+		return func(each func([]*transaction.Transaction) error) error {
+			for range rows {
+				if err := each([]*transaction.Transaction{tx}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	one, err := transaction.Collect(transaction.CSV, 1<<20, read(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := len(one.Content) // the header and one row of 2,002 quoted quotes
+	if _, err := transaction.Collect(transaction.CSV, size, read(1)); err != nil {
+		t.Fatalf("an export of exactly the bound: %v", err)
+	}
+	for _, format := range []transaction.Format{transaction.CSV, transaction.JSON} {
+		_, err := transaction.Collect(format, 10*size, read(11))
+		fe := failure.As(err)
+		if fe == nil || fe.Code != failure.ValidationFailed || fe.FieldErrors[0].Field != "until" || !strings.Contains(fe.Message, strconv.Itoa(10*size)) {
+			t.Fatalf("%s over the bound: %v", format, err)
 		}
 	}
 }
@@ -129,7 +159,7 @@ func TestExportRangeValidate(t *testing.T) {
 			t.Errorf("want VALIDATION_FAILED on until, got %v", err)
 		}
 	}
-	if fe := failure.As(transaction.ExportTooLarge()); fe == nil || fe.FieldErrors[0].Field != "since" || !strings.Contains(fe.Message, "50000") {
+	if fe := failure.As(transaction.ExportTooLarge(5 << 20)); fe == nil || fe.FieldErrors[0].Field != "until" || !strings.Contains(fe.Message, "5242880") {
 		t.Errorf("ExportTooLarge = %v", fe)
 	}
 }
