@@ -241,12 +241,14 @@ func TestExportChargesRows(t *testing.T) {
 	b.Do(b.Key, roots(6), nil).Refused(t, "RATE_LIMITED")
 	b.Query(roots(5), nil)
 
-	g := testkit.New(t, func(c *httpapi.Config) { c.RateLimitRPS, c.RateLimitBurst = 0.001, 6 })
-	seedExport(t, g, 1000, "memo") // 1 token; the field takes 1, and its rows 5 more than the 4 left
-	r := g.Do(g.Key, `{ exportTransactions(format: json) { count } }`, nil)
+	// The field is charged by its cost (40,000: 5 tokens) before it runs,
+	// and its rows one token per 200 as they are read.
+	g := testkit.New(t, func(c *httpapi.Config) { c.RateLimitRPS, c.RateLimitBurst = 0.001, 12 })
+	seedExport(t, g, 1000, "memo")                                                                // 1 token: 11 left
+	g.Query(`{ exportTransactions(format: json, until: "2026-11-01T00:01:00Z") { count } }`, nil) // 180 rows: 5 + 1, 5 left
+	r := g.Do(g.Key, `{ exportTransactions(format: json) { count } }`, nil)                       // 5, and its rows 5 more than the 0 left
 	r.RefusedHTTP(t, http.StatusTooManyRequests, "RATE_LIMITED")
 	if r.Header.Get("Retry-After") == "" {
 		t.Fatal("a refused export's rows: no Retry-After")
 	}
-	g.Query(`{ exportTransactions(format: json, until: "2026-11-01T00:01:00Z") { count } }`, nil) // 180 rows: 1 + 1
 }

@@ -83,9 +83,13 @@ func TestAgentsPreloadStatementCount(t *testing.T) {
 		}
 		return k.DB.Statements() - before
 	}
-	small := statements(1)
+	// The fewest of three runs: a request may also look its key up when
+	// the key cache is briefly untrusted (a loaded machine), which is not
+	// the page's own work.
+	fewest := func(limit int) int64 { return min(statements(limit), statements(limit), statements(limit)) }
+	small := fewest(1)
 	for _, limit := range []int{10, 60} {
-		if n := statements(limit); n != small {
+		if n := fewest(limit); n != small {
 			t.Fatalf("a page of %d ran %d statements, a page of 1 %d", limit, n, small)
 		}
 	}
