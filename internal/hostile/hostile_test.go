@@ -201,6 +201,9 @@ type httpCase struct {
 	from   string // the client address the trusted proxy forwards; default the peer
 	field  string // the first error's first field error names this field
 	detail string // and its message, or the field error's, says this
+	// noStatements: the refusal runs no SQL statement (a guess past its
+	// address's budget costs the database nothing).
+	noStatements bool
 }
 
 func (w *world) runHTTP(t *testing.T, c httpCase) {
@@ -237,12 +240,16 @@ func (w *world) runHTTP(t *testing.T, c httpCase) {
 	if c.from != "" {
 		req.Header.Set("X-Forwarded-For", c.from)
 	}
+	statements := w.k.DB.Statements()
 	res, err := w.ts.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if n := w.k.DB.Statements() - statements; c.noStatements && n != 0 {
+		t.Errorf("the refusal ran %d SQL statements, want none", n)
+	}
 	if c.status != 0 && res.StatusCode != c.status {
 		t.Errorf("HTTP %d, want %d: %.300s", res.StatusCode, c.status, raw)
 	}
