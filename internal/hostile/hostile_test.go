@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/internal/testkit"
+	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/wire"
 )
 
@@ -29,14 +31,17 @@ type world struct {
 	a1, a2, v1, v2             testkit.Agent
 	victimTx, inboundTx, ownTx string
 	victimDispute, victimEvent string
+	ownFirstEvent              string
 	tables                     []string
 }
 
 func setup(t *testing.T) *world {
 	t.Helper()
 	k := testkit.New(t)
-	cfg := httpapi.Config{RateLimitRPS: 100000, RateLimitBurst: 100000}
-	srv := wire.NewServer(wire.Options{DB: k.DB, Config: cfg, Logger: testkit.Logger(t)})
+	cfg := httpapi.Config{RateLimitRPS: 100000, RateLimitBurst: 100000, ExportMaxBytes: exportMaxBytes,
+		AuthFailureBurst: failureBudget, AuthFailuresPerMinute: 6,
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}}
+	srv := wire.NewServer(wire.Options{DB: k.DB, Config: cfg, Logger: testkit.Logger(t), Live: live.Options{MaxReplay: maxReplay}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = srv.Run(ctx); close(done) }()
@@ -61,7 +66,11 @@ func setup(t *testing.T) *world {
 	w.v1 = k.RegisterAs(victim.Key, map[string]any{"name": "victim-1", "spendingLimit": "1000"})
 	w.v2 = k.RegisterAs(victim.Key, map[string]any{"name": "victim-2"})
 	w.victimTx = k.MustExecute(victim.Key, testkit.Pay(w.v1, w.v2, "10.00")).ID
-	w.inboundTx = k.MustExecute(victim.Key, testkit.Pay(w.v1, w.a1, "5.00")).ID
+	// A counterparty's memo lands in the attacker's export: quotes, which
+	// CSV doubles, make it pass the export's byte bound.
+	inbound := testkit.Pay(w.v1, w.a1, "5.00")
+	inbound["memo"] = strings.Repeat(`"`, exportMaxBytes/2+1)
+	w.inboundTx = k.MustExecute(victim.Key, inbound).ID
 	w.ownTx = k.MustExecute(k.Key, testkit.Pay(w.a1, w.a2, "1.00")).ID
 	var d testkit.Dispute
 	k.Report(victim.Key, w.v2.ID, "never delivered", w.victimTx).Into(t, "reportAgent", &d)
@@ -71,6 +80,11 @@ func setup(t *testing.T) *world {
 		t.Fatal("victim has no events")
 	}
 	w.victimEvent = evs[0].ID
+	own := k.Events(k.OrgID)
+	if len(own) <= maxReplay+1 {
+		t.Fatalf("the attacker has %d events: a replay from the first is within the bound", len(own))
+	}
+	w.ownFirstEvent = own[0].ID
 
 	w.tables = w.listTables(t)
 	return w
@@ -144,8 +158,8 @@ func diff(before, after map[string]string) []string {
 func TestHostileRequests(t *testing.T) {
 	t.Parallel()
 	w := setup(t)
-	httpCases := w.httpCases()
-	wsCases := w.wsCases()
+	httpCases := append(w.httpCases(), w.fairnessCases()...)
+	wsCases := append(w.wsCases(), w.fairnessWSCases()...)
 	if n := len(httpCases) + len(wsCases); n < 150 {
 		t.Fatalf("the table has %d hostile requests, want at least 150", n)
 	}
@@ -184,6 +198,12 @@ type httpCase struct {
 	vars   map[string]any
 	code   string // the first error's extensions.code (GraphQL) or error.code (REST)
 	status int    // 0: 200 for GraphQL errors other than the ones with a fixed status
+	from   string // the client address the trusted proxy forwards; default the peer
+	field  string // the first error's first field error names this field
+	detail string // and its message, or the field error's, says this
+	// noStatements: the refusal runs no SQL statement (a guess past its
+	// address's budget costs the database nothing).
+	noStatements bool
 }
 
 func (w *world) runHTTP(t *testing.T, c httpCase) {
@@ -217,12 +237,19 @@ func (w *world) runHTTP(t *testing.T, c httpCase) {
 	default:
 		req.Header.Set("Authorization", c.auth)
 	}
+	if c.from != "" {
+		req.Header.Set("X-Forwarded-For", c.from)
+	}
+	statements := w.k.DB.Statements()
 	res, err := w.ts.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if n := w.k.DB.Statements() - statements; c.noStatements && n != 0 {
+		t.Errorf("the refusal ran %d SQL statements, want none", n)
+	}
 	if c.status != 0 && res.StatusCode != c.status {
 		t.Errorf("HTTP %d, want %d: %.300s", res.StatusCode, c.status, raw)
 	}
@@ -232,34 +259,63 @@ func (w *world) runHTTP(t *testing.T, c httpCase) {
 	var ans struct {
 		Data   map[string]json.RawMessage `json:"data"`
 		Errors []struct {
-			Message    string         `json:"message"`
-			Extensions map[string]any `json:"extensions"`
+			Message    string `json:"message"`
+			Extensions struct {
+				Code        string       `json:"code"`
+				FieldErrors []fieldError `json:"fieldErrors"`
+			} `json:"extensions"`
 		} `json:"errors"`
 		Error *struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
+			Code        string       `json:"code"`
+			Message     string       `json:"message"`
+			FieldErrors []fieldError `json:"field_errors"`
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(raw, &ans); err != nil {
 		t.Fatalf("HTTP %d answer is not JSON (%v): %.300s", res.StatusCode, err, raw)
 	}
 	var code, msg string
+	var fields []fieldError
 	switch {
 	case len(ans.Errors) > 0:
-		code, _ = ans.Errors[0].Extensions["code"].(string)
-		msg = ans.Errors[0].Message
+		code, msg, fields = ans.Errors[0].Extensions.Code, ans.Errors[0].Message, ans.Errors[0].Extensions.FieldErrors
 	case ans.Error != nil:
-		code, msg = ans.Error.Code, ans.Error.Message
+		code, msg, fields = ans.Error.Code, ans.Error.Message, ans.Error.FieldErrors
 	}
 	if code != c.code || msg == "" {
 		t.Errorf("code %q (message %q), want %q; HTTP %d: %.400s", code, msg, c.code, res.StatusCode, raw)
+	}
+	if c.field != "" && (len(fields) == 0 || fields[0].Field != c.field) {
+		t.Errorf("field errors %+v, want the first on %q: %.400s", fields, c.field, raw)
+	}
+	if c.detail != "" {
+		said := msg
+		if len(fields) > 0 {
+			said += "\n" + fields[0].Message
+		}
+		if !strings.Contains(said, c.detail) {
+			t.Errorf("the refusal does not say %q: %.400s", c.detail, raw)
+		}
 	}
 	for k, v := range ans.Data {
 		if string(v) != "null" {
 			t.Errorf("refused request returned data %s: %.200s", k, v)
 		}
 	}
-	if strings.Contains(strings.ToLower(string(raw)), "sqlstate") || strings.Contains(string(raw), "goroutine ") {
-		t.Errorf("answer leaks internals: %.300s", raw)
+	for _, leak := range internals {
+		if strings.Contains(strings.ToLower(string(raw)), leak) {
+			t.Errorf("answer leaks internals (%q): %.300s", leak, raw)
+		}
 	}
 }
+
+// fieldError is one entry of an error's fieldErrors.
+type fieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// internals are what no refusal may show: SQL errors, stacks, and this
+// server's network (its resolver, dial and TLS errors), which would make
+// the service a probe of hosts and ports.
+var internals = []string{"sqlstate", "goroutine ", "dial tcp", "lookup ", "x509", "connection refused", "i/o timeout", "no such host", "tls: "}

@@ -2,6 +2,7 @@ package hostile_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -24,6 +25,10 @@ type wsCase struct {
 	binary   bool
 	close    []int  // acceptable close codes
 	code     string // or: the error message's extensions.code
+	// crowd websockets are first opened with header and never sent
+	// connection_init; the case's own upgrade must then be refused with
+	// HTTP 429 and code.
+	crowd int
 }
 
 // protocolError are the close codes a garbled conversation may get:
@@ -71,7 +76,12 @@ func (w *world) runWS(t *testing.T, c wsCase) {
 		proto = "graphql-transport-ws"
 	}
 	d := websocket.Dialer{Subprotocols: []string{proto}, HandshakeTimeout: 5 * time.Second}
-	conn, res, err := d.Dial("ws"+strings.TrimPrefix(w.ts.URL, "http")+"/graphql", c.header)
+	url := "ws" + strings.TrimPrefix(w.ts.URL, "http") + "/graphql"
+	if c.crowd > 0 {
+		w.runCrowd(t, d, url, c)
+		return
+	}
+	conn, res, err := d.Dial(url, c.header)
 	if err != nil {
 		t.Fatalf("dial: %v (%v)", err, res)
 	}
@@ -134,6 +144,33 @@ func (w *world) runWS(t *testing.T, c wsCase) {
 		default:
 			t.Fatalf("unexpected message: %s", raw)
 		}
+	}
+}
+
+// runCrowd holds c.crowd websockets that never authenticate, then checks
+// that one more upgrade is refused with HTTP 429 and c.code.
+func (w *world) runCrowd(t *testing.T, d websocket.Dialer, url string, c wsCase) {
+	for i := range c.crowd {
+		conn, res, err := d.Dial(url, c.header)
+		if err != nil {
+			t.Fatalf("websocket %d of the crowd: %v (%v)", i, err, res)
+		}
+		defer conn.Close()
+	}
+	conn, res, err := d.Dial(url, c.header)
+	if err == nil {
+		conn.Close()
+		t.Fatalf("websocket %d without connection_init was accepted", c.crowd+1)
+	}
+	if res == nil {
+		t.Fatalf("websocket %d: no HTTP answer: %v", c.crowd+1, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	var ans struct{ Errors json.RawMessage }
+	_ = json.Unmarshal(raw, &ans)
+	if res.StatusCode != http.StatusTooManyRequests || firstCode(ans.Errors) != c.code {
+		t.Fatalf("websocket %d: HTTP %d %.300s, want 429 %s", c.crowd+1, res.StatusCode, raw, c.code)
 	}
 }
 
