@@ -81,21 +81,9 @@ func (c *Config) Validate() error {
 		}
 		c.HTTP.RateLimitRPS = rps
 	}
-	if c.rateLimitBurst != "" {
-		burst, err := strconv.Atoi(c.rateLimitBurst)
-		if err != nil || burst < 1 {
-			errs = append(errs, fmt.Errorf("RATE_LIMIT_BURST (--rate-limit-burst) must be a whole number of at least 1 (got %q)", c.rateLimitBurst))
-		}
-		c.HTTP.RateLimitBurst = burst
-	}
+	wholeNumber(&errs, "RATE_LIMIT_BURST", "rate-limit-burst", c.rateLimitBurst, 1, 0, &c.HTTP.RateLimitBurst)
 	c.DatabaseMaxConns = db.DefaultMaxConns
-	if c.databaseMaxConns != "" {
-		n, err := strconv.Atoi(c.databaseMaxConns)
-		if err != nil || n < 1 || n > db.MaxConnsLimit {
-			errs = append(errs, fmt.Errorf("DATABASE_MAX_CONNS (--database-max-conns) must be a whole number from 1 to %d (got %q)", db.MaxConnsLimit, c.databaseMaxConns))
-		}
-		c.DatabaseMaxConns = n
-	}
+	wholeNumber(&errs, "DATABASE_MAX_CONNS", "database-max-conns", c.databaseMaxConns, 1, db.MaxConnsLimit, &c.DatabaseMaxConns)
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		errs = append(errs, fmt.Errorf("LOG_FORMAT (--log-format) must be text or json (got %q)", c.LogFormat))
 	}
@@ -162,21 +150,9 @@ func splitOrigins(v string) []string {
 func (c *Config) validateReadBounds() []error {
 	var errs []error
 	c.HTTP.ExportMaxBytes = transaction.DefaultExportMaxBytes
-	if c.exportMaxBytes != "" {
-		n, err := strconv.Atoi(c.exportMaxBytes)
-		if err != nil || n < 1<<10 {
-			errs = append(errs, fmt.Errorf("EXPORT_MAX_BYTES (--export-max-bytes) must be a whole number of bytes, at least 1024 (got %q)", c.exportMaxBytes))
-		}
-		c.HTTP.ExportMaxBytes = n
-	}
+	wholeNumber(&errs, "EXPORT_MAX_BYTES", "export-max-bytes", c.exportMaxBytes, 1<<10, 0, &c.HTTP.ExportMaxBytes)
 	c.LiveReplayMaxEvents = live.DefaultMaxReplay
-	if c.liveReplayMaxEvents != "" {
-		n, err := strconv.Atoi(c.liveReplayMaxEvents)
-		if err != nil || n < 1 {
-			errs = append(errs, fmt.Errorf("LIVE_REPLAY_MAX_EVENTS (--live-replay-max-events) must be a whole number of at least 1 (got %q)", c.liveReplayMaxEvents))
-		}
-		c.LiveReplayMaxEvents = n
-	}
+	wholeNumber(&errs, "LIVE_REPLAY_MAX_EVENTS", "live-replay-max-events", c.liveReplayMaxEvents, 1, 0, &c.LiveReplayMaxEvents)
 	return errs
 }
 
@@ -200,13 +176,7 @@ func (c *Config) validateWebhooks() []error {
 	}
 	w.schedule = schedule
 	w.DisableAfter = webhook.DefaultDisableAfter
-	if c.webhookDisableAfter != "" {
-		n, err := strconv.Atoi(c.webhookDisableAfter)
-		if err != nil || n < 1 {
-			errs = append(errs, fmt.Errorf("WEBHOOK_DISABLE_AFTER (--webhook-disable-after) must be a whole number of at least 1 (got %q)", c.webhookDisableAfter))
-		}
-		w.DisableAfter = n
-	}
+	wholeNumber(&errs, "WEBHOOK_DISABLE_AFTER", "webhook-disable-after", c.webhookDisableAfter, 1, 0, &w.DisableAfter)
 	w.Retention = webhook.DefaultRetention
 	if c.webhookRetention != "" {
 		d, err := time.ParseDuration(c.webhookRetention)
@@ -215,15 +185,8 @@ func (c *Config) validateWebhooks() []error {
 		}
 		w.Retention = d
 	}
-	w.OrgConcurrency = delivery.DefaultPerOrganization
-	if c.webhookOrgConcurrency != "" {
-		n, err := strconv.Atoi(c.webhookOrgConcurrency)
-		if err != nil || n < 1 || n > delivery.DefaultWorkers {
-			errs = append(errs, fmt.Errorf("WEBHOOK_ORG_CONCURRENCY (--webhook-org-concurrency) must be a whole number from 1 to %d, the delivery workers of a replica (got %q)",
-				delivery.DefaultWorkers, c.webhookOrgConcurrency))
-		}
-		w.OrgConcurrency = n
-	}
+	w.OrgConcurrency = delivery.DefaultPerOrganization // at most the delivery workers of a replica
+	wholeNumber(&errs, "WEBHOOK_ORG_CONCURRENCY", "webhook-org-concurrency", c.webhookOrgConcurrency, 1, delivery.DefaultWorkers, &w.OrgConcurrency)
 	if w.CAFile != "" {
 		roots, err := outbound.LoadCAFile(w.CAFile)
 		if err != nil {
@@ -261,14 +224,24 @@ func (c *Config) validateEdge() []error {
 		{"LIVE_SUBSCRIPTIONS_PER_ORG", "live-subscriptions-per-org", &c.HTTP.MaxSubscriptionsPerOrg},
 	}
 	for i, cp := range caps {
-		if c.liveCaps[i] == "" {
-			continue
-		}
-		n, err := strconv.Atoi(c.liveCaps[i])
-		if err != nil || n < 1 {
-			errs = append(errs, fmt.Errorf("%s (--%s) must be a whole number of at least 1 (got %q)", cp.name, cp.flag, c.liveCaps[i]))
-		}
-		*cp.dst = n
+		wholeNumber(&errs, cp.name, cp.flag, c.liveCaps[i], 1, 0, cp.dst)
 	}
 	return errs
+}
+
+// wholeNumber parses a setting's text into dst as a whole number from lo to
+// hi (0: no upper bound); unset text leaves dst as it is, and a bad value
+// appends an error naming the variable and its flag.
+func wholeNumber(errs *[]error, name, flag, text string, lo, hi int, dst *int) {
+	if text == "" {
+		return
+	}
+	n, err := strconv.Atoi(text)
+	switch {
+	case hi > 0 && (err != nil || n < lo || n > hi):
+		*errs = append(*errs, fmt.Errorf("%s (--%s) must be a whole number from %d to %d (got %q)", name, flag, lo, hi, text))
+	case err != nil || n < lo:
+		*errs = append(*errs, fmt.Errorf("%s (--%s) must be a whole number of at least %d (got %q)", name, flag, lo, text))
+	}
+	*dst = n
 }
