@@ -20,7 +20,8 @@ const exportWriteTimeout = 30 * time.Second
 // exportRoutes routes GET /transactions/export; the caller authenticates first.
 func exportRoutes(d Deps, meter func(context.Context, int) error) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /transactions/export", &exportEdge{restEdge: restEdge{d: d}, meter: meter})
+	e := &exportEdge{restEdge: restEdge{d: d}, meter: meter}
+	route(mux, "GET /transactions/export", e.ServeHTTP)
 	return mux
 }
 

@@ -18,15 +18,15 @@ type restEdge struct{ d Deps }
 func webhookRoutes(d Deps) http.Handler {
 	e := &restEdge{d: d}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /webhooks", e.register)
-	mux.HandleFunc("GET /webhooks", e.list)
-	mux.HandleFunc("GET /webhooks/{id}", e.get)
-	mux.HandleFunc("PATCH /webhooks/{id}", e.update)
-	mux.HandleFunc("DELETE /webhooks/{id}", e.delete)
-	mux.HandleFunc("POST /webhooks/{id}/test", e.test)
-	mux.HandleFunc("GET /webhooks/{id}/deliveries", e.deliveries)
-	mux.HandleFunc("POST /webhooks/{id}/secret/rotate", e.rotate)
-	mux.HandleFunc("POST /webhooks/{id}/redeliver", e.redeliver)
+	route(mux, "POST /webhooks", e.register)
+	route(mux, "GET /webhooks", e.list)
+	route(mux, "GET /webhooks/{id}", e.get)
+	route(mux, "PATCH /webhooks/{id}", e.update)
+	route(mux, "DELETE /webhooks/{id}", e.delete)
+	route(mux, "POST /webhooks/{id}/test", e.test)
+	route(mux, "GET /webhooks/{id}/deliveries", e.deliveries)
+	route(mux, "POST /webhooks/{id}/secret/rotate", e.rotate)
+	route(mux, "POST /webhooks/{id}/redeliver", e.redeliver)
 	return mux
 }
 
