@@ -33,7 +33,7 @@ type Access struct {
 	Roles []Role
 	Scope Scope
 	// Arg is the argument path naming the acting agent, for ScopeArg:
-	// "agentId" or "input.fromAgent".
+	// "input.agentId" or "input.fromAgent".
 	Arg string
 }
 
@@ -58,7 +58,7 @@ var Operations = map[string]Access{
 	"Query.transactions":       read,
 	"Query.exportTransactions": read,
 	"Query.trustProfile":       read,
-	"Query.evaluateTrust":      {Roles: anyRole, Scope: ScopeArg, Arg: "agentId"},
+	"Query.evaluateTrust":      {Roles: anyRole, Scope: ScopeArg, Arg: "input.agentId"},
 	"Query.batchTrust":         read,
 	"Query.trustHistory":       read,
 	"Query.dispute":            read,
@@ -144,4 +144,18 @@ func OperationName(op string) string {
 		}
 	}
 	return op
+}
+
+// MayCite reports whether p may cite, as a dispute's evidence, a transaction
+// between fromAgent and toAgent (ScopeEvidence): an agent key only one its
+// own agents took part in.
+func (p Principal) MayCite(fromAgent, toAgent string) bool {
+	return p.Role != RoleAgent || p.ActsFor(fromAgent) || p.ActsFor(toAgent)
+}
+
+// MayWithdraw reports whether p may withdraw a dispute the key filedByKey
+// filed (ScopeFiledByKey): an agent key only its own. Disputes filed before
+// keys were recorded have an empty filedByKey.
+func (p Principal) MayWithdraw(filedByKey string) bool {
+	return p.Role != RoleAgent || filedByKey == p.KeyID
 }
