@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/webhook"
@@ -233,19 +234,32 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 					{
 						Name:  "create",
 						Usage: "add an API key to an organization",
-						Description: "Prints {\"key_id\", \"api_key\"}. The key is shown only now. To rotate: create a key, deploy it,\n" +
-							"then revoke the old one.\n\n" +
-							"Example:\n" +
-							"  " + name + " apikey create --org org_…",
-						Flags: []cli.Flag{&cli.StringFlag{Name: "org", Usage: "organization `ID` (org_…)"}},
+						Description: "Prints {\"key_id\", \"api_key\", \"name\", \"role\", \"agent_ids\"}. The key is shown only now.\n" +
+							"Roles: admin (everything; the default), agent (reads, and pays, evaluates, reports and\n" +
+							"withdraws its disputes for the agents given with --agent), readonly (reads only).\n" +
+							"To rotate: create a key, deploy it, then revoke the old one.\n\n" +
+							"Examples:\n" +
+							"  " + name + " apikey create --org org_…\n" +
+							"  " + name + " apikey create --org org_… --name buyer-bot --role agent --agent agent_…",
+						Flags: []cli.Flag{
+							&cli.StringFlag{Name: "org", Usage: "organization `ID` (org_…)"},
+							&cli.StringFlag{Name: "name", Usage: "a `NAME` to tell keys apart"},
+							&cli.StringFlag{Name: "role", Value: string(auth.RoleAdmin), Usage: "`ROLE`: admin, agent or readonly"},
+							&cli.StringSliceFlag{Name: "agent", Usage: "an agent `ID` (agent_…) an agent key acts for; repeat for several"},
+						},
 						Action: main(func(ctx context.Context, m *Main, cmd *cli.Command) error {
 							org := cmd.String("org")
 							if org == "" {
 								return usagef("apikey create: --org is required (an org_… id, printed by `org create`)")
 							}
+							in := auth.KeyInput{Name: cmd.String("name"), Role: auth.Role(cmd.String("role")), AgentIDs: cmd.StringSlice("agent")}
+							if !in.Role.Valid() {
+								return usagef("apikey create: --role is admin, agent or readonly (got %q)", in.Role)
+							}
 							return m.withOrgs(ctx, func(s *db.OrgService) error {
-								keyID, apiKey, err := s.CreateKey(ctx, org)
-								return printJSON(stdout, err, map[string]string{"key_id": keyID, "api_key": apiKey})
+								k, apiKey, err := s.IssueKey(ctx, org, in)
+								return printJSON(stdout, err, map[string]any{"key_id": k.ID, "api_key": apiKey, "name": k.Name,
+									"role": k.Role, "agent_ids": k.AgentIDs})
 							})
 						}),
 					},
@@ -269,8 +283,9 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 					},
 					{
 						Name:  "list",
-						Usage: "list an organization's API keys: ids, creation and last use, never a key",
-						Description: "Prints {\"org_id\", \"keys\": [{\"key_id\", \"created_at\", \"last_used_at\", \"revoked_at\"}]}, newest\n" +
+						Usage: "list an organization's API keys: ids, roles, agents, creation and last use, never a key",
+						Description: "Prints {\"org_id\", \"keys\": [{\"key_id\", \"name\", \"role\", \"agent_ids\", \"created_at\", \"last_used_at\",\n" +
+							"\"revoked_at\"}]}, newest\n" +
 							"first. last_used_at is recorded at most once a minute per key, so it may lag by a minute.\n\n" +
 							"Example:\n" +
 							"  " + name + " apikey list --org org_…",
@@ -284,7 +299,8 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 								keys, err := s.ListKeys(ctx, org)
 								out := make([]map[string]any, len(keys))
 								for i, k := range keys {
-									out[i] = map[string]any{"key_id": k.ID, "created_at": event.FormatTime(k.CreatedAt),
+									out[i] = map[string]any{"key_id": k.ID, "name": k.Name, "role": k.Role, "agent_ids": k.AgentIDs,
+										"created_at":   event.FormatTime(k.CreatedAt),
 										"last_used_at": optTime(k.LastUsedAt), "revoked_at": optTime(k.RevokedAt)}
 								}
 								return printJSON(stdout, err, map[string]any{"org_id": org, "keys": out})

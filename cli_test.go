@@ -37,7 +37,7 @@ func TestHelpForEveryCommand(t *testing.T) {
 		{[]string{"org", "create", "--help"}, []string{"agenttrust org create", "--name NAME", "api_key", "Example:", "org create --name acme", "same value as serve"}, []string{"--fix", "--key", "--org", "--listen"}},
 		{[]string{"webhook", "receive", "--help"}, []string{"agenttrust webhook receive", "--api-key KEY", "$AGENTTRUST_API_KEY", "WEBHOOK_CA_FILE", "Example:"}, []string{"--fix", "--org", "--listen ADDRESS  HTTP"}},
 		{[]string{"apikey", "--help"}, []string{"agenttrust apikey", "create", "revoke", "list"}, []string{"--fix"}},
-		{[]string{"apikey", "create", "--help"}, []string{"agenttrust apikey create", "--org ID", "Example:"}, []string{"--fix", "--name", "--key"}},
+		{[]string{"apikey", "create", "--help"}, []string{"agenttrust apikey create", "--org ID", "--name NAME", "--role ROLE", "--agent ID", "Examples:"}, []string{"--fix", "--key"}},
 		{[]string{"apikey", "revoke", "--help"}, []string{"agenttrust apikey revoke", "--key ID", "Example:"}, []string{"--fix", "--name", "--org"}},
 		{[]string{"apikey", "list", "--help"}, []string{"agenttrust apikey list", "--org ID", "last_used_at", "never a key", "Example:"}, []string{"--fix", "--name", "--key"}},
 		{[]string{"trust", "--help"}, []string{"agenttrust trust", "rebuild"}, []string{"--name"}},
@@ -81,7 +81,7 @@ func TestCommandLineMistakes(t *testing.T) {
 		{[]string{"apikey", "create"}, "apikey create: --org is required"},
 		{[]string{"apikey", "revoke"}, "apikey revoke: --key is required"},
 		{[]string{"apikey", "list"}, "apikey list: --org is required"},
-		{[]string{"apikey", "create", "--name", "x"}, "apikey create: flag provided but not defined: -name; see `agenttrust apikey create --help`"},
+		{[]string{"apikey", "create", "--owner", "x"}, "apikey create: flag provided but not defined: -owner; see `agenttrust apikey create --help`"},
 		{[]string{"serve", "now"}, `serve: unexpected argument "now"`},
 		{[]string{"--listen"}, "flag needs an argument"},
 		{[]string{"migrate", "--log-format", "xml"}, "LOG_FORMAT (--log-format) must be text or json"},
@@ -134,7 +134,7 @@ func TestProgramNamesItselfByItsBinary(t *testing.T) {
 	if !strings.Contains(out.String(), "service org create [options]") || !strings.Contains(out.String(), "  service org create --name acme") || strings.Contains(out.String(), "agenttrust") {
 		t.Fatalf("help of a binary called service:\n%s", out.String())
 	}
-	err := runAs(context.Background(), "service", []string{"apikey", "create", "--name", "x"}, func(string) string { return "" }, io.Discard, io.Discard)
+	err := runAs(context.Background(), "service", []string{"apikey", "create", "--owner", "x"}, func(string) string { return "" }, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "see `service apikey create --help`") {
 		t.Fatalf("error of a binary called service: %v", err)
 	}
@@ -262,5 +262,41 @@ func TestTrustRebuildExitCodes(t *testing.T) {
 	}
 	if v, err := rebuild(); err != nil || v["drifted"] != 0.0 {
 		t.Fatalf("after --fix: %v (%v)", v, err)
+	}
+}
+
+// apikey create gives a key its name, role and agents; apikey list shows
+// them; a bad role is a usage error, an agent of no organization's a failure.
+func TestAPIKeyRoles(t *testing.T) {
+	t.Parallel()
+	k := testkit.New(t)
+	a, b := k.Register(nil), k.Register(nil)
+	env := map[string]string{"DATABASE_URL": k.DBURL, "ENCRYPTION_KEY": keyring.Generate(), "LOG_LEVEL": "error"}
+	cmd := func(args ...string) (map[string]any, error) {
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"apikey"}, args...), func(k string) string { return env[k] }, &out, io.Discard)
+		var v map[string]any
+		_ = json.Unmarshal(out.Bytes(), &v)
+		return v, err
+	}
+	created, err := cmd("create", "--org", k.OrgID, "--name", "bot", "--role", "agent", "--agent", a.ID, "--agent", b.ID)
+	if err != nil || created["role"] != "agent" || created["name"] != "bot" || fmt.Sprint(created["agent_ids"]) != fmt.Sprint([]any{a.ID, b.ID}) {
+		t.Fatalf("create: %v (%v)", created, err)
+	}
+	var me testkit.APIKey
+	k.Do(created["api_key"].(string), testkit.WhoamiQuery, nil).Into(t, "whoami", &me)
+	if me.ID != created["key_id"] || me.Role != "agent" {
+		t.Fatalf("whoami %+v", me)
+	}
+	listed, err := cmd("list", "--org", k.OrgID)
+	keys, _ := listed["keys"].([]any)
+	if err != nil || len(keys) != 2 || keys[0].(map[string]any)["role"] != "agent" || keys[1].(map[string]any)["role"] != "admin" {
+		t.Fatalf("list: %v (%v)", listed, err)
+	}
+	if _, err := cmd("create", "--org", k.OrgID, "--role", "owner"); exitCode(err) != exitUsage {
+		t.Fatalf("--role owner: exit %d (%v)", exitCode(err), err)
+	}
+	if _, err := cmd("create", "--org", k.OrgID, "--role", "agent", "--agent", "agent_none"); err == nil || !strings.Contains(err.Error(), "input.agentIds") {
+		t.Fatalf("an unknown agent: %v", err)
 	}
 }

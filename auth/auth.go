@@ -14,10 +14,14 @@ import (
 	"github.com/agenttrust/service/id"
 )
 
-// Principal is the authenticated caller: an organization acting through one API key.
+// Principal is the authenticated caller: an organization acting through one
+// API key, with that key's role and, for an agent key, the agents it may act
+// for.
 type Principal struct {
-	OrgID string
-	KeyID string
+	OrgID    string
+	KeyID    string
+	Role     Role
+	AgentIDs []string
 }
 
 type ctxKey struct{}
@@ -126,20 +130,37 @@ func (in OrgInput) Validate() error {
 	return nil
 }
 
+// KeyService manages an organization's API keys (the GraphQL key
+// operations and the command line use it).
+type KeyService interface {
+	// ListKeys describes an organization's keys, newest first (NotFound if no such organization).
+	ListKeys(ctx context.Context, orgID string) ([]KeyInfo, error)
+	// IssueKey adds a key with in's name, role and agents to an existing
+	// organization and returns it with its plaintext, shown once: NotFound
+	// if there is no such organization; ValidationFailed for a bad input
+	// (KeyInput.Validate) or agent ids that are not the organization's
+	// agents (on input.agentIds).
+	IssueKey(ctx context.Context, orgID string, in KeyInput) (KeyInfo, string, error)
+	// Key describes one key of an organization (NotFound if it has none of that id).
+	Key(ctx context.Context, orgID, keyID string) (KeyInfo, error)
+	// RevokeOrgKey revokes one of an organization's keys and describes it;
+	// revoking twice is harmless; NotFound if the organization has no such key.
+	RevokeOrgKey(ctx context.Context, orgID, keyID string) (KeyInfo, error)
+}
+
 // OrgService manages organizations and their API keys (the command line uses it).
 type OrgService interface {
 	Authenticator
+	KeyService
 	// CreateOrg creates an organization with a first key; it returns the
 	// plaintext key once. A bad name is ValidationFailed (OrgInput.Validate).
 	CreateOrg(ctx context.Context, name string) (orgID, keyID, key string, err error)
-	// CreateKey adds a key to an existing organization (NotFound if none).
+	// CreateKey adds an unnamed admin key to an existing organization (NotFound if none).
 	CreateKey(ctx context.Context, orgID string) (keyID, key string, err error)
 	// RevokeKey revokes a key (NotFound if none); it is refused from the next request on.
 	RevokeKey(ctx context.Context, keyID string) error
 	// EnsureKey makes sure an organization holding key exists (idempotent); it returns its id.
 	EnsureKey(ctx context.Context, key, orgName string) (orgID string, err error)
-	// ListKeys describes an organization's keys, newest first (NotFound if no such organization).
-	ListKeys(ctx context.Context, orgID string) ([]KeyInfo, error)
 	// AnyOrg reports whether at least one organization exists.
 	AnyOrg(ctx context.Context) (bool, error)
 }
@@ -147,6 +168,9 @@ type OrgService interface {
 // KeyInfo describes an API key without revealing it.
 type KeyInfo struct {
 	ID        string
+	Name      string
+	Role      Role
+	AgentIDs  []string
 	CreatedAt time.Time
 	// LastUsedAt is the last authenticated request, recorded at most once per
 	// LastUseResolution; nil if never used since tracking began.

@@ -73,6 +73,9 @@ type Client struct {
 	Webhooks *WebhooksService
 	// Events streams the organization's live events.
 	Events *EventsService
+	// Keys lists, creates and revokes API keys, and tells which key the
+	// client holds.
+	Keys *KeysService
 
 	apiKey     string
 	base       *url.URL
@@ -153,6 +156,7 @@ func New(o Options) (*Client, error) {
 	}
 	c.Agents = &AgentsService{c: c}
 	c.Trust = &TrustService{c: c}
+	c.Keys = &KeysService{c: c}
 	c.Transactions = &TransactionsService{c: c}
 	c.Webhooks = &WebhooksService{c: c}
 	c.Events = &EventsService{c: c}

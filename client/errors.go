@@ -102,7 +102,9 @@ type RateLimitError struct {
 // AuthenticationError: the API key is missing, malformed, unknown or revoked.
 type AuthenticationError struct{ *APIError }
 
-// ForbiddenError: authenticated but not allowed.
+// ForbiddenError: authenticated but not allowed: the key's role lacks the
+// operation (the message names the role and the operation, e.g. "an agent
+// key may not registerAgent"), or the resource is not the caller's to change.
 type ForbiddenError struct{ *APIError }
 
 // ConflictError: the request conflicts with the resource's state (e.g.

@@ -32,6 +32,7 @@ type disputeRow struct {
 	AgentOrg      string    `bun:"agent_org"`
 	WithdrawnAt   time.Time `bun:"withdrawn_at,nullzero"`
 	Seq           int64     `bun:"seq,nullzero"`
+	FiledByKey    string    `bun:"filed_by_key,nullzero"`
 }
 
 func (r *disputeRow) dispute() *trust.Dispute {
@@ -68,7 +69,7 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 		if a == nil {
 			return agentNotFound(in.AgentID)
 		}
-		if err := s.checkEvidence(ctx, tx, p.OrgID, in); err != nil {
+		if err := s.checkEvidence(ctx, tx, p, in); err != nil {
 			return err
 		}
 		// A dispute from the agent's own organization counts for nothing, so
@@ -82,7 +83,8 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 		}
 		now := s.db.Now().Truncate(time.Microsecond)
 		d := disputeRow{ID: id.New(id.Dispute), AgentID: a.ID, ReporterOrg: p.OrgID, Reason: in.Reason,
-			EvidenceIDs: in.EvidenceIDs, Status: string(trust.StatusOpen), CreatedAt: now, AgentOrg: a.OrgID}
+			EvidenceIDs: in.EvidenceIDs, Status: string(trust.StatusOpen), CreatedAt: now, AgentOrg: a.OrgID,
+			FiledByKey: p.KeyID}
 		if _, err := tx.NewInsert().Model(&d).Exec(ctx); err != nil {
 			return fmt.Errorf("insert dispute: %w", err)
 		}
@@ -122,20 +124,22 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 }
 
 // checkEvidence names every evidence id that is not a transaction visible to
-// orgID involving the agent, and refuses transactions already under an open
-// dispute from orgID.
-func (s *TrustService) checkEvidence(ctx context.Context, tx *txn, orgID string, in trust.ReportInput) error {
-	var found []string
-	err := tx.NewSelect().Model((*transactionRow)(nil)).Column("id").
+// the caller's organization involving the agent, refuses (Forbidden) an
+// agent key's evidence none of its agents took part in (auth.MayCite), and
+// refuses transactions already under an open dispute from the organization.
+func (s *TrustService) checkEvidence(ctx context.Context, tx *txn, p auth.Principal, in trust.ReportInput) error {
+	orgID := p.OrgID
+	var found []transactionRow
+	err := tx.NewSelect().Model(&found).Column("id", "from_agent", "to_agent").
 		Where("id IN (?)", bun.In(in.EvidenceIDs)).
 		Where("(from_org = ? OR to_org = ?)", orgID, orgID).
-		Where("(from_agent = ? OR to_agent = ?)", in.AgentID, in.AgentID).Scan(ctx, &found)
+		Where("(from_agent = ? OR to_agent = ?)", in.AgentID, in.AgentID).Scan(ctx)
 	if err != nil {
 		return fmt.Errorf("check evidence: %w", err)
 	}
 	ok := map[string]bool{}
 	for _, f := range found {
-		ok[f] = true
+		ok[f.ID] = true
 	}
 	var f failure.Fields
 	for i, e := range in.EvidenceIDs {
@@ -145,6 +149,11 @@ func (s *TrustService) checkEvidence(ctx context.Context, tx *txn, orgID string,
 	}
 	if err := f.Err(); err != nil {
 		return err
+	}
+	for _, t := range found {
+		if !p.MayCite(t.FromAgent, t.ToAgent) {
+			return auth.Forbid(p, fmt.Sprintf("reportAgent with evidence %s: none of its agents took part", t.ID))
+		}
 	}
 	var open []string
 	err = tx.NewSelect().TableExpr("dispute_evidence AS de").Column("de.transaction_id").
@@ -199,6 +208,8 @@ func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.D
 		switch {
 		case d.ReporterOrg != p.OrgID:
 			return failure.Errorf(failure.Forbidden, "only the reporting organization may withdraw dispute %q", disputeID)
+		case !p.MayWithdraw(d.FiledByKey):
+			return auth.Forbid(p, fmt.Sprintf("withdrawDispute %s: another key filed it", disputeID))
 		case d.Status != string(trust.StatusOpen):
 			return failure.Errorf(failure.Conflict, "dispute %q is already withdrawn", disputeID)
 		}

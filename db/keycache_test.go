@@ -1,6 +1,7 @@
 package db
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -15,12 +16,12 @@ func TestKeyCacheSendsOneCallerToTheLookup(t *testing.T) {
 	t.Parallel()
 	m := connectedCache()
 	hash := auth.Hash("att_key")
-	p := auth.Principal{OrgID: "org_1", KeyID: "key_1"}
+	p := auth.Principal{OrgID: "org_1", KeyID: "key_1", Role: auth.RoleAgent, AgentIDs: []string{"agent_1"}}
 	start := time.Date(2026, 11, 23, 7, 0, 0, 0, time.UTC)
 	get := func(d time.Duration) bool {
 		m.heard() // the listener keeps hearing from its server
 		got, ok := m.get(hash, start.Add(d))
-		if ok && got != p {
+		if ok && !reflect.DeepEqual(got, p) {
 			t.Fatalf("at %s: cached %+v, want %+v", d, got, p)
 		}
 		return ok

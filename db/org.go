@@ -26,6 +26,9 @@ type apiKeyRow struct {
 	bun.BaseModel `bun:"table:api_keys"`
 	ID            string     `bun:"id,pk"`
 	OrgID         string     `bun:"org_id"`
+	Name          string     `bun:"name"`
+	Role          auth.Role  `bun:"role"`
+	AgentIDs      []string   `bun:"agent_ids,array"`
 	Hash          []byte     `bun:"hash"`
 	CreatedAt     time.Time  `bun:"created_at"`
 	RevokedAt     *time.Time `bun:"revoked_at"`
@@ -58,8 +61,8 @@ func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Princip
 	}
 	epoch := cache.currentEpoch()
 	var row apiKeyRow
-	err := s.db.queryRow(ctx, `SELECT id, org_id, hash, last_used_at FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, h).
-		Scan(&row.ID, &row.OrgID, &row.Hash, &row.LastUsedAt)
+	err := s.db.queryRow(ctx, `SELECT id, org_id, role, agent_ids, hash, last_used_at FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, h).
+		Scan(&row.ID, &row.OrgID, &row.Role, &row.AgentIDs, &row.Hash, &row.LastUsedAt)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !auth.Equal(row.Hash, h)) {
 		cache.putUnknown(h, now, epoch)
 		return auth.Principal{}, errUnknownKey()
@@ -67,7 +70,7 @@ func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Princip
 	if err != nil {
 		return auth.Principal{}, fmt.Errorf("look up api key: %w", err)
 	}
-	p := auth.Principal{OrgID: row.OrgID, KeyID: row.ID}
+	p := auth.Principal{OrgID: row.OrgID, KeyID: row.ID, Role: row.Role, AgentIDs: row.AgentIDs}
 	cache.sawLive(h)
 	if now := s.db.Now(); row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= auth.LastUseResolution {
 		// Best effort: a failed write must not refuse a valid key, and the
@@ -103,28 +106,6 @@ func announceKey(ctx context.Context, tx *txn, hash []byte) error {
 	return nil
 }
 
-// ListKeys describes an organization's keys, newest first; NotFound if there
-// is no such organization.
-func (s *OrgService) ListKeys(ctx context.Context, orgID string) ([]auth.KeyInfo, error) {
-	exists, err := s.db.bun.NewSelect().Model((*orgRow)(nil)).Where("id = ?", orgID).Exists(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("look up org: %w", err)
-	}
-	if !exists {
-		return nil, failure.Errorf(failure.NotFound, "organization %q not found", orgID)
-	}
-	var rows []apiKeyRow
-	if err := s.db.bun.NewSelect().Model(&rows).Column("id", "created_at", "last_used_at", "revoked_at").
-		Where("org_id = ?", orgID).Order("created_at DESC", "id DESC").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("list api keys: %w", err)
-	}
-	keys := make([]auth.KeyInfo, len(rows))
-	for i, r := range rows {
-		keys[i] = auth.KeyInfo{ID: r.ID, CreatedAt: r.CreatedAt, LastUsedAt: r.LastUsedAt, RevokedAt: r.RevokedAt}
-	}
-	return keys, nil
-}
-
 // AnyOrg reports whether at least one organization exists.
 func (s *OrgService) AnyOrg(ctx context.Context) (bool, error) {
 	found, err := s.db.bun.NewSelect().Model((*orgRow)(nil)).Exists(ctx)
@@ -142,7 +123,7 @@ func (s *OrgService) CreateOrg(ctx context.Context, name string) (orgID, keyID, 
 	}
 	org := orgRow{ID: id.New(id.Org), Name: name, CreatedAt: s.db.Now()}
 	key = auth.NewKey()
-	k := apiKeyRow{ID: id.New(id.Key), OrgID: org.ID, Hash: auth.Hash(key), CreatedAt: org.CreatedAt}
+	k := newKeyRow(org.ID, key, auth.KeyInput{Role: auth.RoleAdmin}, org.CreatedAt)
 	err = s.db.inTx(ctx, func(tx *txn) error {
 		if _, err := tx.NewInsert().Model(&org).Exec(ctx); err != nil {
 			return fmt.Errorf("insert org: %w", err)
@@ -159,55 +140,6 @@ func (s *OrgService) CreateOrg(ctx context.Context, name string) (orgID, keyID, 
 	return org.ID, k.ID, key, nil
 }
 
-// CreateKey adds a new API key to an organization; the transaction announces
-// it (announceKey).
-func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key string, err error) {
-	exists, err := s.db.bun.NewSelect().Model((*orgRow)(nil)).Where("id = ?", orgID).Exists(ctx)
-	if err != nil {
-		return "", "", fmt.Errorf("look up org: %w", err)
-	}
-	if !exists {
-		return "", "", failure.Errorf(failure.NotFound, "organization %q not found", orgID)
-	}
-	key = auth.NewKey()
-	k := apiKeyRow{ID: id.New(id.Key), OrgID: orgID, Hash: auth.Hash(key), CreatedAt: s.db.Now()}
-	err = s.db.inTx(ctx, func(tx *txn) error {
-		if _, err := tx.NewInsert().Model(&k).Exec(ctx); err != nil {
-			return fmt.Errorf("insert api key: %w", err)
-		}
-		return announceKey(ctx, tx, k.Hash)
-	})
-	if err != nil {
-		return "", "", err
-	}
-	s.db.keyCache.created(k.Hash)
-	return k.ID, key, nil
-}
-
-// RevokeKey marks a key revoked; revoking twice is harmless. The revoking
-// transaction notifies KeyChannel, so every replica's key cache forgets its
-// keys when it commits (this process's at once).
-func (s *OrgService) RevokeKey(ctx context.Context, keyID string) error {
-	err := s.db.inTx(ctx, func(tx *txn) error {
-		res, err := tx.NewUpdate().Model((*apiKeyRow)(nil)).
-			Set("revoked_at = coalesce(revoked_at, ?)", s.db.Now()).Where("id = ?", keyID).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("revoke api key: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return failure.Errorf(failure.NotFound, "API key %q not found", keyID)
-		}
-		if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", KeyChannel, keyID); err != nil {
-			return fmt.Errorf("announce revoked api key: %w", err)
-		}
-		return nil
-	})
-	if err == nil {
-		s.db.keyCache.revoked()
-	}
-	return err
-}
-
 // EnsureKey makes an organization holding key exist. Concurrent replicas race
 // safely: the key hash is unique, and the loser reads the winner's row.
 func (s *OrgService) EnsureKey(ctx context.Context, key, orgName string) (string, error) {
@@ -220,7 +152,7 @@ func (s *OrgService) EnsureKey(ctx context.Context, key, orgName string) (string
 		return "", failure.Errorf(failure.Conflict, "the bootstrap API key was revoked; choose another")
 	}
 	org := orgRow{ID: id.New(id.Org), Name: orgName, CreatedAt: s.db.Now()}
-	k := apiKeyRow{ID: id.New(id.Key), OrgID: org.ID, Hash: auth.Hash(key), CreatedAt: org.CreatedAt}
+	k := newKeyRow(org.ID, key, auth.KeyInput{Role: auth.RoleAdmin}, org.CreatedAt)
 	err := s.db.inTx(ctx, func(tx *txn) error {
 		if _, err := tx.NewInsert().Model(&org).Exec(ctx); err != nil {
 			return fmt.Errorf("insert org: %w", err)
@@ -247,25 +179,3 @@ func (s *OrgService) EnsureKey(ctx context.Context, key, orgName string) (string
 var errLostRace = errors.New("lost race")
 
 var _ auth.KeyChecker = (*OrgService)(nil)
-
-// RevokedKeys returns the ids among keyIDs that are revoked or no longer
-// exist, in one statement whatever the number of keys.
-func (s *OrgService) RevokedKeys(ctx context.Context, keyIDs []string) ([]string, error) {
-	var live []string
-	err := s.db.bun.NewSelect().Model((*apiKeyRow)(nil)).Column("id").
-		Where("id IN (?)", bun.In(keyIDs)).Where("revoked_at IS NULL").Scan(ctx, &live)
-	if err != nil {
-		return nil, fmt.Errorf("check api keys: %w", err)
-	}
-	alive := make(map[string]bool, len(live))
-	for _, id := range live {
-		alive[id] = true
-	}
-	var revoked []string
-	for _, id := range keyIDs {
-		if !alive[id] {
-			revoked = append(revoked, id)
-		}
-	}
-	return revoked, nil
-}

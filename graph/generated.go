@@ -16,6 +16,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/money"
@@ -87,6 +88,16 @@ type ComplexityRoot struct {
 		Verified        func(childComplexity int) int
 	}
 
+	ApiKey struct {
+		AgentIDs   func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastUsedAt func(childComplexity int) int
+		Name       func(childComplexity int) int
+		RevokedAt  func(childComplexity int) int
+		Role       func(childComplexity int) int
+	}
+
 	AuditEntry struct {
 		Action       func(childComplexity int) int
 		Actor        func(childComplexity int) int
@@ -95,6 +106,11 @@ type ComplexityRoot struct {
 		PreviousHash func(childComplexity int) int
 		Sequence     func(childComplexity int) int
 		Timestamp    func(childComplexity int) int
+	}
+
+	CreatedApiKey struct {
+		Key    func(childComplexity int) int
+		Secret func(childComplexity int) int
 	}
 
 	Dispute struct {
@@ -127,6 +143,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		CreateAPIKey        func(childComplexity int, input auth.KeyInput) int
 		DeleteWebhook       func(childComplexity int, id string) int
 		ExecuteTransaction  func(childComplexity int, input model.ExecuteTransactionInput) int
 		RedeliverEvent      func(childComplexity int, webhookID string, eventID string) int
@@ -135,6 +152,7 @@ type ComplexityRoot struct {
 		ReinstateAgent      func(childComplexity int, id string, reason *string) int
 		ReportAgent         func(childComplexity int, input model.ReportAgentInput) int
 		ReverseTransaction  func(childComplexity int, id string, reason string) int
+		RevokeAPIKey        func(childComplexity int, id string) int
 		RotateWebhookSecret func(childComplexity int, id string) int
 		SuspendAgent        func(childComplexity int, id string, reason *string) int
 		TestWebhook         func(childComplexity int, id string) int
@@ -151,6 +169,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		APIKeys            func(childComplexity int) int
 		Agent              func(childComplexity int, id string) int
 		AgentAuditChain    func(childComplexity int, agentID string, after *int, limit *int) int
 		Agents             func(childComplexity int, status *agent.Status, limit *int, after *string, first *int, last *int, before *string) int
@@ -168,6 +187,7 @@ type ComplexityRoot struct {
 		VerifyAgent        func(childComplexity int, id string) int
 		Webhook            func(childComplexity int, id string) int
 		Webhooks           func(childComplexity int) int
+		Whoami             func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -327,6 +347,8 @@ type MutationResolver interface {
 	TestWebhook(ctx context.Context, id string) (*webhook.TestResult, error)
 	RotateWebhookSecret(ctx context.Context, id string) (*webhook.Endpoint, error)
 	RedeliverEvent(ctx context.Context, webhookID string, eventID string) (bool, error)
+	CreateAPIKey(ctx context.Context, input auth.KeyInput) (*model.CreatedAPIKey, error)
+	RevokeAPIKey(ctx context.Context, id string) (*auth.KeyInfo, error)
 }
 type QueryResolver interface {
 	Agent(ctx context.Context, id string) (*preload.Agent, error)
@@ -346,6 +368,8 @@ type QueryResolver interface {
 	Nodes(ctx context.Context, ids []string) ([]preload.Node, error)
 	Webhooks(ctx context.Context) ([]*webhook.Endpoint, error)
 	Webhook(ctx context.Context, id string) (*webhook.Endpoint, error)
+	APIKeys(ctx context.Context) ([]*auth.KeyInfo, error)
+	Whoami(ctx context.Context) (*auth.KeyInfo, error)
 }
 type SubscriptionResolver interface {
 	Events(ctx context.Context, types []string, after *string) (<-chan *event.Event, error)
@@ -519,6 +543,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AgentVerification.Verified(childComplexity), true
 
+	case "ApiKey.agentIds":
+		if e.ComplexityRoot.ApiKey.AgentIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.AgentIDs(childComplexity), true
+	case "ApiKey.createdAt":
+		if e.ComplexityRoot.ApiKey.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.CreatedAt(childComplexity), true
+	case "ApiKey.id":
+		if e.ComplexityRoot.ApiKey.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.ID(childComplexity), true
+	case "ApiKey.lastUsedAt":
+		if e.ComplexityRoot.ApiKey.LastUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.LastUsedAt(childComplexity), true
+	case "ApiKey.name":
+		if e.ComplexityRoot.ApiKey.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.Name(childComplexity), true
+	case "ApiKey.revokedAt":
+		if e.ComplexityRoot.ApiKey.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.RevokedAt(childComplexity), true
+	case "ApiKey.role":
+		if e.ComplexityRoot.ApiKey.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.Role(childComplexity), true
+
 	case "AuditEntry.action":
 		if e.ComplexityRoot.AuditEntry.Action == nil {
 			break
@@ -561,6 +628,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEntry.Timestamp(childComplexity), true
+
+	case "CreatedApiKey.key":
+		if e.ComplexityRoot.CreatedApiKey.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedApiKey.Key(childComplexity), true
+	case "CreatedApiKey.secret":
+		if e.ComplexityRoot.CreatedApiKey.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedApiKey.Secret(childComplexity), true
 
 	case "Dispute.agentId":
 		if e.ComplexityRoot.Dispute.AgentID == nil {
@@ -668,6 +748,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Event.Type(childComplexity), true
 
+	case "Mutation.createApiKey":
+		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(auth.KeyInput)), true
 	case "Mutation.deleteWebhook":
 		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
 			break
@@ -756,6 +847,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReverseTransaction(childComplexity, args["id"].(string), args["reason"].(string)), true
+	case "Mutation.revokeApiKey":
+		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string)), true
 	case "Mutation.rotateWebhookSecret":
 		if e.ComplexityRoot.Mutation.RotateWebhookSecret == nil {
 			break
@@ -848,6 +950,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
+	case "Query.apiKeys":
+		if e.ComplexityRoot.Query.APIKeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.APIKeys(childComplexity), true
 	case "Query.agent":
 		if e.ComplexityRoot.Query.Agent == nil {
 			break
@@ -1031,6 +1139,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Webhooks(childComplexity), true
+	case "Query.whoami":
+		if e.ComplexityRoot.Query.Whoami == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Whoami(childComplexity), true
 
 	case "Subscription.events":
 		if e.ComplexityRoot.Subscription.Events == nil {
@@ -1546,6 +1660,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputExecuteTransactionInput,
 		ec.unmarshalInputRegisterAgentInput,
 		ec.unmarshalInputRegisterWebhookInput,
@@ -1742,7 +1857,7 @@ type PageInfo {
 
 "An object with a global id: ` + "`" + `node(id:)` + "`" + ` and ` + "`" + `nodes(ids:)` + "`" + ` refetch any of them by that id."
 interface Node {
-  "The object's global id; its prefix names its type (` + "`" + `agent_` + "`" + `, ` + "`" + `tx_` + "`" + `, ` + "`" + `disp_` + "`" + `, ` + "`" + `wh_` + "`" + `, ` + "`" + `dlv_` + "`" + `, ` + "`" + `evt_` + "`" + `)."
+  "The object's global id; its prefix names its type (` + "`" + `agent_` + "`" + `, ` + "`" + `tx_` + "`" + `, ` + "`" + `disp_` + "`" + `, ` + "`" + `wh_` + "`" + `, ` + "`" + `dlv_` + "`" + `, ` + "`" + `evt_` + "`" + `, ` + "`" + `key_` + "`" + `)."
   id: ID!
 }
 
@@ -2374,7 +2489,7 @@ input UpdateWebhookInput {
 extend type Query {
   "Any object with a global id visible to you, by its id; NOT_FOUND for an unknown id or another organization's object, as its own query answers."
   node(
-    "A global id: ` + "`" + `agent_…` + "`" + `, ` + "`" + `tx_…` + "`" + `, ` + "`" + `disp_…` + "`" + `, ` + "`" + `wh_…` + "`" + `, ` + "`" + `dlv_…` + "`" + ` or ` + "`" + `evt_…` + "`" + `."
+    "A global id: ` + "`" + `agent_…` + "`" + `, ` + "`" + `tx_…` + "`" + `, ` + "`" + `disp_…` + "`" + `, ` + "`" + `wh_…` + "`" + `, ` + "`" + `dlv_…` + "`" + `, ` + "`" + `evt_…` + "`" + `, or ` + "`" + `key_…` + "`" + ` (admin keys only)."
     id: ID!
   ): Node
   "Objects by global id, in the order asked: null for an unknown id or another organization's object. At most 200 ids (VALIDATION_FAILED beyond); one read per type."
@@ -2426,6 +2541,72 @@ extend type Mutation {
     "One of your organization's events, ` + "`" + `evt_<id>` + "`" + `."
     eventId: ID!
   ): Boolean!
+}
+
+"What an API key may do. Keys made before roles existed are ` + "`" + `admin` + "`" + `."
+enum ApiKeyRole {
+  "Everything in its organization: an operator's key."
+  admin
+  "Every query and subscription; ` + "`" + `evaluateTrust` + "`" + `, ` + "`" + `executeTransaction` + "`" + `, ` + "`" + `reportAgent` + "`" + ` and ` + "`" + `withdrawDispute` + "`" + ` for its own ` + "`" + `agentIds` + "`" + ` only: an agent's key."
+  agent
+  "Every query and subscription, no mutation: a dashboard's key."
+  readonly
+}
+
+"An API key of your organization; its secret is never shown again after ` + "`" + `createApiKey` + "`" + `."
+type ApiKey implements Node {
+  "` + "`" + `key_<id>` + "`" + `."
+  id: ID!
+  "A name to tell keys apart; may be empty."
+  name: String!
+  "What the key may do."
+  role: ApiKeyRole!
+  "The agents an ` + "`" + `agent` + "`" + ` key acts for; empty for the other roles."
+  agentIds: [ID!]!
+  "When it was created."
+  createdAt: Time!
+  "The last request it authenticated, recorded at most once a minute; null if never used."
+  lastUsedAt: Time
+  "When it was revoked; null while it is live."
+  revokedAt: Time
+}
+
+"A new key and its secret."
+type CreatedApiKey {
+  "The key."
+  key: ApiKey!
+  "The ` + "`" + `att_sk_…` + "`" + ` value to send as ` + "`" + `Authorization: Bearer` + "`" + `; shown only here."
+  secret: String!
+}
+
+"A new API key."
+input CreateApiKeyInput {
+  "A name to tell keys apart (at most 200 characters)."
+  name: String!
+  "What the key may do."
+  role: ApiKeyRole!
+  "The agents of your organization an ` + "`" + `agent` + "`" + ` key acts for: required (at most 100) for ` + "`" + `agent` + "`" + `, absent or empty otherwise."
+  agentIds: [ID!]
+}
+
+extend type Query {
+  "Your organization's API keys, newest first. Admin keys only."
+  apiKeys: [ApiKey!]!
+  "The key this request authenticated with."
+  whoami: ApiKey!
+}
+
+extend type Mutation {
+  "Create an API key; the answer shows its secret, once. Admin keys only."
+  createApiKey(
+    "Its name, role and agents."
+    input: CreateApiKeyInput!
+  ): CreatedApiKey!
+  "Revoke an API key (the requesting key itself too): it is refused from then on, and its open websocket and SSE streams end. Idempotent. Admin keys only."
+  revokeApiKey(
+    "The key's id, ` + "`" + `key_<id>` + "`" + `."
+    id: ID!
+  ): ApiKey!
 }
 
 """
@@ -2540,6 +2721,26 @@ func (ec *executionContext) childFields_AgentVerification(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type AgentVerification", field.Name)
 }
 
+func (ec *executionContext) childFields_ApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ApiKey_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ApiKey_name(ctx, field)
+	case "role":
+		return ec.fieldContext_ApiKey_role(ctx, field)
+	case "agentIds":
+		return ec.fieldContext_ApiKey_agentIds(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ApiKey_createdAt(ctx, field)
+	case "lastUsedAt":
+		return ec.fieldContext_ApiKey_lastUsedAt(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_ApiKey_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiKey", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "sequence":
@@ -2558,6 +2759,16 @@ func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field gr
 		return ec.fieldContext_AuditEntry_previousHash(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_CreatedApiKey_key(ctx, field)
+	case "secret":
+		return ec.fieldContext_CreatedApiKey_secret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedApiKey", field.Name)
 }
 
 func (ec *executionContext) childFields_Dispute(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3020,6 +3231,20 @@ func (ec *executionContext) field_Agent_auditChain_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (auth.KeyInput, error) {
+			return ec.unmarshalNCreateApiKeyInput2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3153,6 +3378,20 @@ func (ec *executionContext) field_Mutation_reverseTransaction_args(ctx context.C
 		return nil, err
 	}
 	args["reason"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -4378,6 +4617,167 @@ func (ec *executionContext) fieldContext_AgentVerification_auditChainValid(_ con
 	return graphql.NewScalarFieldContext("AgentVerification", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _ApiKey_id(ctx context.Context, field graphql.CollectedField, obj *auth.KeyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ApiKey_name(ctx context.Context, field graphql.CollectedField, obj *auth.KeyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ApiKey_role(ctx context.Context, field graphql.CollectedField, obj *auth.KeyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v auth.Role) graphql.Marshaler {
+			return ec.marshalNApiKeyRole2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type ApiKeyRole does not have child fields"))
+}
+
+func (ec *executionContext) _ApiKey_agentIds(ctx context.Context, field graphql.CollectedField, obj *auth.KeyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_agentIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_agentIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ApiKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *auth.KeyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ApiKey_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *auth.KeyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_lastUsedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUsedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ApiKey_revokedAt(ctx context.Context, field graphql.CollectedField, obj *auth.KeyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _AuditEntry_sequence(ctx context.Context, field graphql.CollectedField, obj *agent.AuditEntry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4537,6 +4937,61 @@ func (ec *executionContext) _AuditEntry_previousHash(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_AuditEntry_previousHash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEntry", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreatedApiKey_key(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedApiKey_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *auth.KeyInfo) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedApiKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreatedApiKey",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreatedApiKey_secret(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedApiKey_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedApiKey_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedApiKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Dispute_id(ctx context.Context, field graphql.CollectedField, obj *trust.Dispute) (ret graphql.Marshaler) {
@@ -5605,6 +6060,94 @@ func (ec *executionContext) fieldContext_Mutation_redeliverEvent(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAPIKey(ctx, fc.Args["input"].(auth.KeyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
+			return ec.marshalNCreatedApiKey2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐCreatedAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatedApiKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeAPIKey(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *auth.KeyInfo) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6429,6 +6972,70 @@ func (ec *executionContext) fieldContext_Query_webhook(ctx context.Context, fiel
 	if fc.Args, err = ec.field_Query_webhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_apiKeys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_apiKeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().APIKeys(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*auth.KeyInfo) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInfoᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_apiKeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_whoami(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_whoami(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Whoami(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *auth.KeyInfo) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_whoami(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -9540,6 +10147,50 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context, obj any) (auth.KeyInput, error) {
+	var it auth.KeyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "role", "agentIds"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNApiKeyRole2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		case "agentIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AgentIDs = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputExecuteTransactionInput(ctx context.Context, obj any) (model.ExecuteTransactionInput, error) {
 	var it model.ExecuteTransactionInput
 	if obj == nil {
@@ -9947,6 +10598,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Dispute(ctx, sel, obj)
+	case auth.KeyInfo:
+		return ec._ApiKey(ctx, sel, &obj)
+	case *auth.KeyInfo:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ApiKey(ctx, sel, obj)
 	case preload.Agent:
 		return ec._Agent(ctx, sel, &obj)
 	case *preload.Agent:
@@ -10242,6 +10900,74 @@ func (ec *executionContext) _AgentVerification(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var apiKeyImplementors = []string{"ApiKey", "Node"}
+
+func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, obj *auth.KeyInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiKey")
+		case "id":
+			out.Values[i] = ec._ApiKey_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ApiKey_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._ApiKey_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "agentIds":
+			out.Values[i] = ec._ApiKey_agentIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ApiKey_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastUsedAt":
+			out.Values[i] = ec._ApiKey_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._ApiKey_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var auditEntryImplementors = []string{"AuditEntry"}
 
 func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSet, obj *agent.AuditEntry) graphql.Marshaler {
@@ -10322,6 +11048,49 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createdApiKeyImplementors = []string{"CreatedApiKey"}
+
+func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAPIKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createdApiKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreatedApiKey")
+		case "key":
+			out.Values[i] = ec._CreatedApiKey_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secret":
+			out.Values[i] = ec._CreatedApiKey_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -10712,6 +11481,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "redeliverEvent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_redeliverEvent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeApiKey(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -11172,6 +11955,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_webhook(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "apiKeys":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_apiKeys(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "whoami":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_whoami(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -12720,6 +13547,62 @@ func (ec *executionContext) marshalNAgentVerification2ᚖgithubᚗcomᚋagenttru
 	return ec._AgentVerification(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNApiKey2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInfoᚄ(ctx context.Context, sel ast.SelectionSet, v []*auth.KeyInfo) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNApiKey2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInfo(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNApiKey2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInfo(ctx context.Context, sel ast.SelectionSet, v *auth.KeyInfo) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ApiKey(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNApiKeyRole2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐRole(ctx context.Context, v any) (auth.Role, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNApiKeyRole2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐRole[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNApiKeyRole2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐRole(ctx context.Context, sel ast.SelectionSet, v auth.Role) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNApiKeyRole2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐRole[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNApiKeyRole2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐRole = map[string]auth.Role{
+		"admin":    auth.RoleAdmin,
+		"agent":    auth.RoleAgent,
+		"readonly": auth.RoleReadonly,
+	}
+	marshalNApiKeyRole2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐRole = map[auth.Role]string{
+		auth.RoleAdmin:    "admin",
+		auth.RoleAgent:    "agent",
+		auth.RoleReadonly: "readonly",
+	}
+)
+
 func (ec *executionContext) marshalNAuditEntry2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐAuditEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []*agent.AuditEntry) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -12760,6 +13643,21 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNCreateApiKeyInput2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInput(ctx context.Context, v any) (auth.KeyInput, error) {
+	res, err := ec.unmarshalInputCreateApiKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreatedApiKey2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐCreatedAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreatedApiKey(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx context.Context, v any) (money.Amount, error) {
@@ -13707,6 +14605,41 @@ var (
 		trust.StatusWithdrawn: "withdrawn",
 	}
 )
+
+func (ec *executionContext) unmarshalOID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
 
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {

@@ -17,10 +17,14 @@ import (
 // holding its goroutine for ever.
 const exportWriteTimeout = 30 * time.Second
 
+// exportRoute is the export's route pattern and its entry in auth.Operations.
+const exportRoute = "GET /transactions/export"
+
 // exportRoutes routes GET /transactions/export; the caller authenticates first.
 func exportRoutes(d Deps, meter func(context.Context, int) error) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /transactions/export", &exportEdge{restEdge: restEdge{d: d}, meter: meter})
+	e := &exportEdge{restEdge: restEdge{d: d}, meter: meter}
+	route(mux, exportRoute, e.ServeHTTP)
 	return mux
 }
 

@@ -18,16 +18,26 @@ type restEdge struct{ d Deps }
 func webhookRoutes(d Deps) http.Handler {
 	e := &restEdge{d: d}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /webhooks", e.register)
-	mux.HandleFunc("GET /webhooks", e.list)
-	mux.HandleFunc("GET /webhooks/{id}", e.get)
-	mux.HandleFunc("PATCH /webhooks/{id}", e.update)
-	mux.HandleFunc("DELETE /webhooks/{id}", e.delete)
-	mux.HandleFunc("POST /webhooks/{id}/test", e.test)
-	mux.HandleFunc("GET /webhooks/{id}/deliveries", e.deliveries)
-	mux.HandleFunc("POST /webhooks/{id}/secret/rotate", e.rotate)
-	mux.HandleFunc("POST /webhooks/{id}/redeliver", e.redeliver)
+	for pattern, h := range e.routes() {
+		route(mux, pattern, h)
+	}
 	return mux
+}
+
+// routes are the webhook edge's handlers by route pattern, each the
+// pattern's entry in auth.Operations.
+func (e *restEdge) routes() map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
+		"POST /webhooks":                    e.register,
+		"GET /webhooks":                     e.list,
+		"GET /webhooks/{id}":                e.get,
+		"PATCH /webhooks/{id}":              e.update,
+		"DELETE /webhooks/{id}":             e.delete,
+		"POST /webhooks/{id}/test":          e.test,
+		"GET /webhooks/{id}/deliveries":     e.deliveries,
+		"POST /webhooks/{id}/secret/rotate": e.rotate,
+		"POST /webhooks/{id}/redeliver":     e.redeliver,
+	}
 }
 
 // webhookJSON is the REST wire form of an endpoint.

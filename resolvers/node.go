@@ -10,7 +10,7 @@ import (
 )
 
 // nodeKinds are the id prefixes of the types implementing Node.
-var nodeKinds = []string{id.Agent, id.Transaction, id.Dispute, id.Webhook, id.Delivery, id.Event}
+var nodeKinds = []string{id.Agent, id.Transaction, id.Dispute, id.Webhook, id.Delivery, id.Event, id.Key}
 
 // Node answers any object by its global id, under the tenancy of the
 // type's own query: an unknown id or another organization's is NOT_FOUND.
@@ -110,6 +110,8 @@ func (r *queryResolver) readKind(ctx context.Context, kind string, ids []string,
 			found[ds[i].ID] = &ds[i]
 		}
 		return err
+	case id.Key:
+		return r.readKeys(ctx, ids, found)
 	case id.Event:
 		if r.svc.Events == nil {
 			return nil

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/live"
@@ -23,6 +24,8 @@ type Services struct {
 	Webhooks     webhook.Service
 	// Events reads events by id for node and nodes; nil answers none.
 	Events event.Reader
+	// Keys manages the organization's API keys.
+	Keys auth.KeyService
 	// Live serves subscriptions; nil refuses them.
 	Live *live.Hub
 }

@@ -59,6 +59,7 @@ func Services(o Options) resolvers.Services {
 		Trust:        db.NewTrustService(o.DB),
 		Webhooks:     wh,
 		Events:       o.DB,
+		Keys:         db.NewOrgService(o.DB),
 	}
 }
 

@@ -5,6 +5,7 @@ package model
 import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/resolvers/preload"
 	"github.com/agenttrust/service/transaction"
@@ -32,6 +33,14 @@ type AgentEdge struct {
 	Cursor string `json:"cursor"`
 	// The agent.
 	Node *preload.Agent `json:"node"`
+}
+
+// A new key and its secret.
+type CreatedAPIKey struct {
+	// The key.
+	Key *auth.KeyInfo `json:"key"`
+	// The `att_sk_…` value to send as `Authorization: Bearer`; shown only here.
+	Secret string `json:"secret"`
 }
 
 // A page of disputes, newest first.
