@@ -201,3 +201,9 @@ func (a Amount) Places() int32 {
 	}
 	return 0
 }
+
+// Percent returns p percent of a, truncated toward zero to places decimal
+// places, so a scaled limit never exceeds the exact share.
+func (a Amount) Percent(p int64, places int32) Amount {
+	return Amount{d: a.d.Mul(decimal.NewFromInt(p)).Shift(-2).Truncate(places)}
+}

@@ -34,6 +34,20 @@ const (
 	ReasonCounterpartySuspended = "counterparty_suspended"
 	// ReasonInvalidAmount means the amount is not a valid positive amount in the sender's currency.
 	ReasonInvalidAmount = "invalid_amount"
+	// ReasonCounterpartyBlocked means the policy denies the receiver or its organization.
+	ReasonCounterpartyBlocked = "counterparty_blocked"
+	// ReasonCounterpartyNotAllowed means the policy has an allow list that holds neither the receiver nor its organization.
+	ReasonCounterpartyNotAllowed = "counterparty_not_allowed"
+	// ReasonCounterpartyTrustTooLow means the receiver's trust score is below the policy's minimum.
+	ReasonCounterpartyTrustTooLow = "counterparty_trust_too_low"
+	// ReasonVelocityLimitExceeded means one more transaction would exceed a velocity limit.
+	ReasonVelocityLimitExceeded = "velocity_limit_exceeded"
+	// ReasonWeeklyLimitExceeded means the amount would take a week's outflow above its limit.
+	ReasonWeeklyLimitExceeded = "weekly_limit_exceeded"
+	// ReasonMonthlyLimitExceeded means the amount would take a month's outflow above its limit.
+	ReasonMonthlyLimitExceeded = "monthly_limit_exceeded"
+	// ReasonTotalLimitExceeded means the amount would take the agent's total outflow above its limit.
+	ReasonTotalLimitExceeded = "total_limit_exceeded"
 )
 
 // Agent statuses and the assessment that blocks transactions.
@@ -52,18 +66,22 @@ const Window = 24 * time.Hour
 // Party is an agent as seen by the policy.
 type Party struct {
 	ID                string
+	OrgID             string
+	Score             *int   // trust score; nil = unknown (fails a counterparty minimum)
 	Status            string // StatusActive or StatusSuspended; anything but active is treated as suspended
 	Environment       string // "sandbox" or "production"
 	Currency          money.Currency
 	AuthorizedActions []string
 	SpendingLimit     money.Amount  // largest single amount; equal is allowed
-	DailyLimit        *money.Amount // largest outflow within Window including this one; nil = none
+	DailyLimit        *money.Amount // the rolling day entry of the spend limits; nil = none
+	Policy            SpendPolicy   // the sender's spend policy; a receiver's is not looked at
 }
 
-// Outflow is one completed, non-reversed outgoing transaction of the sender.
+// Outflow is one completed outgoing transaction of the sender.
 type Outflow struct {
 	Amount money.Amount
 	At     time.Time
+	Action string
 }
 
 // Input is everything Evaluate looks at.
@@ -74,7 +92,7 @@ type Input struct {
 	Amount           money.Amount
 	Currency         money.Currency // currency of the request; must equal Sender.Currency
 	Now              time.Time
-	Outflow          []Outflow // sender's outflows in the trailing Window, any order
+	Outflow          []Outflow // sender's outflows in every window of its policy (Since), any order
 	SenderAssessment string    // "Verified", "Moderate", "High Risk"; "" = unknown (not High Risk)
 }
 
@@ -99,51 +117,154 @@ type Decision struct {
 //  5. environment_mismatch: the receiver's environment differs from the sender's;
 //  6. action_not_authorized: the action is not in the sender's authorized actions
 //     (exact, case-sensitive match);
-//  7. trust_too_low: the sender is assessed "High Risk";
-//  8. amount_exceeds_limit: amount > spending limit (equal is allowed);
-//  9. daily_limit_exceeded: DailySpent + amount > daily limit (reaching it
-//     exactly is allowed);
-//  10. ok.
+//  7. counterparty_blocked: the policy denies the receiver or its organization;
+//  8. counterparty_not_allowed: the policy's allow lists are not both empty
+//     and hold neither the receiver nor its organization;
+//  9. trust_too_low: the sender is assessed "High Risk";
+//  10. counterparty_trust_too_low: the receiver's score is below the policy's minimum;
+//  11. amount_exceeds_limit: amount > spending limit scaled by the trust
+//     tier (equal is allowed);
+//  12. velocity_limit_exceeded: one more transaction would exceed a velocity limit;
+//  13. daily_, weekly_, monthly_, total_limit_exceeded: spent + amount >
+//     the window's scaled limit (reaching it exactly is allowed), day
+//     windows first;
+//  14. ok.
+//
+// Checks 7, 8 and 10 need a receiver and pass without one (evaluateTrust
+// without a counterparty).
 func Evaluate(in Input) Decision {
+	if d, done := checkParties(in); done {
+		return d
+	}
+	s, cur := in.Sender, in.Sender.Currency
+	pct, tierNote := tierFor(s.Policy.TrustTiers, s.Score)
+	places := max(cur.MinorUnits(), 0)
+	limit := s.SpendingLimit.Percent(int64(pct), places)
+	if in.Amount.Cmp(limit) > 0 {
+		return deny(ReasonAmountExceedsLimit, "amount %s exceeds the spending limit of %s%s", fmtAmt(in.Amount, cur), fmtAmt(limit, cur), tierNote)
+	}
+	for _, v := range s.Policy.VelocityLimits {
+		if reason, ok := checkVelocity(in, v); !ok {
+			return deny(ReasonVelocityLimitExceeded, "%s", reason)
+		}
+	}
+	var budgets []string
+	loc := time.UTC
+	limits := s.Limits()
+	for _, l := range limits {
+		if l.Mode == ModeCalendar && l.Window != WindowTotal {
+			loc = s.Policy.Location()
+			break
+		}
+	}
+	for _, l := range limits {
+		remaining, reason, ok := checkLimit(in, l, l.Amount.Percent(int64(pct), places), loc)
+		if !ok {
+			return deny(windowCode(l.Window), "%s%s", reason, tierNote)
+		}
+		budgets = append(budgets, fmt.Sprintf("the remaining %s budget%s of %s", windowNoun(l.Window), actionsNote(l.Actions), fmtAmt(remaining, cur)))
+	}
+	within := "allowed: amount " + fmtAmt(in.Amount, cur) + " is within the spending limit of " + fmtAmt(limit, cur)
+	if len(budgets) == 0 {
+		return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " (no daily limit)" + tierNote}
+	}
+	return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " and " + strings.Join(budgets, " and ") + tierNote}
+}
+
+// checkParties runs the checks before the amount limits (1 to 10): a
+// refusal and true, or false when all pass.
+func checkParties(in Input) (Decision, bool) {
 	s, r := in.Sender, in.Receiver
 	cur := s.Currency
 	switch {
 	case s.Status != StatusActive:
-		return deny(ReasonAgentSuspended, "agent %s %s", s.ID, inactive(s.Status))
+		return deny(ReasonAgentSuspended, "agent %s %s", s.ID, inactive(s.Status)), true
 	case r != nil && r.Status != StatusActive:
-		return deny(ReasonCounterpartySuspended, "counterparty agent %s %s", r.ID, inactive(r.Status))
+		return deny(ReasonCounterpartySuspended, "counterparty agent %s %s", r.ID, inactive(r.Status)), true
 	}
 	if !in.Amount.IsPositive() {
-		return deny(ReasonInvalidAmount, "invalid amount %s: must be greater than zero", in.Amount)
+		return deny(ReasonInvalidAmount, "invalid amount %s: must be greater than zero", in.Amount), true
 	}
 	if err := money.ValidateAmount(in.Amount, cur); err != nil {
-		return deny(ReasonInvalidAmount, "%s", err)
+		return deny(ReasonInvalidAmount, "%s", err), true
 	}
 	switch {
 	case in.Currency != cur:
-		return deny(ReasonCurrencyMismatch, "transaction currency %s does not match the agent's currency %s", code(in.Currency), code(cur))
+		return deny(ReasonCurrencyMismatch, "transaction currency %s does not match the agent's currency %s", code(in.Currency), code(cur)), true
 	case r != nil && r.Currency != cur:
-		return deny(ReasonCurrencyMismatch, "counterparty agent %s's currency %s does not match the agent's currency %s", r.ID, code(r.Currency), code(cur))
+		return deny(ReasonCurrencyMismatch, "counterparty agent %s's currency %s does not match the agent's currency %s", r.ID, code(r.Currency), code(cur)), true
 	case r != nil && r.Environment != s.Environment:
-		return deny(ReasonEnvironmentMismatch, "counterparty agent %s is in the %s environment but the agent is in %s", r.ID, r.Environment, s.Environment)
+		return deny(ReasonEnvironmentMismatch, "counterparty agent %s is in the %s environment but the agent is in %s", r.ID, r.Environment, s.Environment), true
 	case !slices.Contains(s.AuthorizedActions, in.Action):
-		return deny(ReasonActionNotAuthorized, "action %q is not among the agent's authorized actions (%s)", in.Action, list(s.AuthorizedActions))
-	case in.SenderAssessment == AssessmentHighRisk:
-		return deny(ReasonTrustTooLow, "agent %s is assessed %s; High Risk agents may not transact", s.ID, AssessmentHighRisk)
-	case in.Amount.Cmp(s.SpendingLimit) > 0:
-		return deny(ReasonAmountExceedsLimit, "amount %s exceeds the spending limit of %s", fmtAmt(in.Amount, cur), fmtAmt(s.SpendingLimit, cur))
+		return deny(ReasonActionNotAuthorized, "action %q is not among the agent's authorized actions (%s)", in.Action, list(s.AuthorizedActions)), true
 	}
-	within := "allowed: amount " + fmtAmt(in.Amount, cur) + " is within the spending limit of " + fmtAmt(s.SpendingLimit, cur)
-	if s.DailyLimit == nil {
-		return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " (no daily limit)"}
+	if d, done := checkCounterparty(s.Policy, r); done {
+		return d, true
 	}
-	limit := *s.DailyLimit
-	spent := DailySpent(in.Outflow, in.Now)
-	remaining := limit.Sub(spent)
-	if in.Amount.Cmp(remaining) > 0 {
-		return deny(ReasonDailyLimitExceeded, "%s", dailyReason(in, limit, spent, remaining))
+	if in.SenderAssessment == AssessmentHighRisk {
+		return deny(ReasonTrustTooLow, "agent %s is assessed %s; High Risk agents may not transact", s.ID, AssessmentHighRisk), true
 	}
-	return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " and the remaining daily budget of " + fmtAmt(remaining, cur)}
+	if least := s.Policy.MinCounterpartyScore; r != nil && least != nil && (r.Score == nil || *r.Score < *least) {
+		return deny(ReasonCounterpartyTrustTooLow, "counterparty agent %s's trust score %s is below the policy's minimum of %d", r.ID, score(r.Score), *least), true
+	}
+	return Decision{}, false
+}
+
+// checkCounterparty applies the policy's deny and allow lists to the receiver.
+func checkCounterparty(p SpendPolicy, r *Party) (Decision, bool) {
+	if r == nil {
+		return Decision{}, false
+	}
+	c := p.Counterparties
+	switch {
+	case slices.Contains(c.DenyAgents, r.ID):
+		return deny(ReasonCounterpartyBlocked, "counterparty agent %s is on the policy's deny list", r.ID), true
+	case slices.Contains(c.DenyOrgs, r.OrgID):
+		return deny(ReasonCounterpartyBlocked, "counterparty agent %s's organization %s is on the policy's deny list", r.ID, r.OrgID), true
+	case len(c.AllowAgents)+len(c.AllowOrgs) > 0 && !slices.Contains(c.AllowAgents, r.ID) && !slices.Contains(c.AllowOrgs, r.OrgID):
+		return deny(ReasonCounterpartyNotAllowed, "counterparty agent %s (organization %s) is not on the policy's allow list", r.ID, r.OrgID), true
+	}
+	return Decision{}, false
+}
+
+// Limits returns the sender's spend limits in the order they are checked
+// (day, week, month, total; list order within a window), with DailyLimit as
+// the rolling day entry when the policy does not hold it.
+func (p Party) Limits() []SpendLimit {
+	limits := slices.Clone(p.Policy.SpendLimits)
+	if p.DailyLimit != nil && !slices.ContainsFunc(limits, SpendLimit.IsDaily) {
+		limits = append([]SpendLimit{{Amount: *p.DailyLimit, Window: WindowDay, Mode: ModeRolling}}, limits...)
+	}
+	order := map[LimitWindow]int{WindowDay: 0, WindowWeek: 1, WindowMonth: 2, WindowTotal: 3}
+	slices.SortStableFunc(limits, func(a, b SpendLimit) int { return order[a.Window] - order[b.Window] })
+	return limits
+}
+
+// tierFor returns the percent of the highest tier at or below score (100
+// when none applies or the score is unknown) and a note naming it for reasons.
+func tierFor(tiers []TrustTier, score *int) (int, string) {
+	if score == nil {
+		return 100, ""
+	}
+	best := -1
+	for i, t := range tiers {
+		if t.MinScore <= *score && (best < 0 || t.MinScore > tiers[best].MinScore) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 100, ""
+	}
+	t := tiers[best]
+	return t.LimitPercent, fmt.Sprintf(" (trust tier %d+ applies at score %d: limits at %d%%)", t.MinScore, *score, t.LimitPercent)
+}
+
+// score prints a trust score, or "unknown".
+func score(s *int) string {
+	if s == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*s)
 }
 
 // deny builds a refusal with a formatted reason.
