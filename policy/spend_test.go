@@ -15,8 +15,8 @@ func TestValidate(t *testing.T) {
 		Timezone: "Europe/Berlin",
 		SpendLimits: []policy.SpendLimit{limit("100", policy.WindowDay, policy.ModeRolling),
 			limit("100", policy.WindowDay, policy.ModeRolling, "pay"), limit("500", policy.WindowTotal, policy.ModeCalendar)},
-		VelocityLimits: []policy.VelocityLimit{{MaxCount: 1, WindowSeconds: policy.MaxVelocitySeconds}},
-		Counterparties: policy.CounterpartyRules{AllowOrgs: []string{"org_a"}, DenyAgents: []string{"agent_b"}},
+		VelocityLimits:       []policy.VelocityLimit{{MaxCount: 1, WindowSeconds: policy.MaxVelocitySeconds}},
+		Counterparties:       policy.CounterpartyRules{AllowOrgs: []string{"org_a"}, DenyAgents: []string{"agent_b"}},
 		MinCounterpartyScore: intp(1000),
 		TrustTiers:           []policy.TrustTier{{MinScore: 0, LimitPercent: 1}, {MinScore: 1000, LimitPercent: 100}},
 	}
@@ -33,8 +33,8 @@ func TestValidate(t *testing.T) {
 			limit("1.001", policy.WindowDay, policy.ModeRolling, " "),
 			limit("5", policy.WindowTotal, policy.ModeRolling), limit("6", policy.WindowTotal, policy.ModeCalendar),
 		},
-		VelocityLimits: []policy.VelocityLimit{{MaxCount: 0, WindowSeconds: policy.MaxVelocitySeconds + 1}},
-		Counterparties: policy.CounterpartyRules{DenyOrgs: []string{""}},
+		VelocityLimits:       []policy.VelocityLimit{{MaxCount: 0, WindowSeconds: policy.MaxVelocitySeconds + 1}},
+		Counterparties:       policy.CounterpartyRules{DenyOrgs: []string{""}},
 		MinCounterpartyScore: intp(-1),
 		TrustTiers:           []policy.TrustTier{{MinScore: 5, LimitPercent: 0}, {MinScore: 5, LimitPercent: 101}, {MinScore: 1001, LimitPercent: 50}},
 	}
