@@ -5,6 +5,7 @@ package agent
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/policy"
 )
 
 // Environment separates test agents from live ones; agents only transact within one.
@@ -41,12 +43,15 @@ type Agent struct {
 	AuthorizedActions []string
 	SpendingLimit     money.Amount
 	DailyLimit        *money.Amount
-	Currency          money.Currency
-	Environment       Environment
-	Status            Status
-	Fingerprint       string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
+	// Policy is the spend policy without its rolling day entry, which
+	// DailyLimit holds (SpendPolicy joins them).
+	Policy      policy.SpendPolicy
+	Currency    money.Currency
+	Environment Environment
+	Status      Status
+	Fingerprint string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // Limits on agent input.
@@ -133,6 +138,9 @@ func (in UpdateInput) Apply(a Agent) (Agent, []string) {
 	case in.DailyLimit == nil && in.ClearDailyLimit && a.DailyLimit != nil:
 		a.DailyLimit = nil
 		changed = append(changed, "daily_limit")
+	}
+	if slices.Contains(changed, "daily_limit") {
+		a.Policy.Version++ // dailyLimit is the policy's rolling day entry
 	}
 	a.Fingerprint = Fingerprint(a)
 	return a, changed
@@ -267,6 +275,12 @@ type Service interface {
 	// Reinstate moves a suspended agent back to active. NotFound;
 	// ValidationFailed for a reason over MaxReasonLength; Conflict if active.
 	Reinstate(ctx context.Context, id string, reason *string) (*Agent, error)
+	// SetPolicy changes the agent's spend policy (see PolicyInput), bumps
+	// its version and fingerprint, and records agent.policy_changed on the
+	// chain and in the event log. NotFound; ValidationFailed
+	// (PolicyInput.Validate); Conflict when expectedVersion is set and is
+	// not the current version. Changing nothing writes nothing.
+	SetPolicy(ctx context.Context, id string, in PolicyInput, expectedVersion *int) (*Agent, error)
 	// Get returns one agent. NotFound.
 	Get(ctx context.Context, id string) (*Agent, error)
 	// GetMany returns the organization's agents among ids, in one read;

@@ -18,6 +18,7 @@ const (
 	AuditUpdated              = "agent.updated"
 	AuditSuspended            = "agent.suspended"
 	AuditReinstated           = "agent.reinstated"
+	AuditPolicyChanged        = "agent.policy_changed"
 	AuditTransactionCompleted = "transaction.completed"
 	AuditTransactionRefused   = "transaction.refused"
 	AuditTransactionReversed  = "transaction.reversed"

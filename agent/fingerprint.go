@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+
+	"github.com/agenttrust/service/policy"
 )
 
 // identity is the canonical encoding the fingerprint covers (version 1). Field
@@ -19,11 +21,15 @@ type identity struct {
 	DailyLimit        *string  `json:"daily_limit"`
 	Currency          string   `json:"currency"`
 	Environment       string   `json:"environment"`
+	// Policy is present once the policy has been changed (version 2 on), so
+	// agents that never had one keep their fingerprints.
+	Policy *policy.SpendPolicy `json:"policy,omitempty"`
 }
 
 // Fingerprint is "sha256:" + hex SHA-256 of the agent's canonical identity:
 // id, org id, name, sorted actions, limits (fixed to the currency's minor
-// units), currency and environment. Status and timestamps are not identity.
+// units), currency, environment and, once changed, the spend policy with its
+// version. Status and timestamps are not identity.
 func Fingerprint(a Agent) string {
 	places := a.Currency.MinorUnits()
 	id := identity{
@@ -40,7 +46,10 @@ func Fingerprint(a Agent) string {
 		s := a.DailyLimit.StringFixed(places)
 		id.DailyLimit = &s
 	}
-	b, _ := json.Marshal(id) // marshalling strings and ints cannot fail
+	if a.Policy.Version > 1 {
+		id.Policy = &a.Policy
+	}
+	b, _ := json.Marshal(id) // marshalling strings, ints and amounts cannot fail
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }

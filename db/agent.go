@@ -15,41 +15,43 @@ import (
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/trust"
 )
 
 type agentRow struct {
 	bun.BaseModel     `bun:"table:agents"`
-	Seq               int64          `bun:"seq,nullzero"`
-	ID                string         `bun:"id,pk"`
-	OrgID             string         `bun:"org_id"`
-	Name              string         `bun:"name"`
-	AuthorizedActions []string       `bun:"authorized_actions,array"`
-	SpendingLimit     money.Amount   `bun:"spending_limit"`
-	DailyLimit        *money.Amount  `bun:"daily_limit"`
-	Currency          money.Currency `bun:"currency"`
-	Environment       string         `bun:"environment"`
-	Status            string         `bun:"status"`
-	Fingerprint       string         `bun:"fingerprint"`
-	AuditSeq          int            `bun:"audit_seq"`
-	AuditHead         string         `bun:"audit_head"`
-	AuditHeadMAC      string         `bun:"audit_head_mac"`
-	CreatedAt         time.Time      `bun:"created_at"`
-	UpdatedAt         time.Time      `bun:"updated_at"`
+	Seq               int64              `bun:"seq,nullzero"`
+	ID                string             `bun:"id,pk"`
+	OrgID             string             `bun:"org_id"`
+	Name              string             `bun:"name"`
+	AuthorizedActions []string           `bun:"authorized_actions,array"`
+	SpendingLimit     money.Amount       `bun:"spending_limit"`
+	DailyLimit        *money.Amount      `bun:"daily_limit"`
+	Policy            policy.SpendPolicy `bun:"policy,type:jsonb"`
+	Currency          money.Currency     `bun:"currency"`
+	Environment       string             `bun:"environment"`
+	Status            string             `bun:"status"`
+	Fingerprint       string             `bun:"fingerprint"`
+	AuditSeq          int                `bun:"audit_seq"`
+	AuditHead         string             `bun:"audit_head"`
+	AuditHeadMAC      string             `bun:"audit_head_mac"`
+	CreatedAt         time.Time          `bun:"created_at"`
+	UpdatedAt         time.Time          `bun:"updated_at"`
 	// TC holds the agent's trust counters, read with the row by agentsFor.
 	TC trustCounters `bun:"embed:tc_"`
 }
 
 func (r *agentRow) agent() *agent.Agent {
 	return &agent.Agent{ID: r.ID, OrgID: r.OrgID, Name: r.Name, AuthorizedActions: r.AuthorizedActions,
-		SpendingLimit: r.SpendingLimit, DailyLimit: r.DailyLimit, Currency: r.Currency,
+		SpendingLimit: r.SpendingLimit, DailyLimit: r.DailyLimit, Policy: r.Policy, Currency: r.Currency,
 		Environment: agent.Environment(r.Environment), Status: agent.Status(r.Status),
 		Fingerprint: r.Fingerprint, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
 
 func (r *agentRow) set(a *agent.Agent) {
 	r.ID, r.OrgID, r.Name, r.AuthorizedActions = a.ID, a.OrgID, a.Name, a.AuthorizedActions
-	r.SpendingLimit, r.DailyLimit, r.Currency = a.SpendingLimit, a.DailyLimit, a.Currency
+	r.SpendingLimit, r.DailyLimit, r.Policy, r.Currency = a.SpendingLimit, a.DailyLimit, a.Policy, a.Currency
 	r.Environment, r.Status, r.Fingerprint = string(a.Environment), string(a.Status), a.Fingerprint
 	r.CreatedAt, r.UpdatedAt = a.CreatedAt, a.UpdatedAt
 }
@@ -79,7 +81,7 @@ func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*a
 	}
 	a := &agent.Agent{ID: id.New(id.Agent), OrgID: p.OrgID, Name: in.Name,
 		AuthorizedActions: in.AuthorizedActions, SpendingLimit: in.SpendingLimit, DailyLimit: in.DailyLimit,
-		Currency: cur, Environment: in.Environment, Status: agent.Active}
+		Policy: policy.SpendPolicy{Version: 1}, Currency: cur, Environment: in.Environment, Status: agent.Active}
 	a.Stamp(s.db.Now())
 	a.Fingerprint = agent.Fingerprint(*a)
 	var row agentRow

@@ -11,6 +11,7 @@ import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -18,19 +19,20 @@ import (
 // trust counters (trustColumns) when the statement joins them: the page of
 // agents and the policy's read of its parties. readViews is its one reader.
 type agentView struct {
-	Seq               int64          `db:"seq"`
-	ID                string         `db:"id"`
-	OrgID             string         `db:"org_id"`
-	Name              string         `db:"name"`
-	AuthorizedActions []string       `db:"authorized_actions"`
-	SpendingLimit     money.Amount   `db:"spending_limit"`
-	DailyLimit        *money.Amount  `db:"daily_limit"`
-	Currency          money.Currency `db:"currency"`
-	Environment       string         `db:"environment"`
-	Status            string         `db:"status"`
-	Fingerprint       string         `db:"fingerprint"`
-	CreatedAt         time.Time      `db:"created_at"`
-	UpdatedAt         time.Time      `db:"updated_at"`
+	Seq               int64              `db:"seq"`
+	ID                string             `db:"id"`
+	OrgID             string             `db:"org_id"`
+	Name              string             `db:"name"`
+	AuthorizedActions []string           `db:"authorized_actions"`
+	SpendingLimit     money.Amount       `db:"spending_limit"`
+	DailyLimit        *money.Amount      `db:"daily_limit"`
+	Policy            policy.SpendPolicy `db:"policy"`
+	Currency          money.Currency     `db:"currency"`
+	Environment       string             `db:"environment"`
+	Status            string             `db:"status"`
+	Fingerprint       string             `db:"fingerprint"`
+	CreatedAt         time.Time          `db:"created_at"`
+	UpdatedAt         time.Time          `db:"updated_at"`
 	viewCounters
 }
 
@@ -54,7 +56,7 @@ type viewCounters struct {
 // viewColumns are agentView's own columns, of agents AS a; amounts come as
 // text, the exact form money.Amount reads.
 const viewColumns = `a.seq, a.id, a.org_id, a.name, a.authorized_actions, a.spending_limit::text AS spending_limit,
- a.daily_limit::text AS daily_limit, a.currency, a.environment, a.status, a.fingerprint, a.created_at, a.updated_at`
+ a.daily_limit::text AS daily_limit, a.policy, a.currency, a.environment, a.status, a.fingerprint, a.created_at, a.updated_at`
 
 // readViews reads rows of viewColumns, with trustColumns or without.
 func readViews(rows pgx.Rows) ([]agentView, error) {
@@ -67,7 +69,7 @@ func (v *agentView) hasCounters() bool { return v.EvidenceAt.Valid }
 // agent is the view as the domain's agent.
 func (v *agentView) agent() *agent.Agent {
 	return &agent.Agent{ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
-		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Currency: v.Currency,
+		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency,
 		Environment: agent.Environment(v.Environment), Status: agent.Status(v.Status),
 		Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt.UTC(), UpdatedAt: v.UpdatedAt.UTC()}
 }
@@ -75,7 +77,7 @@ func (v *agentView) agent() *agent.Agent {
 // row is the view as the agentRow the policy and the trust model read.
 func (v *agentView) row() *agentRow {
 	r := &agentRow{Seq: v.Seq, ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
-		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Currency: v.Currency, Environment: v.Environment,
+		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency, Environment: v.Environment,
 		Status: v.Status, Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
 	c := &v.viewCounters
 	r.TC = trustCounters{EvidenceAt: c.EvidenceAt.Time, Completed: c.Completed.Float64, Failures: c.Failures.Float64,

@@ -19,6 +19,7 @@ func (d *DB) CompareParties(ctx context.Context, ids ...string) error {
 		return err
 	}
 	slow := byID(rows)
+	now := d.Now()
 	if len(fast) != len(slow) {
 		return fmt.Errorf("readParties found %d agents, agentsFor %d", len(fast), len(slow))
 	}
@@ -27,8 +28,8 @@ func (d *DB) CompareParties(ctx context.Context, ids ...string) error {
 		if f == nil {
 			return fmt.Errorf("readParties missed %s", id)
 		}
-		if !reflect.DeepEqual(party(f), party(s)) {
-			return fmt.Errorf("%s: party %+v, agentsFor %+v", id, party(f), party(s))
+		if !reflect.DeepEqual(party(f, now), party(s, now)) {
+			return fmt.Errorf("%s: party %+v, agentsFor %+v", id, party(f, now), party(s, now))
 		}
 		ft, st := f.trustOf(), s.trustOf()
 		if !ft.At.Equal(st.At) || !ft.FirstExternalAt.Equal(st.FirstExternalAt) {

@@ -221,72 +221,84 @@ func lockParties(ctx context.Context, tx *txn, orgID, from, to string) (map[stri
 	return lockAgents(ctx, tx, from, to)
 }
 
-// evaluatePolicy gathers the policy's input (the daily outflow; the rows come
-// from agentsFor, with the sender's assessment) and runs the one policy function: executeTransaction and
+// evaluatePolicy gathers the policy's input (the sender's outflow its
+// windows and velocity limits count; the rows come from agentsFor, with both
+// parties' scores) and runs the one policy function: executeTransaction and
 // evaluateTrust both come through here, so they decide alike.
 func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time) (policy.Decision, error) {
-	in := policy.Input{Sender: party(sender), Action: action, Amount: amount, Currency: cur, Now: now}
+	in := policy.Input{Sender: party(sender, now), Action: action, Amount: amount, Currency: cur, Now: now}
 	if receiver != nil {
-		r := party(receiver)
+		r := party(receiver, now)
 		in.Receiver = &r
 	}
-	if sender.DailyLimit != nil {
-		// The sum decides; the rows are read only to explain a refusal
-		// (when enough budget frees up), so a busy agent's allowed executes
-		// do not ship its whole day of outflow while its row is locked.
-		spent, err := dailySpent(ctx, tx, sender.ID, now)
-		if err != nil {
-			return policy.Decision{}, err
-		}
-		in.Outflow = []policy.Outflow{{Amount: spent, At: now}}
-		if spent.Add(amount).Cmp(*sender.DailyLimit) > 0 {
-			if in.Outflow, err = outflow(ctx, tx, sender.ID, now); err != nil {
-				return policy.Decision{}, err
-			}
-		}
+	var err error
+	if in.Outflow, err = spendHistory(ctx, tx, in.Sender, now); err != nil {
+		return policy.Decision{}, err
 	}
 	in.SenderAssessment = sender.assessment(now)
 	return policy.Evaluate(in), nil
 }
 
-func party(a *agentRow) policy.Party {
-	return policy.Party{ID: a.ID, Status: a.Status, Environment: a.Environment, Currency: a.Currency,
-		AuthorizedActions: a.AuthorizedActions, SpendingLimit: a.SpendingLimit, DailyLimit: a.DailyLimit}
+func party(a *agentRow, now time.Time) policy.Party {
+	score := trust.Compute(a.trustOf(), now).Score
+	return policy.Party{ID: a.ID, OrgID: a.OrgID, Score: &score, Status: a.Status, Environment: a.Environment,
+		Currency: a.Currency, AuthorizedActions: a.AuthorizedActions, SpendingLimit: a.SpendingLimit,
+		DailyLimit: a.DailyLimit, Policy: a.Policy}
 }
 
-// windowOutflow selects the sender's completed outgoing transactions of the
-// trailing window (served by the transactions_outflow covering index).
-func windowOutflow(q bun.IDB, agentID string, now time.Time) *bun.SelectQuery {
-	return q.NewSelect().Table("transactions").Where("from_agent = ?", agentID).
-		Where("status = 'completed'").Where("created_at > ?", now.Add(-policy.Window))
-}
-
-// dailySpent sums the sender's outflow of the trailing window. Several
-// amounts near the largest one can add up beyond it, which no Amount holds:
-// the sum is capped at money.MaxAmount, still more than any daily limit, so
-// the policy refuses as it would with the true sum.
-func dailySpent(ctx context.Context, q bun.IDB, agentID string, now time.Time) (money.Amount, error) {
-	var spent money.Amount
-	err := windowOutflow(q, agentID, now).ColumnExpr("least(coalesce(sum(amount), 0), ?::numeric)", money.MaxAmount).Scan(ctx, &spent)
-	if err != nil {
-		return spent, fmt.Errorf("sum daily outflow: %w", err)
+// spendHistory reads what the sender's policy counts: its outflow rows since
+// p.Since (an index range scan on transactions_spend bounded by the longest
+// window, nothing when the policy has no window or velocity limit) and, for
+// a total limit, one synthetic outflow per action dated at the zero time
+// holding the rest of the action's running total, so the rows and it add
+// up to the whole history without scanning it.
+func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time) ([]policy.Outflow, error) {
+	var flows []policy.Outflow
+	if since := p.Since(now); since.Before(now) {
+		var err error
+		if flows, err = outflow(ctx, q, p.ID, since); err != nil {
+			return nil, err
+		}
 	}
-	return spent, nil
+	if !p.HasTotal() {
+		return flows, nil
+	}
+	var totals []struct {
+		Action string       `bun:"action"`
+		Total  money.Amount `bun:"total"`
+	}
+	if err := q.NewSelect().Table("agent_outflow_totals").Column("action", "total").Where("agent_id = ?", p.ID).Scan(ctx, &totals); err != nil {
+		return nil, fmt.Errorf("read outflow totals: %w", err)
+	}
+	for _, t := range totals {
+		rest := t.Total
+		for _, o := range flows {
+			if o.Action == t.Action {
+				rest = rest.Sub(o.Amount)
+			}
+		}
+		flows = append(flows, policy.Outflow{Amount: rest, Action: t.Action})
+	}
+	return flows, nil
 }
 
-// outflow reads the rows of the sender's outflow of the trailing window.
-func outflow(ctx context.Context, q bun.IDB, agentID string, now time.Time) ([]policy.Outflow, error) {
+// outflow reads the sender's counted outflow (completed, reversed later or
+// not) since the given moment, exclusive; outflows dated after now count too.
+func outflow(ctx context.Context, q bun.IDB, agentID string, since time.Time) ([]policy.Outflow, error) {
 	var rows []struct {
 		Amount    money.Amount `bun:"amount"`
+		Action    string       `bun:"action"`
 		CreatedAt time.Time    `bun:"created_at"`
 	}
-	err := windowOutflow(q, agentID, now).Column("amount", "created_at").Scan(ctx, &rows)
+	err := q.NewSelect().Table("transactions").Column("amount", "action", "created_at").
+		Where("from_agent = ?", agentID).Where("reversal_of IS NULL AND status IN ('completed', 'reversed')").
+		Where("created_at >= ?", since).Scan(ctx, &rows)
 	if err != nil {
-		return nil, fmt.Errorf("read daily outflow: %w", err)
+		return nil, fmt.Errorf("read outflow: %w", err)
 	}
 	out := make([]policy.Outflow, len(rows))
 	for i, r := range rows {
-		out[i] = policy.Outflow{Amount: r.Amount, At: r.CreatedAt}
+		out[i] = policy.Outflow{Amount: r.Amount, Action: r.Action, At: r.CreatedAt}
 	}
 	return out, nil
 }
@@ -321,6 +333,9 @@ func (s *TransactionService) complete(ctx context.Context, tx *txn, sender, rece
 		row.ToOrg, row.Action, row.Amount.String(), string(row.Currency), row.Memo, row.Status, row.CreatedAt); err != nil {
 		return nil, err
 	}
+	if err := tx.write(ctx, "add to outflow total", addOutflowTotal, row.FromAgent, row.Action, row.Amount.String()); err != nil {
+		return nil, err
+	}
 	t := row.transaction()
 	if err := s.db.auditBoth(ctx, tx, agent.AuditTransactionCompleted, actor, now, t, sender, receiver, nil); err != nil {
 		return nil, err
@@ -334,6 +349,11 @@ func (s *TransactionService) complete(ctx context.Context, tx *txn, sender, rece
 // insertCompleted stores a completed transaction (no reversal fields).
 const insertCompleted = `INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency,
  memo, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
+
+// addOutflowTotal adds a completed transaction to its sender's running
+// total for its action, which total limits read.
+const addOutflowTotal = `INSERT INTO agent_outflow_totals (agent_id, action, total) VALUES ($1, $2, $3)
+ ON CONFLICT (agent_id, action) DO UPDATE SET total = agent_outflow_totals.total + EXCLUDED.total`
 
 // auditBoth appends an entry about t to the sender's and the receiver's chains.
 func (d *DB) auditBoth(ctx context.Context, tx *txn, action string, actor auth.Principal, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {

@@ -20,6 +20,7 @@ const (
 	AgentUpdated         = "agent.updated"
 	AgentSuspended       = "agent.suspended"
 	AgentReinstated      = "agent.reinstated"
+	AgentPolicyChanged   = "agent.policy_changed"
 	TransactionCompleted = "transaction.completed"
 	TransactionReversed  = "transaction.reversed"
 	TrustScoreChanged    = "trust.score_changed"
@@ -40,7 +41,7 @@ const All = "*"
 // Types lists every event type written to the log, which an endpoint or
 // subscription may ask for, in the contract's order.
 var Types = []string{
-	AgentRegistered, AgentUpdated, AgentSuspended, AgentReinstated,
+	AgentRegistered, AgentUpdated, AgentSuspended, AgentReinstated, AgentPolicyChanged,
 	TransactionCompleted, TransactionReversed, TrustScoreChanged,
 	DisputeFiled, DisputeWithdrawn, WebhookDisabled,
 }

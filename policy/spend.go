@@ -48,41 +48,45 @@ const (
 
 // SpendLimit caps what an agent spends within a window, optionally counting only some actions.
 type SpendLimit struct {
-	Amount  money.Amount
-	Window  LimitWindow
-	Mode    WindowMode // ignored for WindowTotal
-	Actions []string   // nil = every action
+	Amount  money.Amount `json:"amount"`
+	Window  LimitWindow  `json:"window"`
+	Mode    WindowMode   `json:"mode"`    // ignored for WindowTotal
+	Actions []string     `json:"actions"` // nil = every action
 }
 
 // VelocityLimit allows at most MaxCount completed transactions in any trailing WindowSeconds.
 type VelocityLimit struct {
-	MaxCount      int
-	WindowSeconds int
-	Actions       []string // nil = every action
+	MaxCount      int      `json:"max_count"`
+	WindowSeconds int      `json:"window_seconds"`
+	Actions       []string `json:"actions"` // nil = every action
 }
 
 // CounterpartyRules are allow and deny lists of receivers; deny wins, and
 // empty allow lists allow everyone not denied.
 type CounterpartyRules struct {
-	AllowAgents, DenyAgents, AllowOrgs, DenyOrgs []string
+	AllowAgents []string `json:"allow_agents"`
+	DenyAgents  []string `json:"deny_agents"`
+	AllowOrgs   []string `json:"allow_orgs"`
+	DenyOrgs    []string `json:"deny_orgs"`
 }
 
 // TrustTier scales the sender's limits to LimitPercent when its score is at least MinScore.
 type TrustTier struct {
-	MinScore     int
-	LimitPercent int
+	MinScore     int `json:"min_score"`
+	LimitPercent int `json:"limit_percent"`
 }
 
 // SpendPolicy is an agent's spend policy beyond its per-transaction
-// spendingLimit. Its zero value (version aside) restricts nothing.
+// spendingLimit. Its zero value (version aside) restricts nothing. The JSON
+// form is the snake_case one of event payloads and audit entries.
 type SpendPolicy struct {
-	Version              int
-	Timezone             string // IANA name for calendar windows; "" means UTC
-	SpendLimits          []SpendLimit
-	VelocityLimits       []VelocityLimit
-	Counterparties       CounterpartyRules
-	MinCounterpartyScore *int
-	TrustTiers           []TrustTier
+	Version              int               `json:"version"`
+	Timezone             string            `json:"timezone"` // IANA name for calendar windows; "" means UTC
+	SpendLimits          []SpendLimit      `json:"spend_limits"`
+	VelocityLimits       []VelocityLimit   `json:"velocity_limits"`
+	Counterparties       CounterpartyRules `json:"counterparties"`
+	MinCounterpartyScore *int              `json:"min_counterparty_score"`
+	TrustTiers           []TrustTier       `json:"trust_tiers"`
 }
 
 // DefaultTimezone is the timezone of a policy that names none.

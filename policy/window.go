@@ -212,16 +212,13 @@ func checkVelocity(in Input, v VelocityLimit) (string, bool) {
 }
 
 // Since returns the earliest moment whose outflows the party's policy can
-// count at now, so a caller reads no older history; false when a total
-// limit counts every outflow ever.
-func (p Party) Since(now time.Time) (time.Time, bool) {
+// count at now in a bounded window, so a caller reads no older rows; total
+// limits (HasTotal) count every outflow ever and are not bounded by it.
+func (p Party) Since(now time.Time) time.Time {
 	earliest := now
 	loc := p.Policy.Location()
 	for _, l := range p.Limits() {
-		if l.Window == WindowTotal {
-			return time.Time{}, false
-		}
-		if from := l.SpanAt(now, loc).From; from.Before(earliest) {
+		if from := l.SpanAt(now, loc).From; l.Window != WindowTotal && from.Before(earliest) {
 			earliest = from
 		}
 	}
@@ -230,5 +227,10 @@ func (p Party) Since(now time.Time) (time.Time, bool) {
 			earliest = from
 		}
 	}
-	return earliest, true
+	return earliest
+}
+
+// HasTotal reports whether the party's policy has a total limit.
+func (p Party) HasTotal() bool {
+	return slices.ContainsFunc(p.Policy.SpendLimits, func(l SpendLimit) bool { return l.Window == WindowTotal })
 }

@@ -264,21 +264,20 @@ func TestEvaluatePolicy(t *testing.T) {
 func TestSince(t *testing.T) {
 	t.Parallel()
 	p := policy.Party{}
-	if got, ok := p.Since(now); !ok || !got.Equal(now) {
-		t.Errorf("no limits: Since = %v, %v; want now", got, ok)
+	if got := p.Since(now); !got.Equal(now) || p.HasTotal() {
+		t.Errorf("no limits: Since = %v, HasTotal %v; want now, false", got, p.HasTotal())
 	}
 	p.DailyLimit = ptr(amt("1"))
+	if got := p.Since(now); !got.Equal(now.Add(-24 * time.Hour)) {
+		t.Errorf("daily limit: Since = %v", got)
+	}
 	p.Policy.VelocityLimits = []policy.VelocityLimit{{MaxCount: 1, WindowSeconds: 3 * 24 * 3600}}
-	if got, _ := p.Since(now); !got.Equal(now.Add(-72 * time.Hour)) {
+	if got := p.Since(now); !got.Equal(now.Add(-72 * time.Hour)) {
 		t.Errorf("velocity 3 d: Since = %v", got)
 	}
-	p.Policy.SpendLimits = []policy.SpendLimit{limit("1", policy.WindowMonth, policy.ModeCalendar)}
-	if got, _ := p.Since(now); !got.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)) {
-		t.Errorf("calendar month: Since = %v", got)
-	}
-	p.Policy.SpendLimits = append(p.Policy.SpendLimits, limit("1", policy.WindowTotal, policy.ModeRolling))
-	if _, ok := p.Since(now); ok {
-		t.Error("total limit: Since bounded")
+	p.Policy.SpendLimits = []policy.SpendLimit{limit("1", policy.WindowMonth, policy.ModeCalendar), limit("1", policy.WindowTotal, policy.ModeRolling)}
+	if got := p.Since(now); !got.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)) || !p.HasTotal() {
+		t.Errorf("calendar month and total: Since = %v, HasTotal %v", got, p.HasTotal())
 	}
 }
 

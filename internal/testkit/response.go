@@ -43,6 +43,16 @@ func (r *Response) Code() string {
 	return c
 }
 
+// ReasonCode is the first error's extensions.reasonCode (a POLICY_DENIED
+// refusal's code), or "" when there is none.
+func (r *Response) ReasonCode() string {
+	if len(r.Errors) == 0 {
+		return ""
+	}
+	c, _ := r.Errors[0].Extensions["reasonCode"].(string)
+	return c
+}
+
 // Into decodes data.field into v, failing on any error or a non-200 status.
 func (r *Response) Into(t testing.TB, field string, v any) {
 	t.Helper()

@@ -1,0 +1,22 @@
+-- Every agent has a spend policy (version 1 until first changed); its
+-- rolling day entry stays in daily_limit.
+ALTER TABLE agents ADD COLUMN policy jsonb NOT NULL DEFAULT '{"version": 1}';
+-- Windows and velocity count every completed outflow, reversed later or
+-- not (a reversal gives no capacity back): the original rows, never the
+-- reversal records. The window sums and counts are index range scans on
+-- (from_agent, created_at) bounded by the longest window.
+CREATE INDEX transactions_spend ON transactions (from_agent, created_at) INCLUDE (amount, action)
+    WHERE reversal_of IS NULL AND status IN ('completed', 'reversed');
+DROP INDEX transactions_outflow;
+-- A total limit counts an agent's whole history: kept as a running sum per
+-- action, updated in the execute's transaction, so it is never scanned.
+CREATE TABLE agent_outflow_totals (
+    agent_id text NOT NULL REFERENCES agents (id),
+    action text NOT NULL,
+    total numeric NOT NULL,
+    PRIMARY KEY (agent_id, action)
+);
+INSERT INTO agent_outflow_totals (agent_id, action, total)
+SELECT from_agent, action, sum(amount) FROM transactions
+ WHERE reversal_of IS NULL AND status IN ('completed', 'reversed')
+ GROUP BY from_agent, action;
