@@ -72,6 +72,7 @@ var Operations = map[string]Access{
 
 	"Mutation.registerAgent":       admin,
 	"Mutation.updateAgent":         admin,
+	"Mutation.setAgentPolicy":      admin,
 	"Mutation.suspendAgent":        admin,
 	"Mutation.reinstateAgent":      admin,
 	"Mutation.executeTransaction":  {Roles: []Role{RoleAdmin, RoleAgent}, Scope: ScopeArg, Arg: "input.fromAgent"},

@@ -20,6 +20,7 @@ import (
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/resolvers/preload"
 	"github.com/agenttrust/service/resolvers/scalar"
 	"github.com/agenttrust/service/transaction"
@@ -64,6 +65,7 @@ type ComplexityRoot struct {
 		Fingerprint       func(childComplexity int) int
 		ID                func(childComplexity int) int
 		Name              func(childComplexity int) int
+		SpendPolicy       func(childComplexity int) int
 		SpendingLimit     func(childComplexity int) int
 		Status            func(childComplexity int) int
 		Trust             func(childComplexity int) int
@@ -106,6 +108,13 @@ type ComplexityRoot struct {
 		PreviousHash func(childComplexity int) int
 		Sequence     func(childComplexity int) int
 		Timestamp    func(childComplexity int) int
+	}
+
+	CounterpartyRules struct {
+		AllowAgents func(childComplexity int) int
+		AllowOrgs   func(childComplexity int) int
+		DenyAgents  func(childComplexity int) int
+		DenyOrgs    func(childComplexity int) int
 	}
 
 	CreatedApiKey struct {
@@ -154,6 +163,7 @@ type ComplexityRoot struct {
 		ReverseTransaction  func(childComplexity int, id string, reason string) int
 		RevokeAPIKey        func(childComplexity int, id string) int
 		RotateWebhookSecret func(childComplexity int, id string) int
+		SetAgentPolicy      func(childComplexity int, agentID string, input model.SpendPolicyInput, expectedVersion *int) int
 		SuspendAgent        func(childComplexity int, id string, reason *string) int
 		TestWebhook         func(childComplexity int, id string) int
 		UpdateAgent         func(childComplexity int, id string, input model.UpdateAgentInput) int
@@ -188,6 +198,23 @@ type ComplexityRoot struct {
 		Webhook            func(childComplexity int, id string) int
 		Webhooks           func(childComplexity int) int
 		Whoami             func(childComplexity int) int
+	}
+
+	SpendLimit struct {
+		Actions func(childComplexity int) int
+		Amount  func(childComplexity int) int
+		Mode    func(childComplexity int) int
+		Window  func(childComplexity int) int
+	}
+
+	SpendPolicy struct {
+		Counterparties       func(childComplexity int) int
+		MinCounterpartyScore func(childComplexity int) int
+		SpendLimits          func(childComplexity int) int
+		Timezone             func(childComplexity int) int
+		TrustTiers           func(childComplexity int) int
+		VelocityLimits       func(childComplexity int) int
+		Version              func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -277,6 +304,17 @@ type ComplexityRoot struct {
 		Score      func(childComplexity int) int
 	}
 
+	TrustTier struct {
+		LimitPercent func(childComplexity int) int
+		MinScore     func(childComplexity int) int
+	}
+
+	VelocityLimit struct {
+		Actions       func(childComplexity int) int
+		MaxCount      func(childComplexity int) int
+		WindowSeconds func(childComplexity int) int
+	}
+
 	Webhook struct {
 		Active              func(childComplexity int) int
 		ConsecutiveFailures func(childComplexity int) int
@@ -335,6 +373,7 @@ type DisputeConnectionResolver interface {
 type MutationResolver interface {
 	RegisterAgent(ctx context.Context, input model.RegisterAgentInput) (*preload.Agent, error)
 	UpdateAgent(ctx context.Context, id string, input model.UpdateAgentInput) (*preload.Agent, error)
+	SetAgentPolicy(ctx context.Context, agentID string, input model.SpendPolicyInput, expectedVersion *int) (*preload.Agent, error)
 	SuspendAgent(ctx context.Context, id string, reason *string) (*preload.Agent, error)
 	ReinstateAgent(ctx context.Context, id string, reason *string) (*preload.Agent, error)
 	ExecuteTransaction(ctx context.Context, input model.ExecuteTransactionInput) (*transaction.Transaction, error)
@@ -461,6 +500,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Agent.Name(childComplexity), true
+	case "Agent.policy":
+		if e.ComplexityRoot.Agent.SpendPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Agent.SpendPolicy(childComplexity), true
 	case "Agent.spendingLimit":
 		if e.ComplexityRoot.Agent.SpendingLimit == nil {
 			break
@@ -628,6 +673,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEntry.Timestamp(childComplexity), true
+
+	case "CounterpartyRules.allowAgents":
+		if e.ComplexityRoot.CounterpartyRules.AllowAgents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CounterpartyRules.AllowAgents(childComplexity), true
+	case "CounterpartyRules.allowOrgs":
+		if e.ComplexityRoot.CounterpartyRules.AllowOrgs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CounterpartyRules.AllowOrgs(childComplexity), true
+	case "CounterpartyRules.denyAgents":
+		if e.ComplexityRoot.CounterpartyRules.DenyAgents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CounterpartyRules.DenyAgents(childComplexity), true
+	case "CounterpartyRules.denyOrgs":
+		if e.ComplexityRoot.CounterpartyRules.DenyOrgs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CounterpartyRules.DenyOrgs(childComplexity), true
 
 	case "CreatedApiKey.key":
 		if e.ComplexityRoot.CreatedApiKey.Key == nil {
@@ -869,6 +939,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateWebhookSecret(childComplexity, args["id"].(string)), true
+	case "Mutation.setAgentPolicy":
+		if e.ComplexityRoot.Mutation.SetAgentPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setAgentPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetAgentPolicy(childComplexity, args["agentId"].(string), args["input"].(model.SpendPolicyInput), args["expectedVersion"].(*int)), true
 	case "Mutation.suspendAgent":
 		if e.ComplexityRoot.Mutation.SuspendAgent == nil {
 			break
@@ -1145,6 +1226,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Whoami(childComplexity), true
+
+	case "SpendLimit.actions":
+		if e.ComplexityRoot.SpendLimit.Actions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendLimit.Actions(childComplexity), true
+	case "SpendLimit.amount":
+		if e.ComplexityRoot.SpendLimit.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendLimit.Amount(childComplexity), true
+	case "SpendLimit.mode":
+		if e.ComplexityRoot.SpendLimit.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendLimit.Mode(childComplexity), true
+	case "SpendLimit.window":
+		if e.ComplexityRoot.SpendLimit.Window == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendLimit.Window(childComplexity), true
+
+	case "SpendPolicy.counterparties":
+		if e.ComplexityRoot.SpendPolicy.Counterparties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPolicy.Counterparties(childComplexity), true
+	case "SpendPolicy.minCounterpartyScore":
+		if e.ComplexityRoot.SpendPolicy.MinCounterpartyScore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPolicy.MinCounterpartyScore(childComplexity), true
+	case "SpendPolicy.spendLimits":
+		if e.ComplexityRoot.SpendPolicy.SpendLimits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPolicy.SpendLimits(childComplexity), true
+	case "SpendPolicy.timezone":
+		if e.ComplexityRoot.SpendPolicy.Timezone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPolicy.Timezone(childComplexity), true
+	case "SpendPolicy.trustTiers":
+		if e.ComplexityRoot.SpendPolicy.TrustTiers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPolicy.TrustTiers(childComplexity), true
+	case "SpendPolicy.velocityLimits":
+		if e.ComplexityRoot.SpendPolicy.VelocityLimits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPolicy.VelocityLimits(childComplexity), true
+	case "SpendPolicy.version":
+		if e.ComplexityRoot.SpendPolicy.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPolicy.Version(childComplexity), true
 
 	case "Subscription.events":
 		if e.ComplexityRoot.Subscription.Events == nil {
@@ -1486,6 +1635,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TrustSummary.Score(childComplexity), true
 
+	case "TrustTier.limitPercent":
+		if e.ComplexityRoot.TrustTier.LimitPercent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustTier.LimitPercent(childComplexity), true
+	case "TrustTier.minScore":
+		if e.ComplexityRoot.TrustTier.MinScore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustTier.MinScore(childComplexity), true
+
+	case "VelocityLimit.actions":
+		if e.ComplexityRoot.VelocityLimit.Actions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VelocityLimit.Actions(childComplexity), true
+	case "VelocityLimit.maxCount":
+		if e.ComplexityRoot.VelocityLimit.MaxCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VelocityLimit.MaxCount(childComplexity), true
+	case "VelocityLimit.windowSeconds":
+		if e.ComplexityRoot.VelocityLimit.WindowSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VelocityLimit.WindowSeconds(childComplexity), true
+
 	case "Webhook.active":
 		if e.ComplexityRoot.Webhook.Active == nil {
 			break
@@ -1660,14 +1841,19 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCounterpartyRulesInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputExecuteTransactionInput,
 		ec.unmarshalInputRegisterAgentInput,
 		ec.unmarshalInputRegisterWebhookInput,
 		ec.unmarshalInputReportAgentInput,
+		ec.unmarshalInputSpendLimitInput,
+		ec.unmarshalInputSpendPolicyInput,
 		ec.unmarshalInputTrustEvaluationInput,
+		ec.unmarshalInputTrustTierInput,
 		ec.unmarshalInputUpdateAgentInput,
 		ec.unmarshalInputUpdateWebhookInput,
+		ec.unmarshalInputVelocityLimitInput,
 	)
 	first := true
 
@@ -1812,6 +1998,8 @@ type Agent implements Node {
   createdAt: Time!
   "When the agent last changed."
   updatedAt: Time!
+  "The agent's spend policy; ` + "`" + `dailyLimit` + "`" + ` is its rolling day entry. Approvals and mandates are not yet available."
+  policy: SpendPolicy!
   "The agent's current trust score and the factors behind it."
   trust: TrustProfile!
   "The agent's tamper-evident audit chain, in chain order (sequence ascending): the entries with ` + "`" + `sequence` + "`" + ` greater than ` + "`" + `after` + "`" + ` (default 0), at most ` + "`" + `limit` + "`" + ` (1..1000, default 500) of them. Page on by passing the last ` + "`" + `sequence` + "`" + ` you received as ` + "`" + `after` + "`" + `."
@@ -1905,6 +2093,144 @@ input RegisterAgentInput {
   dailyLimit: Decimal
 }
 
+"The period a spend limit covers."
+enum LimitWindow {
+  "A day: the trailing 24 hours, or the current calendar day."
+  day
+  "A week: the trailing 7 days, or the current ISO week (from Monday)."
+  week
+  "A month: the trailing 30 days, or the current calendar month."
+  month
+  "Everything the agent ever spent; the mode is ignored."
+  total
+}
+
+"Whether a window trails now or follows the calendar."
+enum WindowMode {
+  "The trailing 24 h, 7 d or 30 d."
+  rolling
+  "The current day, ISO week or month in the policy's ` + "`" + `timezone` + "`" + `."
+  calendar
+}
+
+"A cap on completed outflow within a window (inclusive; reversed transactions still count)."
+type SpendLimit {
+  "The cap, in the agent's currency, before trust tier scaling."
+  amount: Decimal!
+  "The period."
+  window: LimitWindow!
+  "Rolling or calendar; ` + "`" + `total` + "`" + ` ignores it."
+  mode: WindowMode!
+  "Counts only these actions; null: all."
+  actions: [String!]
+}
+
+"At most ` + "`" + `maxCount` + "`" + ` completed transactions in any trailing window of ` + "`" + `windowSeconds` + "`" + `."
+type VelocityLimit {
+  "The most transactions allowed in the window (inclusive)."
+  maxCount: Int!
+  "The trailing window, 1..2592000 seconds."
+  windowSeconds: Int!
+  "Counts only these actions; null: all."
+  actions: [String!]
+}
+
+"Which receivers the agent may pay: deny wins; empty allow lists allow everyone not denied."
+type CounterpartyRules {
+  "Receivers allowed by agent id."
+  allowAgents: [ID!]!
+  "Receivers refused by agent id (` + "`" + `counterparty_blocked` + "`" + `)."
+  denyAgents: [ID!]!
+  "Receivers allowed by organization id."
+  allowOrgs: [ID!]!
+  "Receivers refused by organization id (` + "`" + `counterparty_blocked` + "`" + `)."
+  denyOrgs: [ID!]!
+}
+
+"Scales limits by the agent's own trust score: the highest tier at or below the score applies."
+type TrustTier {
+  "The lowest score the tier applies to, 0..1000."
+  minScore: Int!
+  "The share of ` + "`" + `spendingLimit` + "`" + ` and of every spend limit allowed, 1..100."
+  limitPercent: Int!
+}
+
+"An agent's spend policy, applied by ` + "`" + `evaluateTrust` + "`" + ` and ` + "`" + `executeTransaction` + "`" + ` alike. Approvals and mandates are not yet available."
+type SpendPolicy {
+  "Starts at 1, +1 on every change (including a change of ` + "`" + `dailyLimit` + "`" + `)."
+  version: Int!
+  "IANA time zone name of calendar windows; default ` + "`" + `UTC` + "`" + `."
+  timezone: String!
+  "Caps on outflow per window; the rolling day entry over all actions is ` + "`" + `dailyLimit` + "`" + `."
+  spendLimits: [SpendLimit!]!
+  "Caps on the number of transactions."
+  velocityLimits: [VelocityLimit!]!
+  "Allow and deny lists of receivers."
+  counterparties: CounterpartyRules!
+  "Refuse paying a receiver whose trust score is lower (` + "`" + `counterparty_trust_too_low` + "`" + `)."
+  minCounterpartyScore: Int
+  "Trust tiers scaling the limits."
+  trustTiers: [TrustTier!]!
+}
+
+"A spend limit to set."
+input SpendLimitInput {
+  "The cap, positive, within the currency's minor units."
+  amount: Decimal!
+  "The period."
+  window: LimitWindow!
+  "Rolling or calendar; ` + "`" + `total` + "`" + ` ignores it."
+  mode: WindowMode! = rolling
+  "Counts only these actions (non-empty); null: all."
+  actions: [String!]
+}
+
+"A velocity limit to set."
+input VelocityLimitInput {
+  "At least 1."
+  maxCount: Int!
+  "1..2592000."
+  windowSeconds: Int!
+  "Counts only these actions (non-empty); null: all."
+  actions: [String!]
+}
+
+"Allow and deny lists to set (absent lists are empty)."
+input CounterpartyRulesInput {
+  "Receivers allowed by agent id."
+  allowAgents: [ID!]! = []
+  "Receivers refused by agent id."
+  denyAgents: [ID!]! = []
+  "Receivers allowed by organization id."
+  allowOrgs: [ID!]! = []
+  "Receivers refused by organization id."
+  denyOrgs: [ID!]! = []
+}
+
+"A trust tier to set (distinct ` + "`" + `minScore` + "`" + `s)."
+input TrustTierInput {
+  "0..1000."
+  minScore: Int!
+  "1..100."
+  limitPercent: Int!
+}
+
+"Input of ` + "`" + `setAgentPolicy` + "`" + `: an absent field keeps its value, null clears it. Lists replace the whole list."
+input SpendPolicyInput {
+  "IANA time zone name; null: UTC."
+  timezone: String @goField(omittable: true)
+  "Every spend limit; the rolling day entry over all actions sets ` + "`" + `dailyLimit` + "`" + ` (absent from the list: no daily limit)."
+  spendLimits: [SpendLimitInput!] @goField(omittable: true)
+  "Every velocity limit."
+  velocityLimits: [VelocityLimitInput!] @goField(omittable: true)
+  "The allow and deny lists."
+  counterparties: CounterpartyRulesInput @goField(omittable: true)
+  "The lowest receiver trust score allowed, 0..1000."
+  minCounterpartyScore: Int @goField(omittable: true)
+  "Every trust tier."
+  trustTiers: [TrustTierInput!] @goField(omittable: true)
+}
+
 "Input of ` + "`" + `updateAgent` + "`" + `: absent fields stay unchanged."
 input UpdateAgentInput {
   "New display name."
@@ -1981,6 +2307,15 @@ type Mutation {
     id: ID!
     "The fields to change."
     input: UpdateAgentInput!
+  ): Agent!
+  "Change an agent's spend policy (admin keys). The version goes up by one, the fingerprint changes, the audit chain records ` + "`" + `agent.policy_changed` + "`" + ` and the event ` + "`" + `agent.policy_changed` + "`" + ` is emitted; changing nothing changes nothing. CONFLICT when ` + "`" + `expectedVersion` + "`" + ` is given and is not the current version."
+  setAgentPolicy(
+    "One of your organization's agents."
+    agentId: ID!
+    "The fields to change."
+    input: SpendPolicyInput!
+    "The version you last read; absent: no check."
+    expectedVersion: Int
   ): Agent!
   "Suspend an active agent; suspending a suspended agent is CONFLICT."
   suspendAgent(
@@ -2677,6 +3012,8 @@ func (ec *executionContext) childFields_Agent(ctx context.Context, field graphql
 		return ec.fieldContext_Agent_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Agent_updatedAt(ctx, field)
+	case "policy":
+		return ec.fieldContext_Agent_policy(ctx, field)
 	case "trust":
 		return ec.fieldContext_Agent_trust(ctx, field)
 	case "auditChain":
@@ -2761,6 +3098,20 @@ func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type AuditEntry", field.Name)
 }
 
+func (ec *executionContext) childFields_CounterpartyRules(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "allowAgents":
+		return ec.fieldContext_CounterpartyRules_allowAgents(ctx, field)
+	case "denyAgents":
+		return ec.fieldContext_CounterpartyRules_denyAgents(ctx, field)
+	case "allowOrgs":
+		return ec.fieldContext_CounterpartyRules_allowOrgs(ctx, field)
+	case "denyOrgs":
+		return ec.fieldContext_CounterpartyRules_denyOrgs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CounterpartyRules", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "key":
@@ -2843,6 +3194,40 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_SpendLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "amount":
+		return ec.fieldContext_SpendLimit_amount(ctx, field)
+	case "window":
+		return ec.fieldContext_SpendLimit_window(ctx, field)
+	case "mode":
+		return ec.fieldContext_SpendLimit_mode(ctx, field)
+	case "actions":
+		return ec.fieldContext_SpendLimit_actions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpendLimit", field.Name)
+}
+
+func (ec *executionContext) childFields_SpendPolicy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_SpendPolicy_version(ctx, field)
+	case "timezone":
+		return ec.fieldContext_SpendPolicy_timezone(ctx, field)
+	case "spendLimits":
+		return ec.fieldContext_SpendPolicy_spendLimits(ctx, field)
+	case "velocityLimits":
+		return ec.fieldContext_SpendPolicy_velocityLimits(ctx, field)
+	case "counterparties":
+		return ec.fieldContext_SpendPolicy_counterparties(ctx, field)
+	case "minCounterpartyScore":
+		return ec.fieldContext_SpendPolicy_minCounterpartyScore(ctx, field)
+	case "trustTiers":
+		return ec.fieldContext_SpendPolicy_trustTiers(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpendPolicy", field.Name)
 }
 
 func (ec *executionContext) childFields_Transaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3009,6 +3394,28 @@ func (ec *executionContext) childFields_TrustSummary(ctx context.Context, field 
 		return ec.fieldContext_TrustSummary_assessment(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TrustSummary", field.Name)
+}
+
+func (ec *executionContext) childFields_TrustTier(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "minScore":
+		return ec.fieldContext_TrustTier_minScore(ctx, field)
+	case "limitPercent":
+		return ec.fieldContext_TrustTier_limitPercent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TrustTier", field.Name)
+}
+
+func (ec *executionContext) childFields_VelocityLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "maxCount":
+		return ec.fieldContext_VelocityLimit_maxCount(ctx, field)
+	case "windowSeconds":
+		return ec.fieldContext_VelocityLimit_windowSeconds(ctx, field)
+	case "actions":
+		return ec.fieldContext_VelocityLimit_actions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VelocityLimit", field.Name)
 }
 
 func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3406,6 +3813,36 @@ func (ec *executionContext) field_Mutation_rotateWebhookSecret_args(ctx context.
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setAgentPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "agentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["agentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SpendPolicyInput, error) {
+			return ec.unmarshalNSpendPolicyInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSpendPolicyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "expectedVersion",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["expectedVersion"] = arg2
 	return args, nil
 }
 
@@ -4298,6 +4735,38 @@ func (ec *executionContext) fieldContext_Agent_updatedAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Agent_policy(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Agent_policy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpendPolicy(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v policy.SpendPolicy) graphql.Marshaler {
+			return ec.marshalNSpendPolicy2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Agent_policy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Agent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpendPolicy(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Agent_trust(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4939,6 +5408,98 @@ func (ec *executionContext) fieldContext_AuditEntry_previousHash(_ context.Conte
 	return graphql.NewScalarFieldContext("AuditEntry", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CounterpartyRules_allowAgents(ctx context.Context, field graphql.CollectedField, obj *policy.CounterpartyRules) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CounterpartyRules_allowAgents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AllowAgents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CounterpartyRules_allowAgents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CounterpartyRules", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CounterpartyRules_denyAgents(ctx context.Context, field graphql.CollectedField, obj *policy.CounterpartyRules) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CounterpartyRules_denyAgents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DenyAgents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CounterpartyRules_denyAgents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CounterpartyRules", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CounterpartyRules_allowOrgs(ctx context.Context, field graphql.CollectedField, obj *policy.CounterpartyRules) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CounterpartyRules_allowOrgs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AllowOrgs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CounterpartyRules_allowOrgs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CounterpartyRules", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CounterpartyRules_denyOrgs(ctx context.Context, field graphql.CollectedField, obj *policy.CounterpartyRules) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CounterpartyRules_denyOrgs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DenyOrgs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CounterpartyRules_denyOrgs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CounterpartyRules", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _CreatedApiKey_key(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5526,6 +6087,50 @@ func (ec *executionContext) fieldContext_Mutation_updateAgent(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateAgent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setAgentPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setAgentPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetAgentPolicy(ctx, fc.Args["agentId"].(string), fc.Args["input"].(model.SpendPolicyInput), fc.Args["expectedVersion"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setAgentPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Agent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setAgentPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7116,6 +7721,295 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _SpendLimit_amount(ctx context.Context, field graphql.CollectedField, obj *policy.SpendLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendLimit_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendLimit_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendLimit", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _SpendLimit_window(ctx context.Context, field graphql.CollectedField, obj *policy.SpendLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendLimit_window(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Window, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v policy.LimitWindow) graphql.Marshaler {
+			return ec.marshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendLimit_window(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendLimit", field, false, false, errors.New("field of type LimitWindow does not have child fields"))
+}
+
+func (ec *executionContext) _SpendLimit_mode(ctx context.Context, field graphql.CollectedField, obj *policy.SpendLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendLimit_mode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v policy.WindowMode) graphql.Marshaler {
+			return ec.marshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendLimit_mode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendLimit", field, false, false, errors.New("field of type WindowMode does not have child fields"))
+}
+
+func (ec *executionContext) _SpendLimit_actions(ctx context.Context, field graphql.CollectedField, obj *policy.SpendLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendLimit_actions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SpendLimit_actions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendLimit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SpendPolicy_version(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPolicy_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPolicy_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendPolicy", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SpendPolicy_timezone(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPolicy_timezone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Timezone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPolicy_timezone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendPolicy", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SpendPolicy_spendLimits(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPolicy_spendLimits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpendLimits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []policy.SpendLimit) graphql.Marshaler {
+			return ec.marshalNSpendLimit2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimitᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPolicy_spendLimits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpendPolicy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpendLimit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SpendPolicy_velocityLimits(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPolicy_velocityLimits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VelocityLimits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []policy.VelocityLimit) graphql.Marshaler {
+			return ec.marshalNVelocityLimit2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityLimitᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPolicy_velocityLimits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpendPolicy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VelocityLimit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SpendPolicy_counterparties(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPolicy_counterparties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Counterparties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v policy.CounterpartyRules) graphql.Marshaler {
+			return ec.marshalNCounterpartyRules2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐCounterpartyRules(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPolicy_counterparties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpendPolicy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CounterpartyRules(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SpendPolicy_minCounterpartyScore(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPolicy_minCounterpartyScore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinCounterpartyScore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPolicy_minCounterpartyScore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendPolicy", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SpendPolicy_trustTiers(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPolicy_trustTiers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TrustTiers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []policy.TrustTier) graphql.Marshaler {
+			return ec.marshalNTrustTier2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐTrustTierᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPolicy_trustTiers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpendPolicy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustTier(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Subscription_events(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -8431,6 +9325,121 @@ func (ec *executionContext) _TrustSummary_assessment(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_TrustSummary_assessment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TrustSummary", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TrustTier_minScore(ctx context.Context, field graphql.CollectedField, obj *policy.TrustTier) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustTier_minScore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinScore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustTier_minScore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustTier", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TrustTier_limitPercent(ctx context.Context, field graphql.CollectedField, obj *policy.TrustTier) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustTier_limitPercent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LimitPercent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustTier_limitPercent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustTier", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VelocityLimit_maxCount(ctx context.Context, field graphql.CollectedField, obj *policy.VelocityLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VelocityLimit_maxCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VelocityLimit_maxCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VelocityLimit", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VelocityLimit_windowSeconds(ctx context.Context, field graphql.CollectedField, obj *policy.VelocityLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VelocityLimit_windowSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WindowSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VelocityLimit_windowSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VelocityLimit", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VelocityLimit_actions(ctx context.Context, field graphql.CollectedField, obj *policy.VelocityLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VelocityLimit_actions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VelocityLimit_actions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VelocityLimit", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Webhook_id(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
@@ -10147,6 +11156,70 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCounterpartyRulesInput(ctx context.Context, obj any) (policy.CounterpartyRules, error) {
+	var it policy.CounterpartyRules
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["allowAgents"]; !present {
+		asMap["allowAgents"] = []any{}
+	}
+	if _, present := asMap["denyAgents"]; !present {
+		asMap["denyAgents"] = []any{}
+	}
+	if _, present := asMap["allowOrgs"]; !present {
+		asMap["allowOrgs"] = []any{}
+	}
+	if _, present := asMap["denyOrgs"]; !present {
+		asMap["denyOrgs"] = []any{}
+	}
+
+	fieldsInOrder := [...]string{"allowAgents", "denyAgents", "allowOrgs", "denyOrgs"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "allowAgents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("allowAgents"))
+			data, err := ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AllowAgents = data
+		case "denyAgents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("denyAgents"))
+			data, err := ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DenyAgents = data
+		case "allowOrgs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("allowOrgs"))
+			data, err := ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AllowOrgs = data
+		case "denyOrgs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("denyOrgs"))
+			data, err := ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DenyOrgs = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context, obj any) (auth.KeyInput, error) {
 	var it auth.KeyInput
 	if obj == nil {
@@ -10409,6 +11482,126 @@ func (ec *executionContext) unmarshalInputReportAgentInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSpendLimitInput(ctx context.Context, obj any) (policy.SpendLimit, error) {
+	var it policy.SpendLimit
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["mode"]; !present {
+		asMap["mode"] = "rolling"
+	}
+
+	fieldsInOrder := [...]string{"amount", "window", "mode", "actions"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "window":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("window"))
+			data, err := ec.unmarshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Window = data
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "actions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actions"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Actions = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSpendPolicyInput(ctx context.Context, obj any) (model.SpendPolicyInput, error) {
+	var it model.SpendPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"timezone", "spendLimits", "velocityLimits", "counterparties", "minCounterpartyScore", "trustTiers"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "timezone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timezone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Timezone = graphql.OmittableOf(data)
+		case "spendLimits":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spendLimits"))
+			data, err := ec.unmarshalOSpendLimitInput2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimitᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpendLimits = graphql.OmittableOf(data)
+		case "velocityLimits":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("velocityLimits"))
+			data, err := ec.unmarshalOVelocityLimitInput2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityLimitᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VelocityLimits = graphql.OmittableOf(data)
+		case "counterparties":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("counterparties"))
+			data, err := ec.unmarshalOCounterpartyRulesInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐCounterpartyRules(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Counterparties = graphql.OmittableOf(data)
+		case "minCounterpartyScore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minCounterpartyScore"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinCounterpartyScore = graphql.OmittableOf(data)
+		case "trustTiers":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trustTiers"))
+			data, err := ec.unmarshalOTrustTierInput2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐTrustTierᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrustTiers = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputTrustEvaluationInput(ctx context.Context, obj any) (model.TrustEvaluationInput, error) {
 	var it model.TrustEvaluationInput
 	if obj == nil {
@@ -10462,6 +11655,43 @@ func (ec *executionContext) unmarshalInputTrustEvaluationInput(ctx context.Conte
 				return it, err
 			}
 			it.ToAgent = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTrustTierInput(ctx context.Context, obj any) (policy.TrustTier, error) {
+	var it policy.TrustTier
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"minScore", "limitPercent"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "minScore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minScore"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinScore = data
+		case "limitPercent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("limitPercent"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LimitPercent = data
 		}
 	}
 	return it, nil
@@ -10550,6 +11780,50 @@ func (ec *executionContext) unmarshalInputUpdateWebhookInput(ctx context.Context
 				return it, err
 			}
 			it.Active = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputVelocityLimitInput(ctx context.Context, obj any) (policy.VelocityLimit, error) {
+	var it policy.VelocityLimit
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"maxCount", "windowSeconds", "actions"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "maxCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxCount"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxCount = data
+		case "windowSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("windowSeconds"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WindowSeconds = data
+		case "actions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actions"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Actions = data
 		}
 	}
 	return it, nil
@@ -10689,6 +11963,11 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "updatedAt":
 			out.Values[i] = ec._Agent_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "policy":
+			out.Values[i] = ec._Agent_policy(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -11069,6 +12348,59 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var counterpartyRulesImplementors = []string{"CounterpartyRules"}
+
+func (ec *executionContext) _CounterpartyRules(ctx context.Context, sel ast.SelectionSet, obj *policy.CounterpartyRules) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, counterpartyRulesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CounterpartyRules")
+		case "allowAgents":
+			out.Values[i] = ec._CounterpartyRules_allowAgents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "denyAgents":
+			out.Values[i] = ec._CounterpartyRules_denyAgents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "allowOrgs":
+			out.Values[i] = ec._CounterpartyRules_allowOrgs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "denyOrgs":
+			out.Values[i] = ec._CounterpartyRules_denyOrgs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createdApiKeyImplementors = []string{"CreatedApiKey"}
 
 func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAPIKey) graphql.Marshaler {
@@ -11397,6 +12729,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateAgent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setAgentPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setAgentPolicy(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -12024,6 +13363,127 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var spendLimitImplementors = []string{"SpendLimit"}
+
+func (ec *executionContext) _SpendLimit(ctx context.Context, sel ast.SelectionSet, obj *policy.SpendLimit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, spendLimitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SpendLimit")
+		case "amount":
+			out.Values[i] = ec._SpendLimit_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "window":
+			out.Values[i] = ec._SpendLimit_window(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mode":
+			out.Values[i] = ec._SpendLimit_mode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actions":
+			out.Values[i] = ec._SpendLimit_actions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var spendPolicyImplementors = []string{"SpendPolicy"}
+
+func (ec *executionContext) _SpendPolicy(ctx context.Context, sel ast.SelectionSet, obj *policy.SpendPolicy) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, spendPolicyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SpendPolicy")
+		case "version":
+			out.Values[i] = ec._SpendPolicy_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "timezone":
+			out.Values[i] = ec._SpendPolicy_timezone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spendLimits":
+			out.Values[i] = ec._SpendPolicy_spendLimits(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "velocityLimits":
+			out.Values[i] = ec._SpendPolicy_velocityLimits(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "counterparties":
+			out.Values[i] = ec._SpendPolicy_counterparties(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "minCounterpartyScore":
+			out.Values[i] = ec._SpendPolicy_minCounterpartyScore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "trustTiers":
+			out.Values[i] = ec._SpendPolicy_trustTiers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -12704,6 +14164,97 @@ func (ec *executionContext) _TrustSummary(ctx context.Context, sel ast.Selection
 		case "assessment":
 			out.Values[i] = ec._TrustSummary_assessment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var trustTierImplementors = []string{"TrustTier"}
+
+func (ec *executionContext) _TrustTier(ctx context.Context, sel ast.SelectionSet, obj *policy.TrustTier) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, trustTierImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TrustTier")
+		case "minScore":
+			out.Values[i] = ec._TrustTier_minScore(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "limitPercent":
+			out.Values[i] = ec._TrustTier_limitPercent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var velocityLimitImplementors = []string{"VelocityLimit"}
+
+func (ec *executionContext) _VelocityLimit(ctx context.Context, sel ast.SelectionSet, obj *policy.VelocityLimit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, velocityLimitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VelocityLimit")
+		case "maxCount":
+			out.Values[i] = ec._VelocityLimit_maxCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "windowSeconds":
+			out.Values[i] = ec._VelocityLimit_windowSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actions":
+			out.Values[i] = ec._VelocityLimit_actions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -13645,6 +15196,10 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNCounterpartyRules2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐCounterpartyRules(ctx context.Context, sel ast.SelectionSet, v policy.CounterpartyRules) graphql.Marshaler {
+	return ec._CounterpartyRules(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNCreateApiKeyInput2githubᚗcomᚋagenttrustᚋserviceᚋauthᚐKeyInput(ctx context.Context, v any) (auth.KeyInput, error) {
 	res, err := ec.unmarshalInputCreateApiKeyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13936,6 +15491,38 @@ func (ec *executionContext) marshalNJSON2encodingᚋjsonᚐRawMessage(ctx contex
 	return res
 }
 
+func (ec *executionContext) unmarshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow(ctx context.Context, v any) (policy.LimitWindow, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow(ctx context.Context, sel ast.SelectionSet, v policy.LimitWindow) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow = map[string]policy.LimitWindow{
+		"day":   policy.WindowDay,
+		"week":  policy.WindowWeek,
+		"month": policy.WindowMonth,
+		"total": policy.WindowTotal,
+	}
+	marshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow = map[policy.LimitWindow]string{
+		policy.WindowDay:   "day",
+		policy.WindowWeek:  "week",
+		policy.WindowMonth: "month",
+		policy.WindowTotal: "total",
+	}
+)
+
 func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v []preload.Node) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -13968,6 +15555,40 @@ func (ec *executionContext) unmarshalNRegisterWebhookInput2githubᚗcomᚋagentt
 
 func (ec *executionContext) unmarshalNReportAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReportAgentInput(ctx context.Context, v any) (model.ReportAgentInput, error) {
 	res, err := ec.unmarshalInputReportAgentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSpendLimit2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimit(ctx context.Context, sel ast.SelectionSet, v policy.SpendLimit) graphql.Marshaler {
+	return ec._SpendLimit(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSpendLimit2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimitᚄ(ctx context.Context, sel ast.SelectionSet, v []policy.SpendLimit) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSpendLimit2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimit(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNSpendLimitInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimit(ctx context.Context, v any) (*policy.SpendLimit, error) {
+	res, err := ec.unmarshalInputSpendLimitInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSpendPolicy2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendPolicy(ctx context.Context, sel ast.SelectionSet, v policy.SpendPolicy) graphql.Marshaler {
+	return ec._SpendPolicy(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNSpendPolicyInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSpendPolicyInput(ctx context.Context, v any) (model.SpendPolicyInput, error) {
+	res, err := ec.unmarshalInputSpendPolicyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -14250,6 +15871,31 @@ func (ec *executionContext) marshalNTrustSummary2ᚖgithubᚗcomᚋagenttrustᚋ
 	return ec._TrustSummary(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNTrustTier2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐTrustTier(ctx context.Context, sel ast.SelectionSet, v policy.TrustTier) graphql.Marshaler {
+	return ec._TrustTier(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTrustTier2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐTrustTierᚄ(ctx context.Context, sel ast.SelectionSet, v []policy.TrustTier) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTrustTier2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐTrustTier(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNTrustTierInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐTrustTier(ctx context.Context, v any) (*policy.TrustTier, error) {
+	res, err := ec.unmarshalInputTrustTierInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐUpdateAgentInput(ctx context.Context, v any) (model.UpdateAgentInput, error) {
 	res, err := ec.unmarshalInputUpdateAgentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -14258,6 +15904,31 @@ func (ec *executionContext) unmarshalNUpdateAgentInput2githubᚗcomᚋagenttrust
 func (ec *executionContext) unmarshalNUpdateWebhookInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐUpdateWebhookInput(ctx context.Context, v any) (model.UpdateWebhookInput, error) {
 	res, err := ec.unmarshalInputUpdateWebhookInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVelocityLimit2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityLimit(ctx context.Context, sel ast.SelectionSet, v policy.VelocityLimit) graphql.Marshaler {
+	return ec._VelocityLimit(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNVelocityLimit2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityLimitᚄ(ctx context.Context, sel ast.SelectionSet, v []policy.VelocityLimit) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNVelocityLimit2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityLimit(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNVelocityLimitInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityLimit(ctx context.Context, v any) (*policy.VelocityLimit, error) {
+	res, err := ec.unmarshalInputVelocityLimitInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNWebhook2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpointᚄ(ctx context.Context, sel ast.SelectionSet, v []*webhook.Endpoint) graphql.Marshaler {
@@ -14357,6 +16028,34 @@ func (ec *executionContext) marshalNWebhookTestResult2ᚖgithubᚗcomᚋagenttru
 	}
 	return ec._WebhookTestResult(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode(ctx context.Context, v any) (policy.WindowMode, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode(ctx context.Context, sel ast.SelectionSet, v policy.WindowMode) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode = map[string]policy.WindowMode{
+		"rolling":  policy.ModeRolling,
+		"calendar": policy.ModeCalendar,
+	}
+	marshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode = map[policy.WindowMode]string{
+		policy.ModeRolling:  "rolling",
+		policy.ModeCalendar: "calendar",
+	}
+)
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
 	return ec.___Directive(ctx, sel, &v)
@@ -14558,6 +16257,14 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) unmarshalOCounterpartyRulesInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐCounterpartyRules(ctx context.Context, v any) (*policy.CounterpartyRules, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCounterpartyRulesInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalODecimal2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx context.Context, v any) (*money.Amount, error) {
 	if v == nil {
 		return nil, nil
@@ -14702,6 +16409,23 @@ func (ec *executionContext) marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋr
 	return ec._Node(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOSpendLimitInput2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimitᚄ(ctx context.Context, v any) ([]*policy.SpendLimit, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*policy.SpendLimit, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSpendLimitInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimit(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
 	if v == nil {
 		return nil, nil
@@ -14802,6 +16526,40 @@ var (
 		transaction.Reversed:  "reversed",
 	}
 )
+
+func (ec *executionContext) unmarshalOTrustTierInput2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐTrustTierᚄ(ctx context.Context, v any) ([]*policy.TrustTier, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*policy.TrustTier, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTrustTierInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐTrustTier(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOVelocityLimitInput2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityLimitᚄ(ctx context.Context, v any) ([]*policy.VelocityLimit, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*policy.VelocityLimit, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNVelocityLimitInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityLimit(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
 	if v == nil {

@@ -135,6 +135,9 @@ var gqlCalls = map[string]func(w *roleWorld, as actor) call{
 	"Mutation.updateAgent": func(w *roleWorld, _ actor) call {
 		return call{`mutation($id: ID!) { updateAgent(id: $id, input: {spendingLimit: "1"}) { id } }`, vars("id", w.c.ID)}
 	},
+	"Mutation.setAgentPolicy": func(w *roleWorld, _ actor) call {
+		return call{`mutation($id: ID!) { setAgentPolicy(agentId: $id, input: {timezone: "UTC"}) { id } }`, vars("id", w.c.ID)}
+	},
 	"Mutation.suspendAgent": func(w *roleWorld, _ actor) call {
 		return call{`mutation($id: ID!) { suspendAgent(id: $id) { id } }`, vars("id", w.c.ID)}
 	},

@@ -7,6 +7,7 @@ import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/resolvers/preload"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
@@ -148,6 +149,22 @@ type ReportAgentInput struct {
 	Reason string `json:"reason"`
 	// 1..100 transactions visible to you that involve the agent, none already under your open dispute.
 	EvidenceIds []string `json:"evidenceIds"`
+}
+
+// Input of `setAgentPolicy`: an absent field keeps its value, null clears it. Lists replace the whole list.
+type SpendPolicyInput struct {
+	// IANA time zone name; null: UTC.
+	Timezone graphql.Omittable[*string] `json:"timezone,omitempty"`
+	// Every spend limit; the rolling day entry over all actions sets `dailyLimit` (absent from the list: no daily limit).
+	SpendLimits graphql.Omittable[[]*policy.SpendLimit] `json:"spendLimits,omitempty"`
+	// Every velocity limit.
+	VelocityLimits graphql.Omittable[[]*policy.VelocityLimit] `json:"velocityLimits,omitempty"`
+	// The allow and deny lists.
+	Counterparties graphql.Omittable[*policy.CounterpartyRules] `json:"counterparties,omitempty"`
+	// The lowest receiver trust score allowed, 0..1000.
+	MinCounterpartyScore graphql.Omittable[*int] `json:"minCounterpartyScore,omitempty"`
+	// Every trust tier.
+	TrustTiers graphql.Omittable[[]*policy.TrustTier] `json:"trustTiers,omitempty"`
 }
 
 // Live streams, over websockets (`graphql-transport-ws` and the legacy `graphql-ws` sub-protocol) or
