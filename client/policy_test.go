@@ -30,7 +30,7 @@ func TestAgentsPolicy(t *testing.T) {
 
 	one, tz := 1, "America/New_York"
 	p, err = b.c.Agents.SetPolicy(b.ctx, a.ID, client.SpendPolicyInput{Timezone: &tz,
-		SpendLimits: []client.SpendLimit{{Amount: dec("30"), Window: client.WindowMonth, Mode: client.ModeCalendar, Actions: []string{"purchase"}}},
+		SpendLimits:    []client.SpendLimit{{Amount: dec("30"), Window: client.WindowMonth, Mode: client.ModeCalendar, Actions: []string{"purchase"}}},
 		VelocityLimits: []client.VelocityLimit{{MaxCount: 3, WindowSeconds: 3600}},
 		Counterparties: &client.CounterpartyRules{DenyAgents: []string{"agent_nobody"}},
 		TrustTiers:     []client.TrustTier{{MinScore: 0, LimitPercent: 50}}}, &one)
