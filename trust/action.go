@@ -59,7 +59,9 @@ var (
 	// FailureCodes are refusals of malformed or unauthorized requests: they count as failures.
 	FailureCodes = []string{"action_not_authorized", "currency_mismatch", "environment_mismatch", "invalid_amount"}
 	// LimitCodes are refusals over the agent's own limits: they count as limit refusals, a lighter, fast-fading factor.
-	LimitCodes = []string{"amount_exceeds_limit", "daily_limit_exceeded"}
+	// Counterparty refusals (blocked, not allowed, its trust too low) are about the other side and never count.
+	LimitCodes = []string{"amount_exceeds_limit", "velocity_limit_exceeded", "daily_limit_exceeded",
+		"weekly_limit_exceeded", "monthly_limit_exceeded", "total_limit_exceeded"}
 )
 
 // RefusalCounts reports whether a refusal with this reason code changes the

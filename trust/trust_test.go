@@ -506,3 +506,19 @@ func TestReplayMatchesApply(t *testing.T) {
 		}
 	}
 }
+
+// Refusals over the agent's own limits count as limit refusals; refusals
+// about the counterparty never count.
+func TestRefusalClasses(t *testing.T) {
+	t.Parallel()
+	for code, counts := range map[string]bool{
+		"amount_exceeds_limit": true, "velocity_limit_exceeded": true, "daily_limit_exceeded": true,
+		"weekly_limit_exceeded": true, "monthly_limit_exceeded": true, "total_limit_exceeded": true,
+		"invalid_amount": true, "counterparty_blocked": false, "counterparty_not_allowed": false,
+		"counterparty_trust_too_low": false, "counterparty_suspended": false, "trust_too_low": false,
+	} {
+		if got := trust.RefusalCounts(code); got != counts {
+			t.Errorf("RefusalCounts(%q) = %v, want %v", code, got, counts)
+		}
+	}
+}
