@@ -82,7 +82,13 @@ type Outflow struct {
 	Amount money.Amount
 	At     time.Time
 	Action string
+	// Count is how many transactions Amount sums, all dated within the
+	// window-free stretch a caller chose At from (see Party.Edges); 0 means one.
+	Count int
 }
+
+// n is how many transactions o stands for.
+func (o Outflow) n() int { return max(o.Count, 1) }
 
 // Input is everything Evaluate looks at.
 type Input struct {

@@ -195,20 +195,45 @@ func freesUp(live []Outflow, length time.Duration, amount, limit money.Amount) (
 func checkVelocity(in Input, v VelocityLimit) (string, bool) {
 	length := time.Duration(v.WindowSeconds) * time.Second
 	from := in.Now.Add(-length)
-	var live []time.Time
+	var live []Outflow
+	count := 0
 	for _, o := range in.Outflow {
 		if o.At.After(from) && Counts(v.Actions, o.Action) {
-			live = append(live, o.At)
+			live = append(live, o)
+			count += o.n()
 		}
 	}
-	if len(live) < v.MaxCount {
+	if count < v.MaxCount {
 		return "", true
 	}
-	// The oldest len−max+1 must leave before one more fits.
-	slices.SortFunc(live, time.Time.Compare)
-	next := ceilSecond(live[len(live)-v.MaxCount].Add(length))
+	// The oldest count−max+1 must leave before one more fits.
+	slices.SortFunc(live, func(a, b Outflow) int { return a.At.Compare(b.At) })
+	need, next := count-v.MaxCount+1, time.Time{}
+	for _, o := range live {
+		if need -= o.n(); need <= 0 {
+			next = ceilSecond(o.At.Add(length))
+			break
+		}
+	}
 	return fmt.Sprintf("velocity limit of %d transactions%s per %d seconds reached (%d in the last %d seconds); the next one is allowed at %s",
-		v.MaxCount, actionsNote(v.Actions), v.WindowSeconds, len(live), v.WindowSeconds, next.UTC().Format(time.RFC3339)), false
+		v.MaxCount, actionsNote(v.Actions), v.WindowSeconds, count, v.WindowSeconds, next.UTC().Format(time.RFC3339)), false
+}
+
+// Edges returns the moments at which the party's bounded windows and
+// velocity limits begin at now. A caller may sum outflows between edges
+// (e.g. by hour) as long as no sum straddles an edge.
+func (p Party) Edges(now time.Time) []time.Time {
+	var edges []time.Time
+	loc := p.Policy.Location()
+	for _, l := range p.Limits() {
+		if l.Window != WindowTotal {
+			edges = append(edges, l.SpanAt(now, loc).From)
+		}
+	}
+	for _, v := range p.Policy.VelocityLimits {
+		edges = append(edges, now.Add(-time.Duration(v.WindowSeconds)*time.Second))
+	}
+	return edges
 }
 
 // Since returns the earliest moment whose outflows the party's policy can

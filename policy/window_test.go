@@ -294,3 +294,25 @@ func TestPercent(t *testing.T) {
 		}
 	}
 }
+
+// An outflow standing for several transactions counts as that many toward
+// velocity, and the next slot is when enough of them have left.
+func TestVelocityCounts(t *testing.T) {
+	t.Parallel()
+	in := scored()
+	in.Sender.Policy.VelocityLimits = []policy.VelocityLimit{{MaxCount: 4, WindowSeconds: 3600}}
+	in.Outflow = []policy.Outflow{{Amount: amt("3"), At: now.Add(-50 * time.Minute), Action: "pay", Count: 3}}
+	if d := policy.Evaluate(in); !d.Allowed {
+		t.Fatalf("3 of 4: %+v", d)
+	}
+	in.Outflow = append(in.Outflow, act("1", now.Add(-10*time.Minute), "pay"))
+	d := policy.Evaluate(in)
+	if d.ReasonCode != policy.ReasonVelocityLimitExceeded || !strings.Contains(d.Reason, "(4 in the last 3600 seconds); the next one is allowed at 2026-11-21T12:10:00Z") {
+		t.Fatalf("4 of 4: %+v", d)
+	}
+	p := in.Sender
+	p.DailyLimit = ptr(amt("1"))
+	if got := p.Edges(now); len(got) != 2 || !got[0].Equal(now.Add(-24*time.Hour)) || !got[1].Equal(now.Add(-time.Hour)) {
+		t.Fatalf("Edges = %v", got)
+	}
+}
