@@ -231,11 +231,20 @@ func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow,
 		r := party(receiver, now)
 		in.Receiver = &r
 	}
+	in.SenderAssessment = sender.assessment(now)
 	var err error
-	if in.Outflow, err = spendHistory(ctx, tx, in.Sender, now); err != nil {
+	if in.Outflow, err = spendHistory(ctx, tx, in.Sender, now, false); err != nil {
 		return policy.Decision{}, err
 	}
-	in.SenderAssessment = sender.assessment(now)
+	d := policy.Evaluate(in)
+	if d.Allowed || !explainsWithRows(d.ReasonCode) {
+		return d, nil
+	}
+	// The buckets decide; the rows explain (when enough frees up), read
+	// only for a refusal, so an allowed execute reads no window's rows.
+	if in.Outflow, err = spendHistory(ctx, tx, in.Sender, now, true); err != nil {
+		return policy.Decision{}, err
+	}
 	return policy.Evaluate(in), nil
 }
 
@@ -244,63 +253,6 @@ func party(a *agentRow, now time.Time) policy.Party {
 	return policy.Party{ID: a.ID, OrgID: a.OrgID, Score: &score, Status: a.Status, Environment: a.Environment,
 		Currency: a.Currency, AuthorizedActions: a.AuthorizedActions, SpendingLimit: a.SpendingLimit,
 		DailyLimit: a.DailyLimit, Policy: a.Policy}
-}
-
-// spendHistory reads what the sender's policy counts: its outflow rows since
-// p.Since (an index range scan on transactions_spend bounded by the longest
-// window, nothing when the policy has no window or velocity limit) and, for
-// a total limit, one synthetic outflow per action dated at the zero time
-// holding the rest of the action's running total, so the rows and it add
-// up to the whole history without scanning it.
-func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time) ([]policy.Outflow, error) {
-	var flows []policy.Outflow
-	if since := p.Since(now); since.Before(now) {
-		var err error
-		if flows, err = outflow(ctx, q, p.ID, since); err != nil {
-			return nil, err
-		}
-	}
-	if !p.HasTotal() {
-		return flows, nil
-	}
-	var totals []struct {
-		Action string       `bun:"action"`
-		Total  money.Amount `bun:"total"`
-	}
-	if err := q.NewSelect().Table("agent_outflow_totals").Column("action", "total").Where("agent_id = ?", p.ID).Scan(ctx, &totals); err != nil {
-		return nil, fmt.Errorf("read outflow totals: %w", err)
-	}
-	for _, t := range totals {
-		rest := t.Total
-		for _, o := range flows {
-			if o.Action == t.Action {
-				rest = rest.Sub(o.Amount)
-			}
-		}
-		flows = append(flows, policy.Outflow{Amount: rest, Action: t.Action})
-	}
-	return flows, nil
-}
-
-// outflow reads the sender's counted outflow (completed, reversed later or
-// not) since the given moment, exclusive; outflows dated after now count too.
-func outflow(ctx context.Context, q bun.IDB, agentID string, since time.Time) ([]policy.Outflow, error) {
-	var rows []struct {
-		Amount    money.Amount `bun:"amount"`
-		Action    string       `bun:"action"`
-		CreatedAt time.Time    `bun:"created_at"`
-	}
-	err := q.NewSelect().Table("transactions").Column("amount", "action", "created_at").
-		Where("from_agent = ?", agentID).Where("reversal_of IS NULL AND status IN ('completed', 'reversed')").
-		Where("created_at >= ?", since).Scan(ctx, &rows)
-	if err != nil {
-		return nil, fmt.Errorf("read outflow: %w", err)
-	}
-	out := make([]policy.Outflow, len(rows))
-	for i, r := range rows {
-		out[i] = policy.Outflow{Amount: r.Amount, Action: r.Action, At: r.CreatedAt}
-	}
-	return out, nil
 }
 
 func policyDenied(d policy.Decision) error {
@@ -336,6 +288,9 @@ func (s *TransactionService) complete(ctx context.Context, tx *txn, sender, rece
 	if err := tx.write(ctx, "add to outflow total", addOutflowTotal, row.FromAgent, row.Action, row.Amount.String()); err != nil {
 		return nil, err
 	}
+	if err := tx.write(ctx, "add to outflow hour", addOutflowHour, row.FromAgent, outflowHour(now), row.Action, row.Amount.String()); err != nil {
+		return nil, err
+	}
 	t := row.transaction()
 	if err := s.db.auditBoth(ctx, tx, agent.AuditTransactionCompleted, actor, now, t, sender, receiver, nil); err != nil {
 		return nil, err
@@ -354,6 +309,12 @@ const insertCompleted = `INSERT INTO transactions (id, from_agent, to_agent, fro
 // total for its action, which total limits read.
 const addOutflowTotal = `INSERT INTO agent_outflow_totals (agent_id, action, total) VALUES ($1, $2, $3)
  ON CONFLICT (agent_id, action) DO UPDATE SET total = agent_outflow_totals.total + EXCLUDED.total`
+
+// addOutflowHour adds a completed transaction to its sender's bucket of
+// the hour and action, which window sums and velocity counts read.
+const addOutflowHour = `INSERT INTO agent_outflow_hours (agent_id, hour, action, amount, count) VALUES ($1, $2, $3, $4, 1)
+ ON CONFLICT (agent_id, hour, action) DO UPDATE SET amount = agent_outflow_hours.amount + EXCLUDED.amount,
+ count = agent_outflow_hours.count + 1`
 
 // auditBoth appends an entry about t to the sender's and the receiver's chains.
 func (d *DB) auditBoth(ctx context.Context, tx *txn, action string, actor auth.Principal, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {

@@ -250,3 +250,27 @@ func TestPolicyStorm(t *testing.T) {
 		}
 	}
 }
+
+// A rolling window whose start falls inside an hour counts exactly the
+// outflow after it: the hour's bucket is not taken whole either way.
+func TestPolicyWindowEdgeInsideAnHour(t *testing.T) {
+	t.Parallel()
+	b := testkit.New(t)
+	clk := b.Clock()
+	_, shopKey := b.NewOrg("shop")
+	shop := b.RegisterAs(shopKey, nil)
+	a := b.Register(map[string]any{"spendingLimit": "100", "dailyLimit": "100"})
+	setPolicy(t, b, a.ID, map[string]any{"velocityLimits": []any{map[string]any{"maxCount": 2, "windowSeconds": 24*3600 + 16*60}}}, nil)
+	now := clk.Now()
+	clk.Advance(now.Truncate(time.Hour).Add(time.Hour + 5*time.Minute).Sub(now)) // H+5m
+	b.MustExecute(b.Key, testkit.Pay(a, shop, "30"))                             // H+5m
+	clk.Advance(30 * time.Minute)
+	b.MustExecute(b.Key, testkit.Pay(a, shop, "30")) // H+35m
+	clk.Advance(24*time.Hour - 15*time.Minute)       // H+24h+20m: the day began at H+20m, the velocity window at H+4m
+	refusedAlike(t, b, a, shop, "1", "velocity_limit_exceeded", "(2 in the last 87360 seconds); the next one is allowed at")
+	clk.Advance(time.Minute) // H+24h+21m: the velocity window begins at H+5m, so the first payment has left it
+	if e := evaluateWith(t, b, a, shop, "70"); !e.Allowed || !strings.Contains(e.Reason, "remaining daily budget of 70.00 USD") {
+		t.Fatalf("70 of the 70 left: %+v", e)
+	}
+	refusedAlike(t, b, a, shop, "70.01", "daily_limit_exceeded", "(limit 100.00 USD, 30.00 USD spent in the last 24 hours)")
+}

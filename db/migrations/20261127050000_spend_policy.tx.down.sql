@@ -1,3 +1,4 @@
+DROP TABLE agent_outflow_hours;
 DROP TABLE agent_outflow_totals;
 CREATE INDEX transactions_outflow ON transactions (from_agent, created_at) INCLUDE (amount) WHERE status = 'completed';
 DROP INDEX transactions_spend;

@@ -20,3 +20,19 @@ INSERT INTO agent_outflow_totals (agent_id, action, total)
 SELECT from_agent, action, sum(amount) FROM transactions
  WHERE reversal_of IS NULL AND status IN ('completed', 'reversed')
  GROUP BY from_agent, action;
+-- Window sums and velocity counts read per-hour buckets (hours in UTC),
+-- updated in the execute's transaction; only the hours in which a window
+-- begins are read as rows.
+CREATE TABLE agent_outflow_hours (
+    agent_id text NOT NULL REFERENCES agents (id),
+    hour timestamptz NOT NULL,
+    action text NOT NULL,
+    amount numeric NOT NULL,
+    count integer NOT NULL,
+    PRIMARY KEY (agent_id, hour, action)
+);
+INSERT INTO agent_outflow_hours (agent_id, hour, action, amount, count)
+SELECT from_agent, date_trunc('hour', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', action, sum(amount), count(*)
+  FROM transactions
+ WHERE reversal_of IS NULL AND status IN ('completed', 'reversed')
+ GROUP BY 1, 2, 3;
