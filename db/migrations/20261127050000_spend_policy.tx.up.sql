@@ -3,8 +3,8 @@
 ALTER TABLE agents ADD COLUMN policy jsonb NOT NULL DEFAULT '{"version": 1}';
 -- Windows and velocity count every completed outflow, reversed later or
 -- not (a reversal gives no capacity back): the original rows, never the
--- reversal records. The window sums and counts are index range scans on
--- (from_agent, created_at) bounded by the longest window.
+-- reversal records. Rows are read by index range scans on (from_agent,
+-- created_at): the hours in which windows begin, and a refusal's window.
 CREATE INDEX transactions_spend ON transactions (from_agent, created_at) INCLUDE (amount, action)
     WHERE reversal_of IS NULL AND status IN ('completed', 'reversed');
 DROP INDEX transactions_outflow;
