@@ -250,4 +250,13 @@ func benchHistory(b *testing.B, n int) {
 	})
 	e.decode(e.Key, gqlBody(benchUpdateDaily, map[string]any{"id": hub, "daily": nil}), "updateAgent", &upd)
 	b.Run("execute", func(b *testing.B) { e.measure(b, e.Key, execBodies...) })
+	// Every window (rolling and calendar), a total and a velocity limit, none reached.
+	e.decode(e.Key, gqlBody(benchSetPolicy, map[string]any{"id": hub}), "setAgentPolicy", &upd)
+	b.Run("execute/policy", func(b *testing.B) { e.measure(b, e.Key, execBodies...) })
 }
+
+const benchSetPolicy = `mutation($id: ID!) { setAgentPolicy(agentId: $id, input: { timezone: "Europe/Berlin",
+ spendLimits: [{amount: "900000000000", window: day}, {amount: "900000000000", window: week, mode: calendar},
+  {amount: "900000000000", window: month}, {amount: "900000000000", window: month, mode: calendar},
+  {amount: "900000000000", window: total}],
+ velocityLimits: [{maxCount: 100000000, windowSeconds: 3600}, {maxCount: 100000000, windowSeconds: 86400, actions: ["purchase"]}] }) { id } }`
