@@ -241,7 +241,8 @@ func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow,
 		return d, nil
 	}
 	// The buckets decide; the rows explain (when enough frees up), read
-	// only for a refusal, so an allowed execute reads no window's rows.
+	// only for a refusal, so an allowed execute reads only the rows of the
+	// hours its windows begin in.
 	if in.Outflow, err = spendHistory(ctx, tx, in.Sender, now, true); err != nil {
 		return policy.Decision{}, err
 	}
