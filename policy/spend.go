@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agenttrust/service/failure"
@@ -99,12 +100,20 @@ func (p SpendPolicy) Location() *time.Location {
 	if p.Timezone == "" {
 		return time.UTC
 	}
+	if loc, ok := zones.Load(p.Timezone); ok {
+		return loc.(*time.Location)
+	}
 	loc, err := time.LoadLocation(p.Timezone)
 	if err != nil {
 		return time.UTC
 	}
+	zones.Store(p.Timezone, loc)
 	return loc
 }
+
+// zones caches loaded time zones by name: time.LoadLocation reads the zone
+// database on every call, and every evaluation of a calendar window needs one.
+var zones sync.Map
 
 // IsDaily reports whether l is the entry dailyLimit stands for: the
 // rolling day over every action.
