@@ -46,7 +46,7 @@ func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time,
 	if since := p.Since(now); since.Before(now) {
 		var err error
 		if rows {
-			flows, err = outflowRows(ctx, q, p.ID, []time.Time{since}, time.Time{})
+			flows, err = outflowRows(ctx, q, p.ID, since)
 		} else {
 			flows, err = outflowBuckets(ctx, q, p.ID, p.Edges(now))
 		}
@@ -60,58 +60,65 @@ func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time,
 	return addTotals(ctx, q, p.ID, flows)
 }
 
-// outflowBuckets reads the buckets from the earliest edge's hour on, the
-// edges' own hours as rows.
+// outflowBuckets reads the outflow from the earliest edge's hour on,
+// summed in the database into one outflow per action and stretch between
+// edges, dated at its earliest transaction: the hourly buckets, except the
+// edges' own hours, which are summed from their rows, split at the exact
+// edges (a row exactly at an edge in a stretch of its own, as rolling
+// windows exclude it and calendar ones include it). No sum straddles an
+// edge, so every window's sum is exact, and what is shipped is bounded by
+// the number of edges and actions, whatever the history.
 func outflowBuckets(ctx context.Context, q bun.IDB, agentID string, edges []time.Time) ([]policy.Outflow, error) {
-	hours := make([]time.Time, len(edges))
-	for i, e := range edges {
+	exact := slices.Clone(edges)
+	slices.SortFunc(exact, time.Time.Compare)
+	exact = slices.CompactFunc(exact, time.Time.Equal)
+	hours := make([]time.Time, len(exact))
+	for i, e := range exact {
 		hours[i] = outflowHour(e)
 	}
-	slices.SortFunc(hours, time.Time.Compare)
 	hours = slices.CompactFunc(hours, time.Time.Equal)
-	flows, err := outflowRows(ctx, q, agentID, hours, hours[0].Add(time.Hour))
-	if err != nil {
-		return nil, err
-	}
-	var buckets []struct {
-		Hour   time.Time    `bun:"hour"`
+	var sums []struct {
+		At     time.Time    `bun:"at"`
 		Action string       `bun:"action"`
 		Amount money.Amount `bun:"amount"`
 		Count  int          `bun:"count"`
 	}
-	err = q.NewSelect().Table("agent_outflow_hours").Column("hour", "action", "count").ColumnExpr("least(amount, ?::numeric) AS amount", money.MaxAmount).
-		Where("agent_id = ?", agentID).Where("hour >= ?", hours[0]).Where("hour <> ALL(?::timestamptz[])", pgTimes(hours)).
-		Scan(ctx, &buckets)
+	err := q.NewRaw(outflowSumsSQL, agentID, hours[0], pgTimes(hours), pgTimes(exact), money.MaxAmount).Scan(ctx, &sums)
 	if err != nil {
-		return nil, fmt.Errorf("read outflow buckets: %w", err)
+		return nil, fmt.Errorf("sum outflow: %w", err)
 	}
-	for _, b := range buckets {
-		flows = append(flows, policy.Outflow{Amount: b.Amount, At: b.Hour, Action: b.Action, Count: b.Count})
+	flows := make([]policy.Outflow, len(sums))
+	for i, s := range sums {
+		flows[i] = policy.Outflow{Amount: s.Amount, At: s.At, Action: s.Action, Count: s.Count}
 	}
 	return flows, nil
 }
 
-// outflowRows reads the sender's counted rows in each hour starting at
-// hours (span: an hour each) or, with a zero span end, from hours[0] on.
-func outflowRows(ctx context.Context, q bun.IDB, agentID string, hours []time.Time, spanEnd time.Time) ([]policy.Outflow, error) {
+// outflowSumsSQL sums an agent's outflow since hour ?1 per action and
+// stretch: buckets of the hours not in ?2 between the hours of ?2, rows of
+// the hours in ?2 between the exact edges ?3 (each edge's own instant apart).
+const outflowSumsSQL = `
+SELECT min(hour) AS at, action, least(sum(amount), ?4::numeric) AS amount, sum(count)::int AS count
+  FROM agent_outflow_hours
+ WHERE agent_id = ?0 AND hour >= ?1 AND hour <> ALL(?2::timestamptz[])
+ GROUP BY width_bucket(hour, ?2::timestamptz[]), action
+UNION ALL
+SELECT min(created_at), action, least(sum(amount), ?4::numeric), count(*)::int
+  FROM transactions, unnest(?2::timestamptz[]) AS h(start)
+ WHERE from_agent = ?0 AND ` + countedOutflow + `
+   AND created_at >= h.start AND created_at < h.start + interval '1 hour'
+ GROUP BY width_bucket(created_at, ?3::timestamptz[]), created_at = ANY(?3::timestamptz[]), action`
+
+// outflowRows reads the sender's counted rows from since on.
+func outflowRows(ctx context.Context, q bun.IDB, agentID string, since time.Time) ([]policy.Outflow, error) {
 	var rows []struct {
 		Amount    money.Amount `bun:"amount"`
 		Action    string       `bun:"action"`
 		CreatedAt time.Time    `bun:"created_at"`
 	}
-	sel := q.NewSelect().Table("transactions").Column("amount", "action", "created_at").
-		Where("from_agent = ?", agentID).Where(countedOutflow)
-	if spanEnd.IsZero() {
-		sel = sel.Where("created_at >= ?", hours[0])
-	} else {
-		sel = sel.WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
-			for _, h := range hours {
-				w = w.WhereOr("(created_at >= ? AND created_at < ?)", h, h.Add(time.Hour))
-			}
-			return w
-		})
-	}
-	if err := sel.Scan(ctx, &rows); err != nil {
+	err := q.NewSelect().Table("transactions").Column("amount", "action", "created_at").
+		Where("from_agent = ?", agentID).Where(countedOutflow).Where("created_at >= ?", since).Scan(ctx, &rows)
+	if err != nil {
 		return nil, fmt.Errorf("read outflow: %w", err)
 	}
 	out := make([]policy.Outflow, len(rows))
