@@ -132,9 +132,10 @@ func BenchmarkExecuteTransaction(b *testing.B) {
 // of history. Every seeded transaction has the hub agent (the caller's) on one
 // side, so the caller's organization sees all of them and the hub has that many
 // transactions of its own, with trust counters to match; they span the past
-// 365 days. The figures must not grow with the history (except the
-// dailyLimit variants, which read the trailing 24 hours of the sender's
-// outflow: window-rows reports how many rows that is).
+// 365 days. The figures must not grow with the history: a spend policy's
+// check sums hourly buckets and the rows of the hours its windows begin in
+// (window-rows reports the rows of the trailing 24 hours, which only a
+// refusal reads).
 func BenchmarkHistory(b *testing.B) {
 	for _, n := range []int{1_000, 1_000_000} {
 		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
@@ -189,8 +190,8 @@ func benchHistory(b *testing.B, n int) {
 	e.explain("transactions page, agent=hub", benchPageSQL(e.OrgID, hub))
 	e.explain("transactions page, agent=quiet", benchPageSQL(e.OrgID, quiet))
 	e.explain("batchTrust(100)", benchProfilesSQL(batch))
-	e.explain("daily outflow (policy with a daily limit)", `SELECT "amount", "created_at" FROM "transactions" WHERE (from_agent = '`+hub+
-		`') AND (status = 'completed') AND (created_at > '`+time.Now().UTC().Add(-24*time.Hour).Format("2006-01-02 15:04:05.999999-07:00")+`')`)
+	e.explain("outflow rows (a refused execute's window)", `SELECT "amount", "action", "created_at" FROM "transactions" WHERE (from_agent = '`+hub+
+		`') AND (reversal_of IS NULL AND status IN ('completed', 'reversed')) AND (created_at >= '`+time.Now().UTC().Add(-24*time.Hour).Format("2006-01-02 15:04:05.999999-07:00")+`')`)
 	e.explain("totalCount (only when asked for)", `SELECT count(*) FROM "transactions" AS "transaction_row" WHERE ((from_org = '`+e.OrgID+`' OR to_org = '`+e.OrgID+`'))`)
 	windowRows := func() float64 {
 		return float64(e.count(`SELECT count(*) FROM transactions WHERE from_agent = $1 AND status = 'completed'
