@@ -2,13 +2,11 @@ package db_test
 
 import (
 	"context"
-	"net/url"
 	"testing"
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
-	"github.com/agenttrust/service/id"
 )
 
 // Keys made before roles existed become admin keys with no agents, and
@@ -16,24 +14,7 @@ import (
 func TestAPIKeyRolesMigration(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	admin := dbtest.OpenSQL(dbtest.AdminURL())
-	defer admin.Close()
-	name := "att_mig_" + id.Random(8)
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		a := dbtest.OpenSQL(dbtest.AdminURL())
-		defer a.Close()
-		_, _ = a.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-	})
-	u, _ := url.Parse(dbtest.AdminURL())
-	u.Path = "/" + name
-	d, err := db.Open(ctx, u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, _ := dbtest.Unmigrated(t)
 	if err := d.MigrateBefore(ctx, "20261127040000"); err != nil {
 		t.Fatalf("older migrations: %v", err)
 	}

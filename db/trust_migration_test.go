@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/url"
 	"testing"
 	"time"
 
-	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
-	"github.com/agenttrust/service/id"
 )
 
 // The decay migration carries the old plain counters into the new model by
@@ -19,24 +16,7 @@ import (
 func TestTrustDecayMigration(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	admin := dbtest.OpenSQL(dbtest.AdminURL())
-	defer admin.Close()
-	name := "att_mig_" + id.Random(8)
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		a := dbtest.OpenSQL(dbtest.AdminURL())
-		defer a.Close()
-		_, _ = a.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-	})
-	u, _ := url.Parse(dbtest.AdminURL())
-	u.Path = "/" + name
-	d, err := db.Open(ctx, u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, u := dbtest.Unmigrated(t)
 	if err := d.MigrateBefore(ctx, "20261122110000"); err != nil {
 		t.Fatalf("older migrations: %v", err)
 	}
@@ -95,7 +75,7 @@ func TestTrustDecayMigration(t *testing.T) {
 	var snapshots, evidence int
 	var openA1, orgsA1, orgsA2 int64
 	var completedA1 float64
-	conn := dbtest.OpenSQL(u.String())
+	conn := dbtest.OpenSQL(u)
 	defer conn.Close()
 	if err := conn.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM trust_snapshots), (SELECT count(*) FROM dispute_evidence),
 		(SELECT open_disputes FROM trust_counters WHERE agent_id = 'agent_a1'), (SELECT counterparty_orgs FROM trust_counters WHERE agent_id = 'agent_a1'),

@@ -44,28 +44,42 @@ func New(t testing.TB) *db.DB {
 // or a process under test).
 func NewWithURL(t testing.TB) (*db.DB, string) {
 	t.Helper()
-	ctx := context.Background()
-	once.Do(func() { template, onceErr = ensureTemplate(ctx) })
+	once.Do(func() { template, onceErr = ensureTemplate(context.Background()) })
 	if onceErr != nil {
 		t.Fatalf("prepare template database: %v", onceErr)
 	}
+	return create(t, "att_t_", "TEMPLATE "+template)
+}
+
+// Unmigrated opens a new empty database, dropped when the test ends, and
+// returns its URL too: for tests of the migrations themselves.
+func Unmigrated(t testing.TB) (*db.DB, string) {
+	t.Helper()
+	return create(t, "att_mig_", "")
+}
+
+// create makes a database named prefix and a random suffix, with the
+// CREATE DATABASE options opts, opens it, and drops it when t ends.
+func create(t testing.TB, prefix, opts string) (*db.DB, string) {
+	t.Helper()
+	ctx := context.Background()
 	admin := openAdmin()
 	defer admin.Close()
-	name := "att_t_" + id.Random(8)
-	if _, err := admin.ExecContext(ctx, fmt.Sprintf(`CREATE DATABASE %s TEMPLATE %s`, name, template)); err != nil {
-		t.Fatalf("clone template: %v", err)
+	name := prefix + id.Random(8)
+	if _, err := admin.ExecContext(ctx, fmt.Sprintf(`CREATE DATABASE %s %s`, name, opts)); err != nil {
+		t.Fatalf("create test database: %v", err)
 	}
+	t.Cleanup(func() {
+		a := openAdmin()
+		defer a.Close()
+		_, _ = a.ExecContext(context.Background(), fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, name))
+	})
 	u := withDatabase(AdminURL(), name)
 	d, err := db.Open(ctx, u)
 	if err != nil {
 		t.Fatalf("open test database: %v", err)
 	}
-	t.Cleanup(func() {
-		d.Close()
-		a := openAdmin()
-		defer a.Close()
-		_, _ = a.ExecContext(context.Background(), fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, name))
-	})
+	t.Cleanup(func() { d.Close() }) // runs before the drop: cleanups run last first
 	return d, u
 }
 
