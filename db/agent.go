@@ -120,6 +120,26 @@ func lockOwn(ctx context.Context, tx *txn, orgID, agentID string) (*agentRow, er
 // Update changes identity fields, recomputes the fingerprint, and records the
 // change on the chain and in the event log; an update that changes nothing writes nothing.
 func (s *AgentService) Update(ctx context.Context, agentID string, in agent.UpdateInput) (*agent.Agent, error) {
+	return s.changeOwn(ctx, agentID, func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error) {
+		before := row.agent()
+		if err := in.Validate(before.Currency); err != nil {
+			return nil, err
+		}
+		after, changed := in.Apply(*before)
+		if len(changed) == 0 {
+			return before, nil
+		}
+		after.Stamp(s.db.Now())
+		details := map[string]any{"changes": agent.Changes(*before, after, changed), "fingerprint": after.Fingerprint}
+		data := agent.UpdatedEvent{Data: after.ToData(), ChangedFields: changed}
+		return &after, s.db.saveAgentChange(ctx, tx, row, &after, agent.AuditUpdated, p, details, data)
+	})
+}
+
+// changeOwn runs change on one of the caller's agents in one transaction,
+// its row locked (NotFound for another organization's or an unknown id),
+// and answers the agent change returns.
+func (s *AgentService) changeOwn(ctx context.Context, agentID string, change func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error)) (*agent.Agent, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
@@ -130,25 +150,13 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 		if err != nil {
 			return err
 		}
-		before := row.agent()
-		if err := in.Validate(before.Currency); err != nil {
-			return err
-		}
-		after, changed := in.Apply(*before)
-		if len(changed) == 0 {
-			out = before
-			return nil
-		}
-		after.Stamp(s.db.Now())
-		details := map[string]any{"changes": agent.Changes(*before, after, changed), "fingerprint": after.Fingerprint}
-		data := agent.UpdatedEvent{Data: after.ToData(), ChangedFields: changed}
-		if err := s.db.saveAgentChange(ctx, tx, row, &after, agent.AuditUpdated, p, details, data); err != nil {
-			return err
-		}
-		out = &after
-		return nil
+		out, err = change(tx, p, row)
+		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // saveAgentChange stores a changed agent (a, stamped) in its locked row,
@@ -194,34 +202,23 @@ var statusChange = map[agent.Status]struct {
 // setStatus suspends or reinstates one of the caller's agents: the status,
 // its audit entry, its event and its rescoring commit together.
 func (s *AgentService) setStatus(ctx context.Context, agentID string, reason *string, to agent.Status) (*agent.Agent, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if err := agent.ValidateReason(reason); err != nil {
 		return nil, err
 	}
 	change := statusChange[to]
-	var out *agent.Agent
-	err = s.db.inTx(ctx, func(tx *txn) error {
-		row, err := lockOwn(ctx, tx, p.OrgID, agentID)
-		if err != nil {
-			return err
-		}
+	return s.changeOwn(ctx, agentID, func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error) {
 		if row.Status == string(to) {
-			return failure.Errorf(failure.Conflict, "agent %q is %s", agentID, change.already)
+			return nil, failure.Errorf(failure.Conflict, "agent %q is %s", agentID, change.already)
 		}
 		a := row.agent()
 		a.Status = to
 		a.Stamp(s.db.Now())
 		details := map[string]any{"reason": reason, "fingerprint": a.Fingerprint}
 		if err := s.db.saveAgentChange(ctx, tx, row, a, change.audit, p, details, change.payload(a.ToData(), reason)); err != nil {
-			return err
+			return nil, err
 		}
-		out = a
-		return applyTrust(ctx, tx, row, trust.Action{Kind: change.trust, At: a.UpdatedAt}, change.cause+":"+a.ID)
+		return a, applyTrust(ctx, tx, row, trust.Action{Kind: change.trust, At: a.UpdatedAt}, change.cause+":"+a.ID)
 	})
-	return out, err
 }
 
 // Get returns one of the caller's agents (NotFound for another

@@ -11,24 +11,14 @@ import (
 // lock: the version check, the new version and fingerprint, the
 // agent.policy_changed audit entry and event commit together.
 func (s *AgentService) SetPolicy(ctx context.Context, agentID string, in agent.PolicyInput, expectedVersion *int) (*agent.Agent, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out *agent.Agent
-	err = s.db.inTx(ctx, func(tx *txn) error {
-		row, err := lockOwn(ctx, tx, p.OrgID, agentID)
-		if err != nil {
-			return err
-		}
+	return s.changeOwn(ctx, agentID, func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error) {
 		before := row.agent()
 		if err := before.CheckVersion(expectedVersion); err != nil {
-			return err
+			return nil, err
 		}
 		after, changed, err := in.ApplyPolicy(*before)
 		if err != nil || !changed {
-			out = before
-			return err
+			return before, err
 		}
 		after.Policy.Version++
 		after.Fingerprint = agent.Fingerprint(after)
@@ -36,11 +26,6 @@ func (s *AgentService) SetPolicy(ctx context.Context, agentID string, in agent.P
 		whole := after.SpendPolicy()
 		details := map[string]any{"version": whole.Version, "policy": whole, "fingerprint": after.Fingerprint}
 		data := agent.PolicyChangedEvent{Data: after.ToData(), Policy: whole}
-		if err := s.db.saveAgentChange(ctx, tx, row, &after, agent.AuditPolicyChanged, p, details, data); err != nil {
-			return err
-		}
-		out = &after
-		return nil
+		return &after, s.db.saveAgentChange(ctx, tx, row, &after, agent.AuditPolicyChanged, p, details, data)
 	})
-	return out, err
 }
