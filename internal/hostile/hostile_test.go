@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -32,7 +31,6 @@ type world struct {
 	victimTx, inboundTx, ownTx string
 	victimDispute, victimEvent string
 	ownFirstEvent              string
-	tables                     []string
 }
 
 func setup(t *testing.T) *world {
@@ -86,60 +84,8 @@ func setup(t *testing.T) *world {
 	}
 	w.ownFirstEvent = own[0].ID
 
-	w.tables = w.listTables(t)
 	return w
 }
-
-func (w *world) listTables(t *testing.T) []string {
-	rows, err := w.k.SQL().QueryContext(context.Background(),
-		`SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) FROM information_schema.tables
-		 WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil || len(out) < 5 {
-		t.Fatalf("list tables: %v %v", out, err)
-	}
-	return out
-}
-
-// snapshot is every table's row count and an md5 of its rows' text, sorted.
-func (w *world) snapshot(t *testing.T) map[string]string {
-	t.Helper()
-	parts := make([]string, len(w.tables))
-	for i, tb := range w.tables {
-		parts[i] = fmt.Sprintf(`SELECT %s::text, count(*)::text || ':' || md5(coalesce(string_agg(t::text, E'\n' ORDER BY t::text), '')) FROM %s t`,
-			quoteLit(tb), tb)
-	}
-	rows, err := w.k.SQL().QueryContext(context.Background(), strings.Join(parts, " UNION ALL "))
-	if err != nil {
-		t.Fatalf("snapshot: %v", err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var name, sum string
-		if err := rows.Scan(&name, &sum); err != nil {
-			t.Fatal(err)
-		}
-		out[name] = sum
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func quoteLit(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // diff names the tables whose count or contents changed.
 func diff(before, after map[string]string) []string {
@@ -163,7 +109,7 @@ func TestHostileRequests(t *testing.T) {
 	if n := len(httpCases) + len(wsCases); n < 150 {
 		t.Fatalf("the table has %d hostile requests, want at least 150", n)
 	}
-	before := w.snapshot(t)
+	before := w.k.Snapshot()
 	for _, c := range httpCases {
 		t.Run(c.name, func(t *testing.T) { w.runHTTP(t, c) })
 	}
@@ -173,14 +119,14 @@ func TestHostileRequests(t *testing.T) {
 	// A refused request could still leave work behind that lands a moment
 	// later (a queued event, a deferred write): look twice.
 	time.Sleep(300 * time.Millisecond)
-	if d := diff(before, w.snapshot(t)); len(d) > 0 {
+	if d := diff(before, w.k.Snapshot()); len(d) > 0 {
 		t.Fatalf("hostile requests changed the database:\n%s", strings.Join(d, "\n"))
 	}
 	// The snapshot sees a change as small as one renamed agent.
 	if r := w.k.Do(w.k.Key, testkit.UpdateMutation, map[string]any{"id": w.a2.ID, "input": map[string]any{"name": "attacker-2b"}}); len(r.Errors) > 0 {
 		t.Fatalf("legitimate update failed: %s", r.Body)
 	}
-	if len(diff(before, w.snapshot(t))) == 0 {
+	if len(diff(before, w.k.Snapshot())) == 0 {
 		t.Fatal("the snapshot does not see a legitimate update: it cannot prove anything")
 	}
 	t.Logf("%d HTTP and %d websocket hostile requests refused; %d tables unchanged", len(httpCases), len(wsCases), len(before))
