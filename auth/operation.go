@@ -77,6 +77,8 @@ var Operations = map[string]Access{
 	"Mutation.reinstateAgent":      admin,
 	"Mutation.executeTransaction":  {Roles: []Role{RoleAdmin, RoleAgent}, Scope: ScopeArg, Arg: "input.fromAgent"},
 	"Mutation.reverseTransaction":  admin,
+	"Mutation.approveTransaction":  admin,
+	"Mutation.declineTransaction":  admin,
 	"Mutation.reportAgent":         {Roles: []Role{RoleAdmin, RoleAgent}, Scope: ScopeEvidence},
 	"Mutation.withdrawDispute":     {Roles: []Role{RoleAdmin, RoleAgent}, Scope: ScopeFiledByKey},
 	"Mutation.registerWebhook":     admin,

@@ -36,13 +36,17 @@ type transactionRow struct {
 	ReversedBy    *string        `bun:"reversed_by"`
 	Reason        *string        `bun:"reason"`
 	CreatedAt     time.Time      `bun:"created_at"`
+	ExpiresAt     *time.Time     `bun:"expires_at"`
+	DecidedAt     *time.Time     `bun:"decided_at"`
+	DecidedBy     *string        `bun:"decided_by"`
 }
 
 func (r *transactionRow) transaction() *transaction.Transaction {
 	return &transaction.Transaction{ID: r.ID, FromAgent: r.FromAgent, ToAgent: r.ToAgent, FromOrg: r.FromOrg,
 		ToOrg: r.ToOrg, Action: r.Action, Amount: r.Amount, Currency: r.Currency, Memo: r.Memo,
 		Status: transaction.Status(r.Status), ReversalOf: r.ReversalOf, ReversedBy: r.ReversedBy,
-		Reason: r.Reason, CreatedAt: r.CreatedAt.UTC()}
+		Reason: r.Reason, CreatedAt: r.CreatedAt.UTC(), ExpiresAt: utc(r.ExpiresAt), DecidedAt: utc(r.DecidedAt),
+		DecidedBy: r.DecidedBy}
 }
 
 type idempotencyRow struct {
@@ -131,7 +135,11 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 	if !decision.Allowed {
 		return nil, policyDenied(decision), s.recordRefusal(ctx, tx, sender, in, cur, decision, p, now)
 	}
-	out, err = s.complete(ctx, tx, sender, receiver, in, cur, p, now)
+	if decision.RequiresApproval {
+		out, err = requestApproval(ctx, tx, sender, receiver, in, cur, now)
+	} else {
+		out, err = s.complete(ctx, tx, sender, receiver, in, cur, p, now)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -140,6 +148,9 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 			in.RequestHash(), out.ID, now); err != nil {
 			return nil, nil, err
 		}
+	}
+	if out.Status == transaction.PendingApproval {
+		return out, nil, nil // nothing moved: trust changes once it is approved
 	}
 	return out, nil, trustExecuted(ctx, tx, sender, receiver, "transaction:"+out.ID, now)
 }
@@ -286,20 +297,25 @@ func (s *TransactionService) complete(ctx context.Context, tx *txn, sender, rece
 		row.ToOrg, row.Action, row.Amount.String(), string(row.Currency), row.Memo, row.Status, row.CreatedAt); err != nil {
 		return nil, err
 	}
-	if err := tx.write(ctx, "add to outflow total", addOutflowTotal, row.FromAgent, row.Action, row.Amount.String()); err != nil {
-		return nil, err
-	}
-	if err := tx.write(ctx, "add to outflow hour", addOutflowHour, row.FromAgent, outflowHour(now), row.Action, row.Amount.String()); err != nil {
-		return nil, err
-	}
 	t := row.transaction()
-	if err := s.db.auditBoth(ctx, tx, agent.AuditTransactionCompleted, actor, now, t, sender, receiver, nil); err != nil {
-		return nil, err
+	return t, s.settle(ctx, tx, t, sender, receiver, actor, now, nil)
+}
+
+// settle moves the money of t, completed at now: the sender's outflow
+// total and hour bucket, the audit entries (with extra details) and the
+// transaction.completed event. An execute and an approval both settle here.
+func (s *TransactionService) settle(ctx context.Context, tx *txn, t *transaction.Transaction, sender, receiver *agentRow, actor auth.Principal, now time.Time, extra map[string]any) error {
+	if err := tx.write(ctx, "add to outflow total", addOutflowTotal, t.FromAgent, t.Action, t.Amount.String()); err != nil {
+		return err
 	}
-	if _, err := appendEvent(ctx, tx, event.TransactionCompleted, now, transaction.CompletedEvent{Data: t.ToData()}, t.FromOrg, t.ToOrg); err != nil {
-		return nil, err
+	if err := tx.write(ctx, "add to outflow hour", addOutflowHour, t.FromAgent, outflowHour(now), t.Action, t.Amount.String()); err != nil {
+		return err
 	}
-	return t, nil
+	if err := s.db.auditBoth(ctx, tx, agent.AuditTransactionCompleted, actor, now, t, sender, receiver, extra); err != nil {
+		return err
+	}
+	_, err := appendEvent(ctx, tx, event.TransactionCompleted, now, transaction.CompletedEvent{Data: t.ToData()}, t.FromOrg, t.ToOrg)
+	return err
 }
 
 // insertCompleted stores a completed transaction (no reversal fields).
@@ -369,8 +385,10 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 			return failure.Errorf(failure.Forbidden, "only the sending organization may reverse transaction %q", txID)
 		case row.ReversalOf != nil:
 			return failure.Errorf(failure.Conflict, "transaction %q is a reversal record and cannot be reversed", txID)
-		case row.Status != string(transaction.Completed):
+		case row.Status == string(transaction.Reversed):
 			return failure.Errorf(failure.Conflict, "transaction %q is already reversed (by %s)", txID, deref(row.ReversedBy))
+		case row.Status != string(transaction.Completed):
+			return failure.Errorf(failure.Conflict, "transaction %q is %s: only a completed transaction can be reversed", txID, row.Status)
 		}
 		parties, err := lockAgents(ctx, tx, row.FromAgent, row.ToAgent)
 		if err != nil {

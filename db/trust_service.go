@@ -192,5 +192,5 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 	if err != nil {
 		return nil, err
 	}
-	return &trust.Evaluation{Allowed: d.Allowed, Reason: d.Reason, ReasonCode: d.ReasonCode}, nil
+	return &trust.Evaluation{Allowed: d.Allowed, Reason: d.Reason, ReasonCode: d.ReasonCode, RequiresApproval: d.RequiresApproval}, nil
 }

@@ -23,10 +23,15 @@ const (
 	AgentPolicyChanged   = "agent.policy_changed"
 	TransactionCompleted = "transaction.completed"
 	TransactionReversed  = "transaction.reversed"
-	TrustScoreChanged    = "trust.score_changed"
-	DisputeFiled         = "dispute.filed"
-	DisputeWithdrawn     = "dispute.withdrawn"
-	WebhookDisabled      = "webhook.disabled"
+	// TransactionApprovalRequested, TransactionDeclined and TransactionExpired
+	// follow a transaction over the policy's approval threshold.
+	TransactionApprovalRequested = "transaction.approval_requested"
+	TransactionDeclined          = "transaction.declined"
+	TransactionExpired           = "transaction.expired"
+	TrustScoreChanged            = "trust.score_changed"
+	DisputeFiled                 = "dispute.filed"
+	DisputeWithdrawn             = "dispute.withdrawn"
+	WebhookDisabled              = "webhook.disabled"
 
 	// WebhookTest and WebhookVerification are delivery-only: they go to the one
 	// endpoint being tested or registered, are never written to the log, and
@@ -42,7 +47,8 @@ const All = "*"
 // subscription may ask for, in the contract's order.
 var Types = []string{
 	AgentRegistered, AgentUpdated, AgentSuspended, AgentReinstated, AgentPolicyChanged,
-	TransactionCompleted, TransactionReversed, TrustScoreChanged,
+	TransactionCompleted, TransactionReversed,
+	TransactionApprovalRequested, TransactionDeclined, TransactionExpired, TrustScoreChanged,
 	DisputeFiled, DisputeWithdrawn, WebhookDisabled,
 }
 

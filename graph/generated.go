@@ -100,6 +100,11 @@ type ComplexityRoot struct {
 		Role       func(childComplexity int) int
 	}
 
+	ApprovalRule struct {
+		Above               func(childComplexity int) int
+		ExpiresAfterSeconds func(childComplexity int) int
+	}
+
 	AuditEntry struct {
 		Action       func(childComplexity int) int
 		Actor        func(childComplexity int) int
@@ -152,7 +157,9 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		ApproveTransaction  func(childComplexity int, id string) int
 		CreateAPIKey        func(childComplexity int, input auth.KeyInput) int
+		DeclineTransaction  func(childComplexity int, id string, reason string) int
 		DeleteWebhook       func(childComplexity int, id string) int
 		ExecuteTransaction  func(childComplexity int, input model.ExecuteTransactionInput) int
 		RedeliverEvent      func(childComplexity int, webhookID string, eventID string) int
@@ -208,6 +215,7 @@ type ComplexityRoot struct {
 	}
 
 	SpendPolicy struct {
+		Approval             func(childComplexity int) int
 		Counterparties       func(childComplexity int) int
 		MinCounterpartyScore func(childComplexity int) int
 		SpendLimits          func(childComplexity int) int
@@ -226,6 +234,9 @@ type ComplexityRoot struct {
 		Amount     func(childComplexity int) int
 		CreatedAt  func(childComplexity int) int
 		Currency   func(childComplexity int) int
+		DecidedAt  func(childComplexity int) int
+		DecidedBy  func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
 		FromAgent  func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Memo       func(childComplexity int) int
@@ -261,9 +272,10 @@ type ComplexityRoot struct {
 	}
 
 	TrustEvaluation struct {
-		Allowed    func(childComplexity int) int
-		Reason     func(childComplexity int) int
-		ReasonCode func(childComplexity int) int
+		Allowed          func(childComplexity int) int
+		Reason           func(childComplexity int) int
+		ReasonCode       func(childComplexity int) int
+		RequiresApproval func(childComplexity int) int
 	}
 
 	TrustFactors struct {
@@ -378,6 +390,8 @@ type MutationResolver interface {
 	ReinstateAgent(ctx context.Context, id string, reason *string) (*preload.Agent, error)
 	ExecuteTransaction(ctx context.Context, input model.ExecuteTransactionInput) (*transaction.Transaction, error)
 	ReverseTransaction(ctx context.Context, id string, reason string) (*transaction.Transaction, error)
+	ApproveTransaction(ctx context.Context, id string) (*transaction.Transaction, error)
+	DeclineTransaction(ctx context.Context, id string, reason string) (*transaction.Transaction, error)
 	ReportAgent(ctx context.Context, input model.ReportAgentInput) (*trust.Dispute, error)
 	WithdrawDispute(ctx context.Context, id string) (*trust.Dispute, error)
 	RegisterWebhook(ctx context.Context, input model.RegisterWebhookInput) (*webhook.Endpoint, error)
@@ -631,6 +645,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ApiKey.Role(childComplexity), true
 
+	case "ApprovalRule.above":
+		if e.ComplexityRoot.ApprovalRule.Above == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApprovalRule.Above(childComplexity), true
+	case "ApprovalRule.expiresAfterSeconds":
+		if e.ComplexityRoot.ApprovalRule.ExpiresAfterSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApprovalRule.ExpiresAfterSeconds(childComplexity), true
+
 	case "AuditEntry.action":
 		if e.ComplexityRoot.AuditEntry.Action == nil {
 			break
@@ -818,6 +845,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Event.Type(childComplexity), true
 
+	case "Mutation.approveTransaction":
+		if e.ComplexityRoot.Mutation.ApproveTransaction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_approveTransaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ApproveTransaction(childComplexity, args["id"].(string)), true
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -829,6 +867,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(auth.KeyInput)), true
+	case "Mutation.declineTransaction":
+		if e.ComplexityRoot.Mutation.DeclineTransaction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_declineTransaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeclineTransaction(childComplexity, args["id"].(string), args["reason"].(string)), true
 	case "Mutation.deleteWebhook":
 		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
 			break
@@ -1252,6 +1301,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpendLimit.Window(childComplexity), true
 
+	case "SpendPolicy.approval":
+		if e.ComplexityRoot.SpendPolicy.Approval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPolicy.Approval(childComplexity), true
 	case "SpendPolicy.counterparties":
 		if e.ComplexityRoot.SpendPolicy.Counterparties == nil {
 			break
@@ -1331,6 +1386,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Transaction.Currency(childComplexity), true
+	case "Transaction.decidedAt":
+		if e.ComplexityRoot.Transaction.DecidedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.DecidedAt(childComplexity), true
+	case "Transaction.decidedBy":
+		if e.ComplexityRoot.Transaction.DecidedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.DecidedBy(childComplexity), true
+	case "Transaction.expiresAt":
+		if e.ComplexityRoot.Transaction.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.ExpiresAt(childComplexity), true
 	case "Transaction.fromAgent":
 		if e.ComplexityRoot.Transaction.FromAgent == nil {
 			break
@@ -1474,6 +1547,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TrustEvaluation.ReasonCode(childComplexity), true
+	case "TrustEvaluation.requiresApproval":
+		if e.ComplexityRoot.TrustEvaluation.RequiresApproval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustEvaluation.RequiresApproval(childComplexity), true
 
 	case "TrustFactors.completionRate":
 		if e.ComplexityRoot.TrustFactors.CompletionRate == nil {
@@ -1841,6 +1920,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputApprovalRuleInput,
 		ec.unmarshalInputCounterpartyRulesInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputExecuteTransactionInput,
@@ -1998,7 +2078,7 @@ type Agent implements Node {
   createdAt: Time!
   "When the agent last changed."
   updatedAt: Time!
-  "The agent's spend policy; ` + "`" + `dailyLimit` + "`" + ` is its rolling day entry. Approvals and mandates are not yet available."
+  "The agent's spend policy; ` + "`" + `dailyLimit` + "`" + ` is its rolling day entry. Mandates are not yet available."
   policy: SpendPolicy!
   "The agent's current trust score and the factors behind it."
   trust: TrustProfile!
@@ -2155,7 +2235,7 @@ type TrustTier {
   limitPercent: Int!
 }
 
-"An agent's spend policy, applied by ` + "`" + `evaluateTrust` + "`" + ` and ` + "`" + `executeTransaction` + "`" + ` alike. Approvals and mandates are not yet available."
+"An agent's spend policy, applied by ` + "`" + `evaluateTrust` + "`" + `, ` + "`" + `executeTransaction` + "`" + ` and ` + "`" + `approveTransaction` + "`" + ` alike. Mandates are not yet available."
 type SpendPolicy {
   "Starts at 1, +1 on every change (including a change of ` + "`" + `dailyLimit` + "`" + `)."
   version: Int!
@@ -2171,6 +2251,24 @@ type SpendPolicy {
   minCounterpartyScore: Int
   "Trust tiers scaling the limits."
   trustTiers: [TrustTier!]!
+  "Executes over a threshold wait for an admin's approval; null: none wait."
+  approval: ApprovalRule
+}
+
+"An execute that passes every check with an amount over ` + "`" + `above` + "`" + ` is stored ` + "`" + `pending_approval` + "`" + ` and waits for ` + "`" + `approveTransaction` + "`" + ` or ` + "`" + `declineTransaction` + "`" + `; undecided for ` + "`" + `expiresAfterSeconds` + "`" + `, it becomes ` + "`" + `expired` + "`" + `."
+type ApprovalRule {
+  "The largest amount that completes without approval, in the agent's currency (not scaled by trust tiers)."
+  above: Decimal!
+  "How long a transaction waits for a decision, 60..604800 seconds."
+  expiresAfterSeconds: Int!
+}
+
+"An approval rule to set."
+input ApprovalRuleInput {
+  "Positive, within the currency's minor units: amounts over it wait for approval."
+  above: Decimal!
+  "60..604800."
+  expiresAfterSeconds: Int!
 }
 
 "A spend limit to set."
@@ -2229,6 +2327,8 @@ input SpendPolicyInput {
   minCounterpartyScore: Int @goField(omittable: true)
   "Every trust tier."
   trustTiers: [TrustTierInput!] @goField(omittable: true)
+  "The approval rule; null: nothing waits for approval."
+  approval: ApprovalRuleInput @goField(omittable: true)
 }
 
 "Input of ` + "`" + `updateAgent` + "`" + `: absent fields stay unchanged."
@@ -2339,6 +2439,12 @@ enum TransactionStatus {
   completed
   "Reversed (on the original), or a reversal record."
   reversed
+  "Over the policy's approval threshold: waiting for ` + "`" + `approveTransaction` + "`" + ` or ` + "`" + `declineTransaction` + "`" + ` until ` + "`" + `expiresAt` + "`" + `; no money moved, counts toward no limit."
+  pending_approval
+  "Declined by an admin (` + "`" + `reason` + "`" + ` says why); no money moved."
+  declined
+  "Not decided before ` + "`" + `expiresAt` + "`" + `; no money moved."
+  expired
 }
 
 "An export encoding."
@@ -2365,16 +2471,22 @@ type Transaction implements Node {
   currency: String!
   "Free text stored and returned unchanged."
   memo: String
-  "completed, or reversed."
+  "completed, reversed, pending_approval, declined or expired."
   status: TransactionStatus!
   "On a reversal record: the transaction it reverses."
   reversalOf: ID
   "On a reversed original: its reversal record."
   reversedBy: ID
-  "The reversal reason, on both records."
+  "The reversal reason, on both records; on a declined transaction, why it was declined."
   reason: String
-  "When it was executed (or, for a reversal record, reversed)."
+  "When it was executed (or, for a reversal record, reversed; for an approved transaction, approved; for one not yet approved, requested)."
   createdAt: Time!
+  "While ` + "`" + `pending_approval` + "`" + `, and on an ` + "`" + `expired` + "`" + ` transaction: when it expires (expired)."
+  expiresAt: Time
+  "When an admin approved or declined it."
+  decidedAt: Time
+  "The API key (` + "`" + `key_<id>` + "`" + `) that approved or declined it."
+  decidedBy: ID
 }
 
 "One transaction of a page and its cursor."
@@ -2464,7 +2576,7 @@ extend type Query {
 }
 
 extend type Mutation {
-  "Move money between agents after the policy allows it; a refusal is POLICY_DENIED with ` + "`" + `reasonCode` + "`" + ` and ` + "`" + `reason` + "`" + `."
+  "Move money between agents after the policy allows it; a refusal is POLICY_DENIED with ` + "`" + `reasonCode` + "`" + ` and ` + "`" + `reason` + "`" + `. An amount over the policy's ` + "`" + `approval.above` + "`" + ` that passes every check is stored ` + "`" + `pending_approval` + "`" + ` instead (no error, no money moved) and emits ` + "`" + `transaction.approval_requested` + "`" + `."
   executeTransaction(
     "Sender, receiver, action, amount and an optional idempotency key."
     input: ExecuteTransactionInput!
@@ -2474,6 +2586,18 @@ extend type Mutation {
     "The original transaction, ` + "`" + `tx_<id>` + "`" + `."
     id: ID!
     "Why, required and non-blank; stored on both records."
+    reason: String!
+  ): Transaction!
+  "Approve a transaction your organization's agent is waiting on (admin keys): every check of the policy but the approval threshold runs again now; passing, the money moves, the transaction is ` + "`" + `completed` + "`" + ` (dated now) and ` + "`" + `transaction.completed` + "`" + ` is emitted; failing, POLICY_DENIED with ` + "`" + `reasonCode` + "`" + ` and ` + "`" + `reason` + "`" + `, and it stays pending. CONFLICT unless it is ` + "`" + `pending_approval` + "`" + ` before its ` + "`" + `expiresAt` + "`" + `."
+  approveTransaction(
+    "The pending transaction, ` + "`" + `tx_<id>` + "`" + `."
+    id: ID!
+  ): Transaction!
+  "Decline a transaction your organization's agent is waiting on (admin keys): it becomes ` + "`" + `declined` + "`" + ` with ` + "`" + `reason` + "`" + `, and ` + "`" + `transaction.declined` + "`" + ` is emitted. CONFLICT unless it is ` + "`" + `pending_approval` + "`" + ` before its ` + "`" + `expiresAt` + "`" + `."
+  declineTransaction(
+    "The pending transaction, ` + "`" + `tx_<id>` + "`" + `."
+    id: ID!
+    "Why, required and non-blank; stored in ` + "`" + `reason` + "`" + `."
     reason: String!
   ): Transaction!
 }
@@ -2583,6 +2707,8 @@ type TrustEvaluation {
   - ` + "`" + `ok` + "`" + `: allowed.
   """
   reasonCode: String!
+  "Allowed, but over the policy's ` + "`" + `approval.above` + "`" + `: an execute would be stored ` + "`" + `pending_approval` + "`" + ` and wait for an admin."
+  requiresApproval: Boolean!
 }
 
 "A report against an agent, backed by transactions."
@@ -3078,6 +3204,16 @@ func (ec *executionContext) childFields_ApiKey(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type ApiKey", field.Name)
 }
 
+func (ec *executionContext) childFields_ApprovalRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "above":
+		return ec.fieldContext_ApprovalRule_above(ctx, field)
+	case "expiresAfterSeconds":
+		return ec.fieldContext_ApprovalRule_expiresAfterSeconds(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApprovalRule", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "sequence":
@@ -3226,6 +3362,8 @@ func (ec *executionContext) childFields_SpendPolicy(ctx context.Context, field g
 		return ec.fieldContext_SpendPolicy_minCounterpartyScore(ctx, field)
 	case "trustTiers":
 		return ec.fieldContext_SpendPolicy_trustTiers(ctx, field)
+	case "approval":
+		return ec.fieldContext_SpendPolicy_approval(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpendPolicy", field.Name)
 }
@@ -3256,6 +3394,12 @@ func (ec *executionContext) childFields_Transaction(ctx context.Context, field g
 		return ec.fieldContext_Transaction_reason(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Transaction_createdAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Transaction_expiresAt(ctx, field)
+	case "decidedAt":
+		return ec.fieldContext_Transaction_decidedAt(ctx, field)
+	case "decidedBy":
+		return ec.fieldContext_Transaction_decidedBy(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Transaction", field.Name)
 }
@@ -3316,6 +3460,8 @@ func (ec *executionContext) childFields_TrustEvaluation(ctx context.Context, fie
 		return ec.fieldContext_TrustEvaluation_reason(ctx, field)
 	case "reasonCode":
 		return ec.fieldContext_TrustEvaluation_reasonCode(ctx, field)
+	case "requiresApproval":
+		return ec.fieldContext_TrustEvaluation_requiresApproval(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TrustEvaluation", field.Name)
 }
@@ -3638,6 +3784,20 @@ func (ec *executionContext) field_Agent_auditChain_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_approveTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3649,6 +3809,28 @@ func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_declineTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
 	return args, nil
 }
 
@@ -5247,6 +5429,52 @@ func (ec *executionContext) fieldContext_ApiKey_revokedAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _ApprovalRule_above(ctx context.Context, field graphql.CollectedField, obj *policy.ApprovalRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApprovalRule_above(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Above, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApprovalRule_above(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApprovalRule", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _ApprovalRule_expiresAfterSeconds(ctx context.Context, field graphql.CollectedField, obj *policy.ApprovalRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApprovalRule_expiresAfterSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAfterSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApprovalRule_expiresAfterSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApprovalRule", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _AuditEntry_sequence(ctx context.Context, field graphql.CollectedField, obj *agent.AuditEntry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6307,6 +6535,94 @@ func (ec *executionContext) fieldContext_Mutation_reverseTransaction(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_reverseTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_approveTransaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_approveTransaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ApproveTransaction(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *transaction.Transaction) graphql.Marshaler {
+			return ec.marshalNTransaction2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtransactionᚐTransaction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_approveTransaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Transaction(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_approveTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_declineTransaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_declineTransaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeclineTransaction(ctx, fc.Args["id"].(string), fc.Args["reason"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *transaction.Transaction) graphql.Marshaler {
+			return ec.marshalNTransaction2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtransactionᚐTransaction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_declineTransaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Transaction(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_declineTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8010,6 +8326,38 @@ func (ec *executionContext) fieldContext_SpendPolicy_trustTiers(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _SpendPolicy_approval(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPolicy_approval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Approval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *policy.ApprovalRule) graphql.Marshaler {
+			return ec.marshalOApprovalRule2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐApprovalRule(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPolicy_approval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpendPolicy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApprovalRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Subscription_events(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -8328,6 +8676,75 @@ func (ec *executionContext) _Transaction_createdAt(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_Transaction_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Transaction", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Transaction_expiresAt(ctx context.Context, field graphql.CollectedField, obj *transaction.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Transaction_decidedAt(ctx context.Context, field graphql.CollectedField, obj *transaction.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_decidedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DecidedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_decidedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Transaction_decidedBy(ctx context.Context, field graphql.CollectedField, obj *transaction.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_decidedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DecidedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_decidedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _TransactionConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
@@ -8709,6 +9126,29 @@ func (ec *executionContext) _TrustEvaluation_reasonCode(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_TrustEvaluation_reasonCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TrustEvaluation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TrustEvaluation_requiresApproval(ctx context.Context, field graphql.CollectedField, obj *trust.Evaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustEvaluation_requiresApproval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequiresApproval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustEvaluation_requiresApproval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustEvaluation", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _TrustFactors_completionRate(ctx context.Context, field graphql.CollectedField, obj *trust.Factors) (ret graphql.Marshaler) {
@@ -11156,6 +11596,43 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputApprovalRuleInput(ctx context.Context, obj any) (policy.ApprovalRule, error) {
+	var it policy.ApprovalRule
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"above", "expiresAfterSeconds"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "above":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("above"))
+			data, err := ec.unmarshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Above = data
+		case "expiresAfterSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAfterSeconds"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAfterSeconds = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCounterpartyRulesInput(ctx context.Context, obj any) (policy.CounterpartyRules, error) {
 	var it policy.CounterpartyRules
 	if obj == nil {
@@ -11548,7 +12025,7 @@ func (ec *executionContext) unmarshalInputSpendPolicyInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"timezone", "spendLimits", "velocityLimits", "counterparties", "minCounterpartyScore", "trustTiers"}
+	fieldsInOrder := [...]string{"timezone", "spendLimits", "velocityLimits", "counterparties", "minCounterpartyScore", "trustTiers", "approval"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -11597,6 +12074,13 @@ func (ec *executionContext) unmarshalInputSpendPolicyInput(ctx context.Context, 
 				return it, err
 			}
 			it.TrustTiers = graphql.OmittableOf(data)
+		case "approval":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("approval"))
+			data, err := ec.unmarshalOApprovalRuleInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐApprovalRule(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Approval = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -12247,6 +12731,49 @@ func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
+var approvalRuleImplementors = []string{"ApprovalRule"}
+
+func (ec *executionContext) _ApprovalRule(ctx context.Context, sel ast.SelectionSet, obj *policy.ApprovalRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, approvalRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApprovalRule")
+		case "above":
+			out.Values[i] = ec._ApprovalRule_above(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAfterSeconds":
+			out.Values[i] = ec._ApprovalRule_expiresAfterSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var auditEntryImplementors = []string{"AuditEntry"}
 
 func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSet, obj *agent.AuditEntry) graphql.Marshaler {
@@ -12764,6 +13291,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "reverseTransaction":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reverseTransaction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "approveTransaction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_approveTransaction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "declineTransaction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_declineTransaction(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -13485,6 +14026,11 @@ func (ec *executionContext) _SpendPolicy(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "approval":
+			out.Values[i] = ec._SpendPolicy_approval(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -13596,6 +14142,21 @@ func (ec *executionContext) _Transaction(ctx context.Context, sel ast.SelectionS
 		case "createdAt":
 			out.Values[i] = ec._Transaction_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Transaction_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "decidedAt":
+			out.Values[i] = ec._Transaction_decidedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "decidedBy":
+			out.Values[i] = ec._Transaction_decidedBy(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -13868,6 +14429,11 @@ func (ec *executionContext) _TrustEvaluation(ctx context.Context, sel ast.Select
 			}
 		case "reasonCode":
 			out.Values[i] = ec._TrustEvaluation_reasonCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requiresApproval":
+			out.Values[i] = ec._TrustEvaluation_requiresApproval(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -15761,12 +16327,18 @@ func (ec *executionContext) marshalNTransactionStatus2githubᚗcomᚋagenttrust�
 
 var (
 	unmarshalNTransactionStatus2githubᚗcomᚋagenttrustᚋserviceᚋtransactionᚐStatus = map[string]transaction.Status{
-		"completed": transaction.Completed,
-		"reversed":  transaction.Reversed,
+		"completed":        transaction.Completed,
+		"reversed":         transaction.Reversed,
+		"pending_approval": transaction.PendingApproval,
+		"declined":         transaction.Declined,
+		"expired":          transaction.Expired,
 	}
 	marshalNTransactionStatus2githubᚗcomᚋagenttrustᚋserviceᚋtransactionᚐStatus = map[transaction.Status]string{
-		transaction.Completed: "completed",
-		transaction.Reversed:  "reversed",
+		transaction.Completed:       "completed",
+		transaction.Reversed:        "reversed",
+		transaction.PendingApproval: "pending_approval",
+		transaction.Declined:        "declined",
+		transaction.Expired:         "expired",
 	}
 )
 
@@ -16227,6 +16799,21 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalOApprovalRule2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐApprovalRule(ctx context.Context, sel ast.SelectionSet, v *policy.ApprovalRule) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ApprovalRule(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOApprovalRuleInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐApprovalRule(ctx context.Context, v any) (*policy.ApprovalRule, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputApprovalRuleInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -16518,12 +17105,18 @@ func (ec *executionContext) marshalOTransactionStatus2ᚖgithubᚗcomᚋagenttru
 
 var (
 	unmarshalOTransactionStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtransactionᚐStatus = map[string]transaction.Status{
-		"completed": transaction.Completed,
-		"reversed":  transaction.Reversed,
+		"completed":        transaction.Completed,
+		"reversed":         transaction.Reversed,
+		"pending_approval": transaction.PendingApproval,
+		"declined":         transaction.Declined,
+		"expired":          transaction.Expired,
 	}
 	marshalOTransactionStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtransactionᚐStatus = map[transaction.Status]string{
-		transaction.Completed: "completed",
-		transaction.Reversed:  "reversed",
+		transaction.Completed:       "completed",
+		transaction.Reversed:        "reversed",
+		transaction.PendingApproval: "pending_approval",
+		transaction.Declined:        "declined",
+		transaction.Expired:         "expired",
 	}
 )
 

@@ -44,6 +44,7 @@ func setupRoles(t *testing.T) *roleWorld {
 	w.a = k.Register(map[string]any{"name": "a", "spendingLimit": "1000"})
 	w.b = k.Register(map[string]any{"name": "b", "spendingLimit": "1000"})
 	w.c = k.Register(map[string]any{"name": "c"})
+	k.SetPolicy(k.Key, w.b.ID, map[string]any{"approval": map[string]any{"above": "500", "expiresAfterSeconds": 3600}})
 	_, otherKey := k.NewOrg("other")
 	w.x = k.RegisterAs(otherKey, nil)
 	_, w.keys[auth.RoleAgent] = k.IssueKey(auth.RoleAgent, w.a.ID)
@@ -73,6 +74,16 @@ func (w *roleWorld) actors() []actor {
 // to x, as the admin key.
 func (w *roleWorld) pay(from testkit.Agent) testkit.Transaction {
 	return w.k.MustExecute(w.k.Key, testkit.Pay(from, w.x, "1"))
+}
+
+// pending is a new transaction b → x waiting for approval (b's policy
+// makes amounts over 500 wait).
+func (w *roleWorld) pending() testkit.Transaction {
+	tx := w.k.MustExecute(w.k.Key, testkit.Pay(w.b, w.x, "600"))
+	if tx.Status != "pending_approval" {
+		w.k.T.Fatalf("600 from b: %s, want pending_approval", tx.Status)
+	}
+	return tx
 }
 
 // call is one operation to send: a GraphQL document and its variables.
@@ -150,6 +161,12 @@ var gqlCalls = map[string]func(w *roleWorld, as actor) call{
 	},
 	"Mutation.reverseTransaction": func(w *roleWorld, _ actor) call {
 		return call{testkit.ReverseMutation, map[string]any{"id": w.pay(w.a).ID, "reason": "refund"}}
+	},
+	"Mutation.approveTransaction": func(w *roleWorld, _ actor) call {
+		return call{testkit.ApproveMutation, vars("id", w.pending().ID)}
+	},
+	"Mutation.declineTransaction": func(w *roleWorld, _ actor) call {
+		return call{testkit.DeclineMutation, map[string]any{"id": w.pending().ID, "reason": "not needed"}}
 	},
 	"Mutation.reportAgent": func(w *roleWorld, as actor) call {
 		in := map[string]any{"agentId": w.x.ID, "reason": "never delivered", "evidenceIds": []string{w.pay(as.agent).ID}}

@@ -107,6 +107,9 @@ type Decision struct {
 	Allowed    bool
 	ReasonCode string
 	Reason     string
+	// RequiresApproval is set on an allowed decision whose amount is over
+	// the policy's approval threshold: the execute waits for an admin.
+	RequiresApproval bool
 }
 
 // Evaluate decides whether the sender may perform the transaction. It is
@@ -134,7 +137,8 @@ type Decision struct {
 //  13. daily_, weekly_, monthly_, total_limit_exceeded: spent + amount >
 //     the window's scaled limit (reaching it exactly is allowed), day
 //     windows first;
-//  14. ok.
+//  14. ok, with RequiresApproval when the amount is over the policy's
+//     approval threshold (approving re-runs Evaluate and ignores it).
 //
 // Checks 7, 8 and 10 need a receiver and pass without one (evaluateTrust
 // without a counterparty).
@@ -171,10 +175,14 @@ func Evaluate(in Input) Decision {
 		budgets = append(budgets, fmt.Sprintf("the remaining %s budget%s of %s", windowNoun(l.Window), actionsNote(l.Actions), fmtAmt(remaining, cur)))
 	}
 	within := "allowed: amount " + fmtAmt(in.Amount, cur) + " is within the spending limit of " + fmtAmt(limit, cur)
+	approval, approvalNote := needsApproval(s.Policy, in.Amount, cur)
+	d := Decision{Allowed: true, ReasonCode: ReasonOK, RequiresApproval: approval}
 	if len(budgets) == 0 {
-		return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " (no daily limit)" + tierNote}
+		d.Reason = within + " (no daily limit)" + tierNote + approvalNote
+	} else {
+		d.Reason = within + " and " + strings.Join(budgets, " and ") + tierNote + approvalNote
 	}
-	return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " and " + strings.Join(budgets, " and ") + tierNote}
+	return d
 }
 
 // checkParties runs the checks before the amount limits (1 to 10): a

@@ -88,6 +88,7 @@ type SpendPolicy struct {
 	Counterparties       CounterpartyRules `json:"counterparties"`
 	MinCounterpartyScore *int              `json:"min_counterparty_score"`
 	TrustTiers           []TrustTier       `json:"trust_tiers"`
+	Approval             *ApprovalRule     `json:"approval"` // nil: nothing waits for approval
 }
 
 // DefaultTimezone is the timezone of a policy that names none.
@@ -137,6 +138,7 @@ func (p SpendPolicy) Validate(prefix string, cur money.Currency) error {
 		f.Add(prefix+".minCounterpartyScore", "must be between 0 and %d", MaxTrustScore)
 	}
 	validateTiers(&f, prefix+".trustTiers", p.TrustTiers)
+	validateApproval(&f, prefix+".approval", p.Approval, cur)
 	return f.Err()
 }
 

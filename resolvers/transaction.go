@@ -56,6 +56,14 @@ func (r *mutationResolver) ReverseTransaction(ctx context.Context, id, reason st
 	return r.svc.Transactions.Reverse(ctx, id, reason)
 }
 
+func (r *mutationResolver) ApproveTransaction(ctx context.Context, id string) (*transaction.Transaction, error) {
+	return r.svc.Transactions.Approve(ctx, id)
+}
+
+func (r *mutationResolver) DeclineTransaction(ctx context.Context, id, reason string) (*transaction.Transaction, error) {
+	return r.svc.Transactions.Decline(ctx, id, reason)
+}
+
 // TransactionConnection returns the TransactionConnection field resolver.
 func (r *Resolver) TransactionConnection() graph.TransactionConnectionResolver {
 	return &transactionConnectionResolver{r}

@@ -1,6 +1,8 @@
 package transaction
 
 import (
+	"time"
+
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/money"
 )
@@ -19,13 +21,25 @@ type Data struct {
 	ReversedBy *string      `json:"reversed_by"`
 	Reason     *string      `json:"reason"`
 	CreatedAt  string       `json:"created_at"`
+	ExpiresAt  *string      `json:"expires_at"`
+	DecidedAt  *string      `json:"decided_at"`
+	DecidedBy  *string      `json:"decided_by"`
 }
 
 // ToData converts a transaction for an event payload or export row.
 func (t *Transaction) ToData() Data {
 	return Data{ID: t.ID, FromAgent: t.FromAgent, ToAgent: t.ToAgent, Action: t.Action, Amount: t.Amount,
 		Currency: string(t.Currency), Memo: t.Memo, Status: string(t.Status), ReversalOf: t.ReversalOf,
-		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: event.FormatTime(t.CreatedAt)}
+		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: event.FormatTime(t.CreatedAt),
+		ExpiresAt: formatTime(t.ExpiresAt), DecidedAt: formatTime(t.DecidedAt), DecidedBy: t.DecidedBy}
+}
+
+func formatTime(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := event.FormatTime(*t)
+	return &s
 }
 
 // CompletedEvent is the data of a transaction.completed event: the new
@@ -45,3 +59,30 @@ func (CompletedEvent) EventType() string { return event.TransactionCompleted }
 
 // EventType names the event type each payload is written under.
 func (ReversedEvent) EventType() string { return event.TransactionReversed }
+
+// ApprovalRequestedEvent is the data of a transaction.approval_requested
+// event: the transaction pending approval, with expires_at.
+type ApprovalRequestedEvent struct {
+	Data
+}
+
+// DeclinedEvent is the data of a transaction.declined event: the declined
+// transaction, with the reason, decided_at and decided_by.
+type DeclinedEvent struct {
+	Data
+}
+
+// ExpiredEvent is the data of a transaction.expired event: the transaction
+// no admin decided on before its expires_at.
+type ExpiredEvent struct {
+	Data
+}
+
+// EventType names the event type each payload is written under.
+func (ApprovalRequestedEvent) EventType() string { return event.TransactionApprovalRequested }
+
+// EventType names the event type each payload is written under.
+func (DeclinedEvent) EventType() string { return event.TransactionDeclined }
+
+// EventType names the event type each payload is written under.
+func (ExpiredEvent) EventType() string { return event.TransactionExpired }

@@ -25,6 +25,12 @@ type Status string
 const (
 	Completed Status = "completed"
 	Reversed  Status = "reversed"
+	// PendingApproval is an execute over the policy's approval threshold
+	// waiting for an admin; Declined and Expired are how it ends undecided
+	// or refused (approved, it becomes Completed).
+	PendingApproval Status = "pending_approval"
+	Declined        Status = "declined"
+	Expired         Status = "expired"
 )
 
 // Transaction moves an amount from one agent to another. A reversal is a new
@@ -44,6 +50,12 @@ type Transaction struct {
 	ReversedBy *string
 	Reason     *string
 	CreatedAt  time.Time
+	// ExpiresAt is set while the transaction is pending approval.
+	ExpiresAt *time.Time
+	// DecidedAt and DecidedBy (the deciding key's id) are set once an
+	// admin approved or declined it; an expired one has DecidedAt only.
+	DecidedAt *time.Time
+	DecidedBy *string
 }
 
 // Limits on transaction input.
@@ -217,6 +229,15 @@ type Service interface {
 	// record. ValidationFailed (ValidateReason); NotFound; Forbidden unless
 	// the caller sent it; Conflict if it is reversed or is a reversal.
 	Reverse(ctx context.Context, id, reason string) (*Transaction, error)
+	// Approve completes a transaction pending approval after re-running
+	// every check of the policy but the approval threshold. NotFound unless
+	// the caller's organization sent it; Conflict unless it is pending (or
+	// once its expiry has passed); PolicyDenied with reasonCode and reason
+	// when a check fails now (it stays pending).
+	Approve(ctx context.Context, id string) (*Transaction, error)
+	// Decline ends a transaction pending approval as declined, with reason.
+	// ValidationFailed (ValidateReason); NotFound and Conflict as Approve.
+	Decline(ctx context.Context, id, reason string) (*Transaction, error)
 	// Get returns one visible transaction. NotFound.
 	Get(ctx context.Context, id string) (*Transaction, error)
 	// GetMany returns the visible transactions among ids, in one read; the

@@ -80,6 +80,8 @@ type Evaluation struct {
 	Allowed    bool
 	Reason     string
 	ReasonCode string
+	// RequiresApproval: allowed, but an execute would wait for an admin's approval.
+	RequiresApproval bool
 }
 
 // Limits on trust input.

@@ -165,6 +165,8 @@ type SpendPolicyInput struct {
 	MinCounterpartyScore graphql.Omittable[*int] `json:"minCounterpartyScore,omitempty"`
 	// Every trust tier.
 	TrustTiers graphql.Omittable[[]*policy.TrustTier] `json:"trustTiers,omitempty"`
+	// The approval rule; null: nothing waits for approval.
+	Approval graphql.Omittable[*policy.ApprovalRule] `json:"approval,omitempty"`
 }
 
 // Live streams, over websockets (`graphql-transport-ws` and the legacy `graphql-ws` sub-protocol) or

@@ -247,3 +247,10 @@ func CheckChain(t testing.TB, chain []AuditEntry) {
 		seen[e.Hash] = true
 	}
 }
+
+// SetPolicy runs setAgentPolicy as the holder of key, failing on any error.
+func (k *Kit) SetPolicy(key, id string, in map[string]any) {
+	k.T.Helper()
+	k.Do(key, `mutation($id: ID!, $in: SpendPolicyInput!) { setAgentPolicy(agentId: $id, input: $in) { id } }`,
+		map[string]any{"id": id, "in": in}).Into(k.T, "setAgentPolicy", new(struct{ ID string }))
+}

@@ -51,6 +51,8 @@ type Evaluation struct {
 	Allowed    bool   `json:"allowed"`
 	Reason     string `json:"reason"`
 	ReasonCode string `json:"reasonCode"`
+	// RequiresApproval is read by the documents that select it.
+	RequiresApproval bool `json:"requiresApproval"`
 }
 
 // Profile reads an agent's trust profile as the holder of key.

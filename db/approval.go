@@ -1,0 +1,196 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/transaction"
+)
+
+// requestApproval stores an allowed execute over the sender's approval
+// threshold as pending_approval, expiring after the rule's time, and its
+// transaction.approval_requested event; nothing moves and nothing counts.
+func requestApproval(ctx context.Context, tx *txn, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, now time.Time) (*transaction.Transaction, error) {
+	expires := now.Add(sender.Policy.Approval.Expiry())
+	row := transactionRow{ID: id.New(id.Transaction), FromAgent: sender.ID, ToAgent: receiver.ID,
+		FromOrg: sender.OrgID, ToOrg: receiver.OrgID, Action: in.Action, Amount: in.Amount, Currency: cur,
+		Memo: in.Memo, Status: string(transaction.PendingApproval), CreatedAt: now, ExpiresAt: &expires}
+	if err := tx.write(ctx, "insert pending transaction", insertPending, row.ID, row.FromAgent, row.ToAgent, row.FromOrg,
+		row.ToOrg, row.Action, row.Amount.String(), string(row.Currency), row.Memo, row.Status, row.CreatedAt, expires); err != nil {
+		return nil, err
+	}
+	t := row.transaction()
+	_, err := appendEvent(ctx, tx, event.TransactionApprovalRequested, now, transaction.ApprovalRequestedEvent{Data: t.ToData()}, t.FromOrg, t.ToOrg)
+	return t, err
+}
+
+// insertPending stores a transaction pending approval.
+const insertPending = `INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency,
+ memo, status, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+
+// Approve completes a pending transaction if the sender's policy, every
+// check but the approval threshold, allows it now. It locks the
+// transaction, then both agents as an execute does, so approvals and
+// executes of one sender serialize and no limit is exceeded; a refusal
+// changes nothing. The transaction is dated at its approval, when its
+// money moves and its windows count it.
+func (s *TransactionService) Approve(ctx context.Context, txID string) (*transaction.Transaction, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out *transaction.Transaction
+	err = s.db.inBatchTx(ctx, func(tx *txn) error {
+		now := s.db.Now()
+		row, err := lockPending(ctx, tx, p, txID, now)
+		if err != nil {
+			return err
+		}
+		parties, err := lockAgents(ctx, tx, row.FromAgent, row.ToAgent)
+		if err != nil {
+			return err
+		}
+		sender, receiver := parties[row.FromAgent], parties[row.ToAgent]
+		d, err := evaluatePolicy(ctx, tx, sender, receiver, row.Action, row.Amount, row.Currency, now)
+		if err != nil {
+			return err
+		}
+		if !d.Allowed {
+			return policyDenied(d)
+		}
+		row.Status, row.CreatedAt, row.ExpiresAt, row.DecidedAt, row.DecidedBy = string(transaction.Completed), now, nil, &now, &p.KeyID
+		if err := tx.write(ctx, "mark transaction approved", decideSQL, row.ID, row.Status, row.CreatedAt, now, p.KeyID, nil); err != nil {
+			return err
+		}
+		out = row.transaction()
+		if err := s.settle(ctx, tx, out, sender, receiver, p, now, map[string]any{"approved_by": p.KeyID}); err != nil {
+			return err
+		}
+		return trustExecuted(ctx, tx, sender, receiver, "transaction:"+out.ID, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Decline ends a pending transaction as declined with reason, and emits
+// transaction.declined.
+func (s *TransactionService) Decline(ctx context.Context, txID, reason string) (*transaction.Transaction, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := transaction.ValidateReason(reason); err != nil {
+		return nil, err
+	}
+	var out *transaction.Transaction
+	err = s.db.inTx(ctx, func(tx *txn) error {
+		now := s.db.Now()
+		row, err := lockPending(ctx, tx, p, txID, now)
+		if err != nil {
+			return err
+		}
+		row.Status, row.ExpiresAt, row.DecidedAt, row.DecidedBy, row.Reason = string(transaction.Declined), nil, &now, &p.KeyID, &reason
+		if err := tx.write(ctx, "mark transaction declined", decideSQL, row.ID, row.Status, row.CreatedAt, now, p.KeyID, reason); err != nil {
+			return err
+		}
+		out = row.transaction()
+		_, err = appendEvent(ctx, tx, event.TransactionDeclined, now, transaction.DeclinedEvent{Data: out.ToData()}, out.FromOrg, out.ToOrg)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// decideSQL records a decision on a pending transaction.
+const decideSQL = `UPDATE transactions SET status = $2, created_at = $3, expires_at = NULL, decided_at = $4, decided_by = $5,
+ reason = $6 WHERE id = $1`
+
+// lockPending locks a transaction the caller's organization sent and that
+// is still pending at now. NotFound when the caller cannot see it;
+// Forbidden when its organization only received it; Conflict when it is
+// not pending, or its expiry has passed (the sweep marks it expired).
+func lockPending(ctx context.Context, tx *txn, p auth.Principal, txID string, now time.Time) (*transactionRow, error) {
+	var row transactionRow
+	// NO KEY UPDATE, as Reverse: a dispute citing it takes a key-share lock.
+	err := tx.NewSelect().Model(&row).Where("id = ?", txID).
+		Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, txNotFound(txID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock transaction: %w", err)
+	}
+	switch {
+	case row.FromOrg != p.OrgID:
+		return nil, failure.Errorf(failure.Forbidden, "only the sending organization may approve or decline transaction %q", txID)
+	case row.Status != string(transaction.PendingApproval):
+		return nil, failure.Errorf(failure.Conflict, "transaction %q is %s, not pending_approval", txID, row.Status)
+	case !now.Before(*row.ExpiresAt):
+		return nil, failure.Errorf(failure.Conflict, "transaction %q expired at %s", txID, event.FormatTime(*row.ExpiresAt))
+	}
+	return &row, nil
+}
+
+// ExpireBatch is how many transactions one statement of ExpireApprovals expires at most.
+const ExpireBatch = 500
+
+// ExpireApprovals marks every transaction still pending at its expiry
+// expired and emits transaction.expired for each, the update and its events
+// in one database transaction per batch. Replicas may run it at once: a row
+// another sweep or a decision holds is skipped, and a row is expired only
+// while pending, so each expires exactly once. It returns how many expired.
+func (s *TransactionService) ExpireApprovals(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		var rows []transactionRow
+		err := s.db.inTx(ctx, func(tx *txn) error {
+			now := s.db.Now()
+			if err := tx.NewRaw(expireSQL, now, ExpireBatch).Scan(ctx, &rows); err != nil {
+				return fmt.Errorf("expire pending transactions: %w", err)
+			}
+			for i := range rows {
+				t := rows[i].transaction()
+				if _, err := appendEvent(ctx, tx, event.TransactionExpired, now, transaction.ExpiredEvent{Data: t.ToData()}, t.FromOrg, t.ToOrg); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return total, err
+		}
+		total += len(rows)
+		if len(rows) < ExpireBatch {
+			return total, nil
+		}
+	}
+}
+
+// expireSQL expires up to ?1 pending transactions due at ?0, skipping rows
+// locked by a decision or another sweep (which decide them instead).
+const expireSQL = `UPDATE transactions SET status = 'expired'
+ WHERE id IN (SELECT id FROM transactions WHERE status = 'pending_approval' AND expires_at <= ?0
+              ORDER BY expires_at LIMIT ?1 FOR NO KEY UPDATE SKIP LOCKED)
+   AND status = 'pending_approval'
+ RETURNING ` + txColumns
+
+// utc converts an optional time read from the database to UTC.
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
