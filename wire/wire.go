@@ -6,6 +6,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -35,7 +37,14 @@ type Options struct {
 	// Live tunes NewServer's live-event hub (its buffers and polling); the
 	// hub logs to Logger and reports to Registry.
 	Live live.Options
+	// ExpirySweep is how often Server.Run expires the transactions whose
+	// approval time has passed (default DefaultExpirySweep).
+	ExpirySweep time.Duration
 }
+
+// DefaultExpirySweep is Options.ExpirySweep's default: a transaction
+// becomes expired within that of its expiresAt, well within a minute.
+const DefaultExpirySweep = 15 * time.Second
 
 func (o Options) withDefaults() Options {
 	if o.Logger == nil {
@@ -43,6 +52,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Registry == nil {
 		o.Registry = prometheus.NewRegistry()
+	}
+	if o.ExpirySweep <= 0 {
+		o.ExpirySweep = DefaultExpirySweep
 	}
 	return o
 }
@@ -102,7 +114,8 @@ func deps(o Options, orgs *db.OrgService, svc resolvers.Services) httpapi.Deps {
 // its subscriptions; run the hub with Run.
 type Server struct {
 	*httpapi.Edge
-	Hub *live.Hub
+	Hub    *live.Hub
+	expiry expirySweep
 }
 
 // NewServer wires the whole service over o.DB, subscriptions included.
@@ -118,8 +131,15 @@ func NewServer(o Options) *Server {
 	d := deps(o, orgs, svc)
 	d.Keys = orgs // live connections' keys are re-checked
 	d.LiveMetrics = lm
-	return &Server{Edge: httpapi.NewEdge(o.Config, d), Hub: hub}
+	return &Server{Edge: httpapi.NewEdge(o.Config, d), Hub: hub,
+		expiry: expirySweep{svc: db.NewTransactionService(o.DB), every: o.ExpirySweep, log: o.Logger}}
 }
 
-// Run reads the event log for the subscriptions until ctx ends.
-func (s *Server) Run(ctx context.Context) error { return s.Hub.Run(ctx) }
+// Run reads the event log for the subscriptions and expires transactions
+// past their approval time until ctx ends.
+func (s *Server) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	wg.Go(func() { s.expiry.run(ctx) })
+	defer wg.Wait()
+	return s.Hub.Run(ctx)
+}
