@@ -26,6 +26,7 @@ func TestEventPayloads(t *testing.T) {
 		"id": `"tx_rev"`, "from_agent": `"agent_b"`, "to_agent": `"agent_a"`, "action": `"purchase"`, "amount": `12.3`,
 		"currency": `"USD"`, "memo": `"invoice #7"`, "status": `"reversed"`, "reversal_of": `"tx_orig"`,
 		"reversed_by": `null`, "reason": `"duplicate"`, "created_at": `"2026-11-21T19:51:27.123Z"`,
+		"expires_at": `null`, "decided_at": `null`, "decided_by": `null`,
 	}
 	for _, tc := range []struct {
 		p   event.Payload
@@ -33,6 +34,9 @@ func TestEventPayloads(t *testing.T) {
 	}{
 		{transaction.CompletedEvent{Data: tx.ToData()}, "transaction.completed"},
 		{transaction.ReversedEvent{Data: tx.ToData()}, "transaction.reversed"},
+		{transaction.ApprovalRequestedEvent{Data: tx.ToData()}, "transaction.approval_requested"},
+		{transaction.DeclinedEvent{Data: tx.ToData()}, "transaction.declined"},
+		{transaction.ExpiredEvent{Data: tx.ToData()}, "transaction.expired"},
 	} {
 		if tc.p.EventType() != tc.typ || !event.Known(tc.typ) {
 			t.Errorf("%T: EventType %q, want %q", tc.p, tc.p.EventType(), tc.typ)
@@ -65,6 +69,29 @@ func TestEventPayloads(t *testing.T) {
 			})
 			slices.Sort(got)
 			t.Errorf("%s keys %v, want %v", tc.typ, got, keys)
+		}
+	}
+}
+
+// TestDecisionData pins how a decided transaction's expiry and decision
+// encode: RFC 3339 in UTC with milliseconds, and the deciding key's id.
+func TestDecisionData(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 27, 6, 0, 0, 987654321, time.FixedZone("x", 3600))
+	key := "key_admin"
+	tx := transaction.Transaction{ID: "tx_1", Status: transaction.Declined, ExpiresAt: &at, DecidedAt: &at, DecidedBy: &key}
+	raw, err := json.Marshal(transaction.DeclinedEvent{Data: tx.ToData()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"status": `"declined"`, "expires_at": `"2026-11-27T05:00:00.987Z"`,
+		"decided_at": `"2026-11-27T05:00:00.987Z"`, "decided_by": `"key_admin"`} {
+		if string(m[k]) != want {
+			t.Errorf("%s = %s, want %s", k, m[k], want)
 		}
 	}
 }
