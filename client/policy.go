@@ -57,6 +57,13 @@ type TrustTier struct {
 	LimitPercent int `json:"limitPercent"`
 }
 
+// ApprovalRule makes an execute over Above wait for an admin's Approve or
+// Decline for at most ExpiresAfterSeconds (60..604800).
+type ApprovalRule struct {
+	Above               decimal.Decimal `json:"above"`
+	ExpiresAfterSeconds int             `json:"expiresAfterSeconds"`
+}
+
 // SpendPolicy is an agent's spend policy; its rolling day entry over all
 // actions is the agent's DailyLimit.
 type SpendPolicy struct {
@@ -67,10 +74,12 @@ type SpendPolicy struct {
 	Counterparties       CounterpartyRules `json:"counterparties"`
 	MinCounterpartyScore *int              `json:"minCounterpartyScore"`
 	TrustTiers           []TrustTier       `json:"trustTiers"`
+	Approval             *ApprovalRule     `json:"approval"` // nil: nothing waits for approval
 }
 
 const policyFields = `version timezone spendLimits { amount window mode actions } velocityLimits { maxCount windowSeconds actions }
- counterparties { allowAgents denyAgents allowOrgs denyOrgs } minCounterpartyScore trustTiers { minScore limitPercent }`
+ counterparties { allowAgents denyAgents allowOrgs denyOrgs } minCounterpartyScore trustTiers { minScore limitPercent }
+ approval { above expiresAfterSeconds }`
 
 // SpendPolicyInput changes a policy. A nil field stays unchanged; a list
 // set to an empty, non-nil slice is emptied. SpendLimits replaces every
@@ -84,6 +93,9 @@ type SpendPolicyInput struct {
 	// RemoveMinCounterpartyScore clears the minimum (MinCounterpartyScore must then be nil).
 	RemoveMinCounterpartyScore bool
 	TrustTiers                 []TrustTier
+	Approval                   *ApprovalRule
+	// RemoveApproval clears the approval rule (Approval must then be nil).
+	RemoveApproval bool
 }
 
 func (in SpendPolicyInput) vars() (map[string]any, error) {
@@ -112,6 +124,14 @@ func (in SpendPolicyInput) vars() (map[string]any, error) {
 	}
 	if in.TrustTiers != nil {
 		v["trustTiers"] = in.TrustTiers
+	}
+	switch {
+	case in.RemoveApproval && in.Approval != nil:
+		return nil, fmt.Errorf("SpendPolicyInput: Approval and RemoveApproval are exclusive")
+	case in.RemoveApproval:
+		v["approval"] = nil
+	case in.Approval != nil:
+		v["approval"] = *in.Approval
 	}
 	return v, nil
 }

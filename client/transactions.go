@@ -17,6 +17,10 @@ type TransactionStatus string
 const (
 	TransactionCompleted TransactionStatus = "completed"
 	TransactionReversed  TransactionStatus = "reversed"
+	// TransactionPendingApproval waits for Approve or Decline until ExpiresAt; no money moved.
+	TransactionPendingApproval TransactionStatus = "pending_approval"
+	TransactionDeclined        TransactionStatus = "declined" // declined by an admin; Reason says why
+	TransactionExpired         TransactionStatus = "expired"  // not decided before ExpiresAt
 )
 
 // ExportFormat is an export encoding.
@@ -40,11 +44,14 @@ type Transaction struct {
 	Status     TransactionStatus `json:"status"`
 	ReversalOf string            `json:"reversalOf"` // on a reversal record: the original
 	ReversedBy string            `json:"reversedBy"` // on a reversed original: its reversal
-	Reason     string            `json:"reason"`     // the reversal reason, on both records
-	CreatedAt  time.Time         `json:"createdAt"`
+	Reason     string            `json:"reason"`     // the reversal reason, on both records; or why it was declined
+	CreatedAt  time.Time         `json:"createdAt"`  // for an approved transaction, when it was approved
+	ExpiresAt  *time.Time        `json:"expiresAt"`  // while pending approval, and on an expired one
+	DecidedAt  *time.Time        `json:"decidedAt"`  // when an admin approved or declined it
+	DecidedBy  string            `json:"decidedBy"`  // the key_… that approved or declined it
 }
 
-const transactionFields = `id fromAgent toAgent action amount currency memo status reversalOf reversedBy reason createdAt`
+const transactionFields = `id fromAgent toAgent action amount currency memo status reversalOf reversedBy reason createdAt expiresAt decidedAt decidedBy`
 
 // TransactionPage is one page of transactions, newest first.
 type TransactionPage struct {
@@ -181,6 +188,29 @@ func (s *TransactionsService) Reverse(ctx context.Context, id, reason string) (*
 	err := s.c.graphql(ctx, "transactions.reverse", once,
 		`mutation($id: ID!, $reason: String!) { reverseTransaction(id: $id, reason: $reason) { `+transactionFields+` } }`,
 		map[string]any{"id": id, "reason": reason}, "reverseTransaction", &t)
+	return ptrOrNil(&t, err)
+}
+
+// Approve completes a transaction pending approval (admin keys) after the
+// policy's checks, all but the approval threshold, pass again now. A failing
+// check is a *PolicyDeniedError (it stays pending); a transaction not
+// pending (decided, expired or past its ExpiresAt) is a *ConflictError. It
+// is retried only when the request provably never reached the server.
+func (s *TransactionsService) Approve(ctx context.Context, id string) (*Transaction, error) {
+	var t Transaction
+	err := s.c.graphql(ctx, "transactions.approve", once,
+		`mutation($id: ID!) { approveTransaction(id: $id) { `+transactionFields+` } }`,
+		map[string]any{"id": id}, "approveTransaction", &t)
+	return ptrOrNil(&t, err)
+}
+
+// Decline ends a transaction pending approval as declined with reason
+// (admin keys); one not pending is a *ConflictError.
+func (s *TransactionsService) Decline(ctx context.Context, id, reason string) (*Transaction, error) {
+	var t Transaction
+	err := s.c.graphql(ctx, "transactions.decline", once,
+		`mutation($id: ID!, $reason: String!) { declineTransaction(id: $id, reason: $reason) { `+transactionFields+` } }`,
+		map[string]any{"id": id, "reason": reason}, "declineTransaction", &t)
 	return ptrOrNil(&t, err)
 }
 

@@ -101,6 +101,9 @@ type TrustEvaluation struct {
 	Allowed    bool   `json:"allowed"`
 	Reason     string `json:"reason"`     // a readable sentence with the numbers
 	ReasonCode string `json:"reasonCode"` // one of the Reason* constants
+	// RequiresApproval: allowed, but over the policy's approval threshold,
+	// so an execute would wait as TransactionPendingApproval.
+	RequiresApproval bool `json:"requiresApproval"`
 }
 
 // ReportInput files a dispute against an agent.
@@ -147,7 +150,7 @@ func (s *TrustService) Query(ctx context.Context, agentID string) (*TrustProfile
 func (s *TrustService) Evaluate(ctx context.Context, in EvaluateInput) (*TrustEvaluation, error) {
 	var e TrustEvaluation
 	err := s.c.graphql(ctx, "trust.evaluate", safe,
-		`query($input: TrustEvaluationInput!) { evaluateTrust(input: $input) { allowed reason reasonCode } }`,
+		`query($input: TrustEvaluationInput!) { evaluateTrust(input: $input) { allowed reason reasonCode requiresApproval } }`,
 		map[string]any{"input": in}, "evaluateTrust", &e)
 	return ptrOrNil(&e, err)
 }
