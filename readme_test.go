@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 // in one shell, against a fresh service (the program started as `go run .`
 // is, on a free port and a fresh database), with the substitutions the
 // README asks of a reader: the base URL, and each `export NAME=prefix_…`
-// filled with the value the command before it printed. A command that fails
+// filled with the value the last command before it printed. A command that fails
 // or an output whose shape differs from the README's fails the test.
 func TestREADMEWalkthrough(t *testing.T) {
 	t.Parallel()
@@ -252,12 +252,14 @@ func (w *walk) do(s step) {
 	}
 	cmd := strings.ReplaceAll(strings.ReplaceAll(s.command, "http://localhost:8080", "http://"+w.addr), "localhost:8080", w.addr)
 	if m := pasteExport.FindStringSubmatch(cmd); m != nil {
-		value := regexp.MustCompile(regexp.QuoteMeta(m[2]) + `[^\s"',}\]]+`).FindString(w.output)
+		value := pasteValue(w.output, m[2])
 		if value == "" {
 			t.Errorf("README.md:%d: the command before printed no %s… to paste:\n%s", s.line, m[2], w.output)
 			return
 		}
-		cmd = "export " + m[1] + "=" + value
+		// The output stays: exports in a row paste from the same command's.
+		w.run(s.line, "export "+m[1]+"="+value)
+		return
 	}
 	if m := serveLine.FindStringSubmatch(cmd); m != nil {
 		w.startService(strings.Fields(m[1]))
@@ -273,6 +275,18 @@ func (w *walk) do(s step) {
 	if len(s.want) > 0 && !outputMatches(s.want, w.output) {
 		t.Errorf("README.md:%d: %s\nprinted:\n%s\nthe README shows:\n%s", s.line, s.command, w.output, strings.Join(s.want, "\n"))
 	}
+}
+
+// pasteValue is the first token of output starting with prefix that is
+// not a JSON object's key (`org_id` in `"org_id": "org_…"` is not an id).
+func pasteValue(output, prefix string) string {
+	re := regexp.MustCompile(regexp.QuoteMeta(prefix) + `[^\s"',}\]]+("\s*:)?`)
+	for _, m := range re.FindAllStringSubmatch(output, -1) {
+		if m[1] == "" {
+			return m[0]
+		}
+	}
+	return ""
 }
 
 // run sends cmd to the shell and returns what it printed, failing the test
