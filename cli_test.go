@@ -300,3 +300,26 @@ func TestAPIKeyRoles(t *testing.T) {
 		t.Fatalf("an unknown agent: %v", err)
 	}
 }
+
+// Transactions that never moved money (pending, declined) leave trust as
+// it is, so a rebuild from the transactions finds no drift.
+func TestTrustRebuildIgnoresUnsettled(t *testing.T) {
+	t.Parallel()
+	k := testkit.New(t)
+	_, shopKey := k.NewOrg("shop")
+	shop := k.RegisterAs(shopKey, nil)
+	a := k.Register(map[string]any{"spendingLimit": "1000"})
+	k.SetPolicy(k.Key, a.ID, map[string]any{"approval": map[string]any{"above": "500", "expiresAfterSeconds": 3600}})
+	k.MustExecute(k.Key, testkit.Pay(a, shop, "600"))
+	declined := k.MustExecute(k.Key, testkit.Pay(a, shop, "700"))
+	k.Decline(k.Key, declined.ID, "no").Into(t, "declineTransaction", new(testkit.Transaction))
+	approved := k.MustExecute(k.Key, testkit.Pay(a, shop, "800"))
+	k.Approve(k.Key, approved.ID).Into(t, "approveTransaction", new(testkit.Transaction))
+	env := map[string]string{"DATABASE_URL": k.DBURL, "ENCRYPTION_KEY": keyring.Generate(), "LOG_LEVEL": "error"}
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"trust", "rebuild"}, func(k string) string { return env[k] }, &out, io.Discard)
+	var v map[string]any
+	if jerr := json.Unmarshal(out.Bytes(), &v); err != nil || jerr != nil || v["drifted"] != 0.0 {
+		t.Fatalf("trust rebuild: %s (%v)", out.String(), err)
+	}
+}

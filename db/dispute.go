@@ -17,6 +17,7 @@ import (
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -130,21 +131,24 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 func (s *TrustService) checkEvidence(ctx context.Context, tx *txn, p auth.Principal, in trust.ReportInput) error {
 	orgID := p.OrgID
 	var found []transactionRow
-	err := tx.NewSelect().Model(&found).Column("id", "from_agent", "to_agent").
+	err := tx.NewSelect().Model(&found).Column("id", "from_agent", "to_agent", "status").
 		Where("id IN (?)", bun.In(in.EvidenceIDs)).
 		Where("(from_org = ? OR to_org = ?)", orgID, orgID).
 		Where("(from_agent = ? OR to_agent = ?)", in.AgentID, in.AgentID).Scan(ctx)
 	if err != nil {
 		return fmt.Errorf("check evidence: %w", err)
 	}
-	ok := map[string]bool{}
+	status := map[string]string{}
 	for _, f := range found {
-		ok[f.ID] = true
+		status[f.ID] = f.Status
 	}
 	var f failure.Fields
 	for i, e := range in.EvidenceIDs {
-		if !ok[e] {
+		switch st, ok := status[e]; {
+		case !ok:
 			f.Add("input.evidenceIds["+strconv.Itoa(i)+"]", "%q is not a transaction of agent %s visible to your organization", e, in.AgentID)
+		case st != string(transaction.Completed) && st != string(transaction.Reversed):
+			f.Add("input.evidenceIds["+strconv.Itoa(i)+"]", "%q is %s: only a transaction that moved money is evidence", e, st)
 		}
 	}
 	if err := f.Err(); err != nil {

@@ -88,7 +88,8 @@ func trustHistory(ctx context.Context, tx *txn, a *agentRow) (trust.History, err
 	err := tx.NewSelect().TableExpr("transactions AS t").
 		ColumnExpr("t.created_at, t.from_agent, t.from_org, t.to_org, r.created_at AS reversed_at").
 		Join("LEFT JOIN transactions AS r ON r.id = t.reversed_by").
-		Where("(t.from_agent = ? OR t.to_agent = ?)", a.ID, a.ID).Where("t.reversal_of IS NULL").Scan(ctx, &txs)
+		Where("(t.from_agent = ? OR t.to_agent = ?)", a.ID, a.ID).Where("t.reversal_of IS NULL").
+		Where("t.status IN ('completed', 'reversed')").Scan(ctx, &txs)
 	if err != nil {
 		return h, fmt.Errorf("read transactions: %w", err)
 	}

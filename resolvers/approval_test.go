@@ -146,6 +146,12 @@ func TestApprovalApproveAndDecline(t *testing.T) {
 	}
 	b.Approve(b.Key, q.ID).Refused(t, "CONFLICT")
 	b.Reverse(b.Key, q.ID, "no").Refused(t, "CONFLICT")
+	// A transaction that moved no money is no evidence.
+	r = b.Report(b.Key, shop.ID, "never delivered", q.ID)
+	r.Refused(t, "VALIDATION_FAILED")
+	if f := r.Fields(t); len(f) != 1 || f[0] != "input.evidenceIds[0]" {
+		t.Fatalf("a declined transaction as evidence: %v", f)
+	}
 }
 
 func TestApprovalRuleInput(t *testing.T) {
