@@ -42,25 +42,27 @@ func explainsWithRows(code string) bool {
 // beyond money.MaxAmount (no Amount holds it) is read as MaxAmount, still
 // more than any limit, so the policy refuses as it would with the true sum.
 func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time, rows bool) ([]policy.Outflow, error) {
+	since, total := p.Since(now), p.HasTotal()
+	if !since.Before(now) && !total {
+		return nil, nil
+	}
+	if !rows {
+		return outflowSums(ctx, q, p.ID, p.Edges(now), total)
+	}
 	var flows []policy.Outflow
-	if since := p.Since(now); since.Before(now) {
+	if since.Before(now) {
 		var err error
-		if rows {
-			flows, err = outflowRows(ctx, q, p.ID, since)
-		} else {
-			flows, err = outflowBuckets(ctx, q, p.ID, p.Edges(now))
-		}
-		if err != nil {
+		if flows, err = outflowRows(ctx, q, p.ID, since); err != nil {
 			return nil, err
 		}
 	}
-	if !p.HasTotal() {
+	if !total {
 		return flows, nil
 	}
 	return addTotals(ctx, q, p.ID, flows)
 }
 
-// outflowBuckets reads the outflow from the earliest edge's hour on,
+// outflowSums reads the outflow from the earliest edge's hour on,
 // summed in the database into one outflow per action and stretch between
 // edges, dated at its earliest transaction: the hourly buckets, except the
 // edges' own hours, which are summed from their rows, split at the exact
@@ -68,7 +70,10 @@ func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time,
 // windows exclude it and calendar ones include it). No sum straddles an
 // edge, so every window's sum is exact, and what is shipped is bounded by
 // the number of edges and actions, whatever the history.
-func outflowBuckets(ctx context.Context, q bun.IDB, agentID string, edges []time.Time) ([]policy.Outflow, error) {
+//
+// With totals, the same statement also reads the running totals (as
+// addTotals does), so a policy's whole check is one round trip.
+func outflowSums(ctx context.Context, q bun.IDB, agentID string, edges []time.Time, totals bool) ([]policy.Outflow, error) {
 	exact := slices.Clone(edges)
 	slices.SortFunc(exact, time.Time.Compare)
 	exact = slices.CompactFunc(exact, time.Time.Equal)
@@ -78,21 +83,40 @@ func outflowBuckets(ctx context.Context, q bun.IDB, agentID string, edges []time
 	}
 	hours = slices.CompactFunc(hours, time.Time.Equal)
 	var sums []struct {
-		At     time.Time    `bun:"at"`
+		At     *time.Time   `bun:"at"` // nil: a running total
 		Action string       `bun:"action"`
 		Amount money.Amount `bun:"amount"`
 		Count  int          `bun:"count"`
 	}
-	err := q.NewRaw(outflowSumsSQL, agentID, hours[0], pgTimes(hours), pgTimes(exact), money.MaxAmount).Scan(ctx, &sums)
-	if err != nil {
+	var sql string
+	var args []any
+	switch {
+	case len(exact) > 0 && totals:
+		sql, args = outflowSumsSQL+" UNION ALL "+outflowTotalsSQL, []any{agentID, hours[0], pgTimes(hours), pgTimes(exact), money.MaxAmount}
+	case len(exact) > 0:
+		sql, args = outflowSumsSQL, []any{agentID, hours[0], pgTimes(hours), pgTimes(exact), money.MaxAmount}
+	default:
+		sql, args = outflowTotalsSQL, []any{agentID, nil, nil, nil, money.MaxAmount}
+	}
+	if err := q.NewRaw(sql, args...).Scan(ctx, &sums); err != nil {
 		return nil, fmt.Errorf("sum outflow: %w", err)
 	}
-	flows := make([]policy.Outflow, len(sums))
-	for i, s := range sums {
-		flows[i] = policy.Outflow{Amount: s.Amount, At: s.At, Action: s.Action, Count: s.Count}
+	var flows []policy.Outflow
+	var running []runningTotal
+	for _, s := range sums {
+		if s.At == nil {
+			running = append(running, runningTotal{Action: s.Action, Total: s.Amount})
+			continue
+		}
+		flows = append(flows, policy.Outflow{Amount: s.Amount, At: *s.At, Action: s.Action, Count: s.Count})
 	}
-	return flows, nil
+	return withTotals(flows, running), nil
 }
+
+// outflowTotalsSQL reads an agent's running totals per action (at NULL),
+// in outflowSumsSQL's columns and parameters.
+const outflowTotalsSQL = `
+SELECT NULL::timestamptz, action, least(total, ?4::numeric), 0 FROM agent_outflow_totals WHERE agent_id = ?0`
 
 // outflowSumsSQL sums an agent's outflow since hour ?1 per action and
 // stretch: buckets of the hours not in ?2 between the hours of ?2, rows of
@@ -128,15 +152,23 @@ func outflowRows(ctx context.Context, q bun.IDB, agentID string, since time.Time
 	return out, nil
 }
 
+// runningTotal is an agent's running outflow total for one action.
+type runningTotal struct {
+	Action string       `bun:"action"`
+	Total  money.Amount `bun:"total"`
+}
+
 // addTotals appends, per action, the running total less what flows already hold.
 func addTotals(ctx context.Context, q bun.IDB, agentID string, flows []policy.Outflow) ([]policy.Outflow, error) {
-	var totals []struct {
-		Action string       `bun:"action"`
-		Total  money.Amount `bun:"total"`
-	}
+	var totals []runningTotal
 	if err := q.NewSelect().Table("agent_outflow_totals").Column("action").ColumnExpr("least(total, ?::numeric) AS total", money.MaxAmount).Where("agent_id = ?", agentID).Scan(ctx, &totals); err != nil {
 		return nil, fmt.Errorf("read outflow totals: %w", err)
 	}
+	return withTotals(flows, totals), nil
+}
+
+// withTotals appends, per action, the running total less what flows already hold.
+func withTotals(flows []policy.Outflow, totals []runningTotal) []policy.Outflow {
 	for _, t := range totals {
 		rest := t.Total
 		for _, o := range flows {
@@ -146,7 +178,7 @@ func addTotals(ctx context.Context, q bun.IDB, agentID string, flows []policy.Ou
 		}
 		flows = append(flows, policy.Outflow{Amount: rest, Action: t.Action})
 	}
-	return flows, nil
+	return flows
 }
 
 // pgTimes formats times as a Postgres array literal.
