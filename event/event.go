@@ -23,21 +23,23 @@ const (
 	AgentPolicyChanged   = "agent.policy_changed"
 	TransactionCompleted = "transaction.completed"
 	TransactionReversed  = "transaction.reversed"
-	// TransactionApprovalRequested, TransactionDeclined and TransactionExpired
-	// follow a transaction over the policy's approval threshold.
-	TransactionApprovalRequested = "transaction.approval_requested"
-	TransactionDeclined          = "transaction.declined"
-	TransactionExpired           = "transaction.expired"
-	TrustScoreChanged            = "trust.score_changed"
-	DisputeFiled                 = "dispute.filed"
-	DisputeWithdrawn             = "dispute.withdrawn"
-	WebhookDisabled              = "webhook.disabled"
+	TrustScoreChanged    = "trust.score_changed"
+	DisputeFiled         = "dispute.filed"
+	DisputeWithdrawn     = "dispute.withdrawn"
+	WebhookDisabled      = "webhook.disabled"
 
 	// WebhookTest and WebhookVerification are delivery-only: they go to the one
 	// endpoint being tested or registered, are never written to the log, and
 	// cannot be subscribed to.
 	WebhookTest         = "webhook.test"
 	WebhookVerification = "webhook.verification"
+)
+
+// Event types that follow a transaction over its policy's approval threshold.
+const (
+	TransactionApprovalRequested = "transaction.approval_requested"
+	TransactionDeclined          = "transaction.declined"
+	TransactionExpired           = "transaction.expired"
 )
 
 // All is the wildcard an endpoint or subscription uses for every type.
