@@ -138,8 +138,10 @@ func NewServer(o Options) *Server {
 // Run reads the event log for the subscriptions and expires transactions
 // past their approval time until ctx ends.
 func (s *Server) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { s.expiry.run(ctx) })
 	defer wg.Wait()
+	defer cancel() // the sweep ends with the hub
 	return s.Hub.Run(ctx)
 }
