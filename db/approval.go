@@ -49,8 +49,7 @@ func (s *TransactionService) Approve(ctx context.Context, txID string) (*transac
 	}
 	var out *transaction.Transaction
 	err = s.db.inBatchTx(ctx, func(tx *txn) error {
-		now := s.db.Now()
-		row, err := lockPending(ctx, tx, p, txID, now)
+		row, err := lockPending(ctx, tx, p, txID, s.db.Now())
 		if err != nil {
 			return err
 		}
@@ -58,6 +57,10 @@ func (s *TransactionService) Approve(ctx context.Context, txID string) (*transac
 		if err != nil {
 			return err
 		}
+		// Pending when its lock was taken, so no sweep expires it now; the
+		// checks and the money use the time the agents' locks were taken,
+		// as an execute's do.
+		now := s.db.Now()
 		sender, receiver := parties[row.FromAgent], parties[row.ToAgent]
 		d, err := evaluatePolicy(ctx, tx, sender, receiver, row.Action, row.Amount, row.Currency, now)
 		if err != nil {

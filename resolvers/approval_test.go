@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -295,5 +296,77 @@ func TestApprovalAgentKeyCannotDecide(t *testing.T) {
 	b.Decline(agentKey, p.ID, "mine").Refused(t, "FORBIDDEN")
 	if got := b.Transaction(p.ID); got.Status != "pending_approval" {
 		t.Fatalf("after the agent key tried: %s", got.Status)
+	}
+}
+
+// Approvals racing two replicas' sweeps across the expiry: each
+// transaction ends either completed (its approval answered) or expired
+// (its approval answered CONFLICT), with exactly one event for it.
+func TestApprovalRacesExpiry(t *testing.T) {
+	t.Parallel()
+	b := testkit.New(t)
+	clk := b.Clock()
+	shopOrg, shopKey := b.NewOrg("shop")
+	shop := b.RegisterAs(shopKey, nil)
+	a := b.Register(map[string]any{"spendingLimit": "1000"})
+	b.SetPolicy(b.Key, a.ID, map[string]any{"approval": map[string]any{"above": "1", "expiresAfterSeconds": 60}})
+	const n = 24
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = b.MustExecute(b.Key, testkit.Pay(a, shop, "2")).ID
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var sweeps sync.WaitGroup
+	for range 2 {
+		s := wire.NewServer(wire.Options{DB: b.DB, Logger: testkit.Logger(t), ExpirySweep: time.Millisecond})
+		sweeps.Go(func() { _ = s.Run(ctx) })
+	}
+	clk.Advance(time.Minute - 50*time.Millisecond)
+	answers := make([]string, n)
+	var answered atomic.Int32
+	var wg sync.WaitGroup
+	wg.Go(func() { // past every expiry once some are answered, while others are in flight
+		for answered.Load() < n/4 {
+			time.Sleep(time.Millisecond)
+		}
+		clk.Advance(time.Second)
+	})
+	approve := func(i int) {
+		r := b.Approve(b.Key, ids[i])
+		answers[i] = "ok"
+		if len(r.Errors) > 0 {
+			answers[i] = r.Code()
+		}
+		answered.Add(1)
+	}
+	for i := range n / 2 {
+		wg.Go(func() { approve(i) })
+	}
+	wg.Wait()
+	for i := n / 2; i < n; i++ { // after the expiry, racing the sweeps
+		wg.Go(func() { approve(i) })
+	}
+	wg.Wait()
+	if !slices.Contains(answers, "ok") || !slices.Contains(answers, "CONFLICT") {
+		t.Fatalf("no race: %v", answers)
+	}
+	time.Sleep(50 * time.Millisecond) // the sweeps catch up
+	cancel()
+	sweeps.Wait()
+	completed, expired := map[string]int{}, map[string]int{}
+	for _, e := range b.EventsOf(shopOrg, "transaction.completed") {
+		completed[data(t, e)["id"].(string)]++
+	}
+	for _, e := range b.EventsOf(shopOrg, "transaction.expired") {
+		expired[data(t, e)["id"].(string)]++
+	}
+	for i, id := range ids {
+		got := b.Transaction(id).Status
+		switch {
+		case answers[i] == "ok" && got == "completed" && completed[id] == 1 && expired[id] == 0:
+		case answers[i] == "CONFLICT" && got == "expired" && expired[id] == 1 && completed[id] == 0:
+		default:
+			t.Fatalf("%s: approval answered %s, status %s, %d completed and %d expired events", id, answers[i], got, completed[id], expired[id])
+		}
 	}
 }
