@@ -54,7 +54,7 @@ func TestLiveHubAcrossDroppedConnectionsWithAHeldEvent(t *testing.T) {
 	}()
 	received := func(n int) []string {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(30 * time.Second)
 		for {
 			mu.Lock()
 			out := slices.Clone(got)
@@ -118,9 +118,15 @@ func TestLiveHubAcrossDroppedConnectionsWithAHeldEvent(t *testing.T) {
 	}
 	commit()
 
-	log, err := d.ReadOrgEvents(ctx, "org_a", event.Position{}, 100)
-	if err != nil {
-		t.Fatal(err)
+	// Readers see an event once every older transaction of the cluster has
+	// ended (other tests' included): wait for the whole log.
+	var log []event.Event
+	deadline := time.Now().Add(30 * time.Second)
+	for len(log) < 6 && time.Now().Before(deadline) {
+		if log, err = d.ReadOrgEvents(ctx, "org_a", event.Position{}, 100); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	if len(log) != 6 {
 		t.Fatalf("setup: the log holds %d events, want 6", len(log))
