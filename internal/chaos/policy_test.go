@@ -55,7 +55,7 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 	loadCtx, stopLoad := context.WithCancel(ctx)
 	stormed := make(chan struct{})
 	go func() {
-		l.storm(loadCtx, 2*p.workers, []*client.Client{c}, []string{srv.name}, next, 0)
+		l.storm(loadCtx, p.workers, []*client.Client{c}, []string{srv.name}, next, 0)
 		close(stormed)
 	}()
 	eventually(p.settle, func() bool {
@@ -145,7 +145,7 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 	}
 	sort.Strings(rs)
 	report(t, "7. spend policy under a kill -9",
-		fmt.Sprintf("%d workers on 1 agent (weekly %s, %d per %d s), kill -9 after %s", 2*p.workers, weeklyLimit.StringFixed(2),
+		fmt.Sprintf("%d workers on 1 agent (weekly %s, %d per %d s), kill -9 after %s", p.workers, weeklyLimit.StringFixed(2),
 			velocity.MaxCount, velocity.WindowSeconds, p.load),
 		join(fmt.Sprintf("%d acknowledged and %d refused before the kill, %d unanswered resent with their keys; %d acknowledged, %d refused in all (%s); restart %s; %s spent ≤ %s; busiest %d s: %d ≤ %d; audit chains verify",
 			ackAtKill, denAtKill, unk, ack, den, strings.Join(rs, ", "), ms(restart), spent.StringFixed(2), weeklyLimit.StringFixed(2),
