@@ -50,7 +50,7 @@ func (e *env) subscribe(ctx context.Context, s *server, name, after string) *sub
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	before := liveSubscriptions(s)
+	before := max(liveSubscriptions(s), 0)
 	st, err := c.Events.Subscribe(ctx, client.SubscribeOptions{After: after})
 	if err != nil {
 		e.t.Fatalf("subscribe %s: %v", name, err)
