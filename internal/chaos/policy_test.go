@@ -14,12 +14,17 @@ import (
 	"github.com/agenttrust/service/client"
 )
 
-// The policy scenario's sender: a rolling weekly limit and a velocity limit
-// that both bite within a few seconds of storm (executes of 0.50 to 1.50).
-var (
-	weeklyLimit = decimal.RequireFromString("15.00")
-	velocity    = client.VelocityLimit{MaxCount: 5, WindowSeconds: 1}
-)
+// velocity is the policy scenario's velocity limit; its weekly limit is
+// weeklyLimitFor.
+var velocity = client.VelocityLimit{MaxCount: 5, WindowSeconds: 1}
+
+// weeklyLimitFor is a weekly limit that lasts about one and a half loads at
+// the velocity limit's pace (executes of 0.50 to 1.50): it is spent partly
+// before the kill and partly after it, in either form.
+func weeklyLimitFor(p profile) decimal.Decimal {
+	perSecond := float64(velocity.MaxCount) / float64(velocity.WindowSeconds)
+	return decimal.NewFromFloat(1.5 * perSecond * p.load.Seconds()).Round(2)
+}
 
 // TestPolicyLimitsUnderKillNine (issue 32): one agent with a weekly spend
 // limit and a velocity limit (set with setAgentPolicy) takes a storm of
@@ -33,6 +38,7 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 	t.Parallel()
 	p := current()
 	ctx := context.Background()
+	weeklyLimit := weeklyLimitFor(p)
 	e := newEnv(t, privateDB(t))
 	srv := e.startServer("server")
 	c := e.client(srv)
