@@ -18,7 +18,10 @@ type SubscribeOptions struct {
 	// Types filters by event type; nil or ["*"] streams every type.
 	Types []string
 	// After replays every stored event after this event id first, then
-	// continues live. Empty starts with the next live event.
+	// continues live. Empty starts with the next live event once the
+	// server has registered the subscription, a moment after Subscribe
+	// returns: an event committed in between is not sent, so a caller that
+	// must see everything from a point on passes that point's event as After.
 	After string
 	// MaxReconnects is how many reconnects in a row may fail before the
 	// stream ends with the last error; 0 reconnects until ctx ends.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/agenttrust/service/bench/promtext"
 	"github.com/agenttrust/service/client"
 )
 
@@ -49,9 +50,16 @@ func (e *env) subscribe(ctx context.Context, s *server, name, after string) *sub
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	before := max(liveSubscriptions(s), 0)
 	st, err := c.Events.Subscribe(ctx, client.SubscribeOptions{After: after})
 	if err != nil {
 		e.t.Fatalf("subscribe %s: %v", name, err)
+	}
+	// Subscribe returns at connection_ack, before the server has registered
+	// the subscription, and one without after gets only what commits after
+	// that: wait for it, so that the scenario's first event is not lost.
+	if after == "" && !eventually(current().settle, func() bool { return liveSubscriptions(s) > before }) {
+		e.t.Fatalf("subscribe %s: %s never counted the subscription", name, s.name)
 	}
 	sub := &subscriber{name: name, st: st, done: make(chan struct{})}
 	go func() {
@@ -64,6 +72,16 @@ func (e *env) subscribe(ctx context.Context, s *server, name, after string) *sub
 	}()
 	e.t.Cleanup(func() { st.Close(); <-sub.done })
 	return sub
+}
+
+// liveSubscriptions is the server's att_live_subscriptions (-1 when its
+// /metrics cannot be read).
+func liveSubscriptions(s *server) float64 {
+	m, err := promtext.Scrape(s.URL)
+	if err != nil {
+		return -1
+	}
+	return m["att_live_subscriptions"]
 }
 
 func (s *subscriber) received() []string {
