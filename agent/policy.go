@@ -27,6 +27,7 @@ type PolicyInput struct {
 	Counterparties       Optional[policy.CounterpartyRules]
 	MinCounterpartyScore Optional[int]
 	TrustTiers           Optional[[]policy.TrustTier]
+	RequireMandate       Optional[bool] // null is false
 }
 
 // SpendPolicy is the agent's whole policy as the API shows it: DailyLimit
@@ -82,6 +83,9 @@ func (in PolicyInput) ApplyPolicy(a Agent) (Agent, bool, error) {
 	}
 	if in.TrustTiers.Set {
 		p.TrustTiers = deref(in.TrustTiers.Value)
+	}
+	if in.RequireMandate.Set {
+		p.RequireMandate = in.RequireMandate.Value != nil && *in.RequireMandate.Value
 	}
 	if err := p.Validate("input", a.Currency); err != nil {
 		return a, false, err

@@ -27,6 +27,8 @@ const (
 	DisputeFiled         = "dispute.filed"
 	DisputeWithdrawn     = "dispute.withdrawn"
 	WebhookDisabled      = "webhook.disabled"
+	MandateCreated       = "mandate.created"
+	MandateRevoked       = "mandate.revoked"
 
 	// WebhookTest and WebhookVerification are delivery-only: they go to the one
 	// endpoint being tested or registered, are never written to the log, and
@@ -44,6 +46,7 @@ var Types = []string{
 	AgentRegistered, AgentUpdated, AgentSuspended, AgentReinstated, AgentPolicyChanged,
 	TransactionCompleted, TransactionReversed, TrustScoreChanged,
 	DisputeFiled, DisputeWithdrawn, WebhookDisabled,
+	MandateCreated, MandateRevoked,
 }
 
 // DeliveryOnly lists the types sent straight to one webhook endpoint.

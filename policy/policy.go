@@ -98,8 +98,9 @@ type Input struct {
 	Amount           money.Amount
 	Currency         money.Currency // currency of the request; must equal Sender.Currency
 	Now              time.Time
-	Outflow          []Outflow // sender's outflows in every window of its policy (Since), any order
-	SenderAssessment string    // "Verified", "Moderate", "High Risk"; "" = unknown (not High Risk)
+	Outflow          []Outflow   // sender's outflows in every window of its policy (Since), any order
+	SenderAssessment string      // "Verified", "Moderate", "High Risk"; "" = unknown (not High Risk)
+	Mandate          *MandateRef // the mandate the request named; nil = none
 }
 
 // Decision is the outcome of Evaluate: a reason code and a readable sentence.
@@ -123,6 +124,8 @@ type Decision struct {
 //  5. environment_mismatch: the receiver's environment differs from the sender's;
 //  6. action_not_authorized: the action is not in the sender's authorized actions
 //     (exact, case-sensitive match);
+//     mandate_required and the mandate codes (checkMandate): the policy
+//     requires a mandate and none was named, or the named one refuses;
 //  7. counterparty_blocked: the policy denies the receiver or its organization;
 //  8. counterparty_not_allowed: the policy's allow lists are not both empty
 //     and hold neither the receiver nor its organization;
@@ -171,6 +174,7 @@ func Evaluate(in Input) Decision {
 		budgets = append(budgets, fmt.Sprintf("the remaining %s budget%s of %s", windowNoun(l.Window), actionsNote(l.Actions), fmtAmt(remaining, cur)))
 	}
 	within := "allowed: amount " + fmtAmt(in.Amount, cur) + " is within the spending limit of " + fmtAmt(limit, cur)
+	tierNote += mandateNote(in)
 	if len(budgets) == 0 {
 		return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " (no daily limit)" + tierNote}
 	}
@@ -203,6 +207,9 @@ func checkParties(in Input) (Decision, bool) {
 		return deny(ReasonEnvironmentMismatch, "counterparty agent %s is in the %s environment but the agent is in %s", r.ID, r.Environment, s.Environment), true
 	case !slices.Contains(s.AuthorizedActions, in.Action):
 		return deny(ReasonActionNotAuthorized, "action %q is not among the agent's authorized actions (%s)", in.Action, list(s.AuthorizedActions)), true
+	}
+	if d, done := checkMandate(in); done {
+		return d, true
 	}
 	if d, done := checkCounterparty(s.Policy, r); done {
 		return d, true

@@ -88,6 +88,7 @@ type SpendPolicy struct {
 	Counterparties       CounterpartyRules `json:"counterparties"`
 	MinCounterpartyScore *int              `json:"min_counterparty_score"`
 	TrustTiers           []TrustTier       `json:"trust_tiers"`
+	RequireMandate       bool              `json:"require_mandate"` // every execute must name a mandate
 }
 
 // DefaultTimezone is the timezone of a policy that names none.

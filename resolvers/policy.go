@@ -18,6 +18,7 @@ func (r *mutationResolver) SetAgentPolicy(ctx context.Context, agentID string, i
 		Counterparties:       optional(in.Counterparties),
 		MinCounterpartyScore: optional(in.MinCounterpartyScore),
 		TrustTiers:           optionalList(in.TrustTiers),
+		RequireMandate:       optional(in.RequireMandate),
 	}, expectedVersion)
 	return r.preloadAgent(ctx, a, err)
 }

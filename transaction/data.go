@@ -32,6 +32,7 @@ func (t *Transaction) ToData() Data {
 // transaction.
 type CompletedEvent struct {
 	Data
+	MandateID *string `json:"mandate_id"` // the mandate it was made under; null when none
 }
 
 // ReversedEvent is the data of a transaction.reversed event: the reversal
