@@ -67,10 +67,11 @@ type SpendPolicy struct {
 	Counterparties       CounterpartyRules `json:"counterparties"`
 	MinCounterpartyScore *int              `json:"minCounterpartyScore"`
 	TrustTiers           []TrustTier       `json:"trustTiers"`
+	RequireMandate       bool              `json:"requireMandate"` // every execute must name a mandate
 }
 
 const policyFields = `version timezone spendLimits { amount window mode actions } velocityLimits { maxCount windowSeconds actions }
- counterparties { allowAgents denyAgents allowOrgs denyOrgs } minCounterpartyScore trustTiers { minScore limitPercent }`
+ counterparties { allowAgents denyAgents allowOrgs denyOrgs } minCounterpartyScore trustTiers { minScore limitPercent } requireMandate`
 
 // SpendPolicyInput changes a policy. A nil field stays unchanged; a list
 // set to an empty, non-nil slice is emptied. SpendLimits replaces every
@@ -84,6 +85,7 @@ type SpendPolicyInput struct {
 	// RemoveMinCounterpartyScore clears the minimum (MinCounterpartyScore must then be nil).
 	RemoveMinCounterpartyScore bool
 	TrustTiers                 []TrustTier
+	RequireMandate             *bool // true: every execute must name a mandate
 }
 
 func (in SpendPolicyInput) vars() (map[string]any, error) {
@@ -112,6 +114,9 @@ func (in SpendPolicyInput) vars() (map[string]any, error) {
 	}
 	if in.TrustTiers != nil {
 		v["trustTiers"] = in.TrustTiers
+	}
+	if in.RequireMandate != nil {
+		v["requireMandate"] = *in.RequireMandate
 	}
 	return v, nil
 }

@@ -42,9 +42,10 @@ type Transaction struct {
 	ReversedBy string            `json:"reversedBy"` // on a reversed original: its reversal
 	Reason     string            `json:"reason"`     // the reversal reason, on both records
 	CreatedAt  time.Time         `json:"createdAt"`
+	MandateID  string            `json:"mandateId"` // the mandate it was made under; "" when none
 }
 
-const transactionFields = `id fromAgent toAgent action amount currency memo status reversalOf reversedBy reason createdAt`
+const transactionFields = `id fromAgent toAgent action amount currency memo status reversalOf reversedBy reason createdAt mandateId`
 
 // TransactionPage is one page of transactions, newest first.
 type TransactionPage struct {
@@ -65,6 +66,9 @@ type ExecuteInput struct {
 	// key and input return the original transaction. Empty: Execute picks a
 	// random one and sends it on every retry.
 	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+	// MandateID names a mandate of the sender: the execute must pass it too
+	// and counts toward its budget and uses.
+	MandateID string `json:"mandateId,omitempty"`
 }
 
 // ListTransactionsParams filter and page Transactions.List.

@@ -2,6 +2,7 @@ package transaction_test
 
 import (
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"testing"
@@ -27,13 +28,17 @@ func TestEventPayloads(t *testing.T) {
 		"currency": `"USD"`, "memo": `"invoice #7"`, "status": `"reversed"`, "reversal_of": `"tx_orig"`,
 		"reversed_by": `null`, "reason": `"duplicate"`, "created_at": `"2026-11-21T19:51:27.123Z"`,
 	}
+	mdt := "mdt_m"
 	for _, tc := range []struct {
-		p   event.Payload
-		typ string
+		p     event.Payload
+		typ   string
+		extra map[string]string
 	}{
-		{transaction.CompletedEvent{Data: tx.ToData()}, "transaction.completed"},
-		{transaction.ReversedEvent{Data: tx.ToData()}, "transaction.reversed"},
+		{transaction.CompletedEvent{Data: tx.ToData(), MandateID: &mdt}, "transaction.completed", map[string]string{"mandate_id": `"mdt_m"`}},
+		{transaction.ReversedEvent{Data: tx.ToData()}, "transaction.reversed", nil},
 	} {
+		want := maps.Clone(want)
+		maps.Copy(want, tc.extra)
 		if tc.p.EventType() != tc.typ || !event.Known(tc.typ) {
 			t.Errorf("%T: EventType %q, want %q", tc.p, tc.p.EventType(), tc.typ)
 		}
