@@ -259,7 +259,9 @@ func TestMandateCodesEvaluateAndExecute(t *testing.T) {
 	k := w.k
 	_, thirdKey := k.NewOrg("third")
 	third := k.RegisterAs(thirdKey, nil)
-	mk := func(budget string, o map[string]any) string { return k.MustCreateMandate(testkit.MandateInput(w.buyer, budget, o)).ID }
+	mk := func(budget string, o map[string]any) string {
+		return k.MustCreateMandate(testkit.MandateInput(w.buyer, budget, o)).ID
+	}
 	late := mk("100", map[string]any{"notBefore": w.at(time.Hour), "expiresAt": w.at(2 * time.Hour)})
 	short := mk("100", map[string]any{"expiresAt": w.at(time.Minute)})
 	revoked := mk("100", nil)
