@@ -199,9 +199,11 @@ func (s *MandateService) Get(ctx context.Context, mandateID string) (*mandate.Ma
 }
 
 // lockMandate locks the mandate an execute names, if it is the sender's,
-// for the rest of the execute's transaction: concurrent executes under one
-// mandate serialize on it, so its budget and uses are never exceeded. Nil
-// when none is named; a ref without a mandate when it is not the sender's.
+// for the rest of the execute's transaction, so the spent and uses it
+// checks are the last committed and stay so until it adds its own (the
+// sender's row lock serializes its executes too; the mandate's own lock
+// keeps its budget safe without relying on that). Nil when none is named;
+// a ref without a mandate when it is not the sender's.
 func lockMandate(ctx context.Context, tx *txn, senderID string, mandateID *string) (*policy.MandateRef, error) {
 	return findMandate(ctx, tx, senderID, mandateID, "UPDATE")
 }

@@ -378,6 +378,10 @@ func TestMandateReversalGivesNothingBack(t *testing.T) {
 	if r := k.ExecuteUnder(k.Key, m.ID, testkit.Pay(w.buyer, w.seller, "1")); r.ReasonCode() != "mandate_exhausted" {
 		t.Errorf("execute after the reversal: %s", r.Body)
 	}
+	// A mandate's refusals do not count against the agent's trust.
+	if f := k.Profile(k.Key, w.buyer.ID).Factors; f.Failures != 0 || f.LimitRefusals != 0 {
+		t.Errorf("a mandate refusal counted against the buyer: failures %v, limit refusals %v", f.Failures, f.LimitRefusals)
+	}
 	// An idempotent retry returns the original and charges nothing again.
 	in := testkit.Pay(w.buyer, w.seller, "3")
 	in["idempotencyKey"] = "retry-1"
