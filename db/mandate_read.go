@@ -81,6 +81,24 @@ func (s *MandateService) List(ctx context.Context, f mandate.Filter) (*mandate.P
 	return page, nil
 }
 
+// GetMany returns the caller's organization's mandates among ids.
+func (s *MandateService) GetMany(ctx context.Context, ids []string) ([]*mandate.Mandate, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []mandateRow
+	if err := s.db.bun.NewSelect().Model(&rows).Where("id IN (?) AND org_id = ?", bun.In(ids), p.OrgID).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("get mandates by id: %w", err)
+	}
+	now := s.db.Now()
+	out := make([]*mandate.Mandate, len(rows))
+	for i := range rows {
+		out[i] = rows[i].mandate(now)
+	}
+	return out, nil
+}
+
 // Count counts what List lists under the same filter.
 func (s *MandateService) Count(ctx context.Context, f mandate.Filter) (int, error) {
 	p, err := auth.FromContext(ctx)

@@ -2297,7 +2297,7 @@ type PageInfo {
 
 "An object with a global id: ` + "`" + `node(id:)` + "`" + ` and ` + "`" + `nodes(ids:)` + "`" + ` refetch any of them by that id."
 interface Node {
-  "The object's global id; its prefix names its type (` + "`" + `agent_` + "`" + `, ` + "`" + `tx_` + "`" + `, ` + "`" + `disp_` + "`" + `, ` + "`" + `wh_` + "`" + `, ` + "`" + `dlv_` + "`" + `, ` + "`" + `evt_` + "`" + `, ` + "`" + `key_` + "`" + `)."
+  "The object's global id; its prefix names its type (` + "`" + `agent_` + "`" + `, ` + "`" + `tx_` + "`" + `, ` + "`" + `disp_` + "`" + `, ` + "`" + `wh_` + "`" + `, ` + "`" + `dlv_` + "`" + `, ` + "`" + `evt_` + "`" + `, ` + "`" + `key_` + "`" + `, ` + "`" + `mdt_` + "`" + `)."
   id: ID!
 }
 
@@ -3258,7 +3258,7 @@ enum MandateStatus {
 }
 
 "Spend authority for one task, granted to one agent: narrower than its policy, expiring and revocable. An execute or evaluation naming it must pass both the mandate and the policy. Visible to the agent's organization only."
-type Mandate {
+type Mandate implements Node {
   "Identifier, ` + "`" + `mdt_<id>` + "`" + `."
   id: ID!
   "The agent that may spend under it."
@@ -13364,6 +13364,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Transaction(ctx, sel, obj)
+	case mandate.Mandate:
+		return ec._Mandate(ctx, sel, &obj)
+	case *mandate.Mandate:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Mandate(ctx, sel, obj)
 	case event.Event:
 		return ec._Event(ctx, sel, &obj)
 	case *event.Event:
@@ -14205,7 +14212,7 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
-var mandateImplementors = []string{"Mandate"}
+var mandateImplementors = []string{"Mandate", "Node"}
 
 func (ec *executionContext) _Mandate(ctx context.Context, sel ast.SelectionSet, obj *mandate.Mandate) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, mandateImplementors)

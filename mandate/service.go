@@ -19,4 +19,7 @@ type Service interface {
 	List(ctx context.Context, f Filter) (*Page, error)
 	// Count counts what List lists under the same filter.
 	Count(ctx context.Context, f Filter) (int, error)
+	// GetMany returns the organization's mandates among ids, in no order
+	// (node and nodes); the others are absent.
+	GetMany(ctx context.Context, ids []string) ([]*Mandate, error)
 }
