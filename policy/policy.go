@@ -174,11 +174,11 @@ func Evaluate(in Input) Decision {
 		budgets = append(budgets, fmt.Sprintf("the remaining %s budget%s of %s", windowNoun(l.Window), actionsNote(l.Actions), fmtAmt(remaining, cur)))
 	}
 	within := "allowed: amount " + fmtAmt(in.Amount, cur) + " is within the spending limit of " + fmtAmt(limit, cur)
-	tierNote += mandateNote(in)
+	notes := tierNote + mandateNote(in)
 	if len(budgets) == 0 {
-		return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " (no daily limit)" + tierNote}
+		return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " (no daily limit)" + notes}
 	}
-	return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " and " + strings.Join(budgets, " and ") + tierNote}
+	return Decision{Allowed: true, ReasonCode: ReasonOK, Reason: within + " and " + strings.Join(budgets, " and ") + notes}
 }
 
 // checkParties runs the checks before the amount limits (1 to 10): a
