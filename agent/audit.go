@@ -24,6 +24,8 @@ const (
 	AuditTransactionReversed  = "transaction.reversed"
 	AuditDisputeFiled         = "dispute.filed"
 	AuditDisputeWithdrawn     = "dispute.withdrawn"
+	AuditMandateCreated       = "mandate.created"
+	AuditMandateRevoked       = "mandate.revoked"
 )
 
 // AuditEntry is one link of an agent's append-only, hash-linked audit chain.

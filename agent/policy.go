@@ -28,6 +28,7 @@ type PolicyInput struct {
 	MinCounterpartyScore Optional[int]
 	TrustTiers           Optional[[]policy.TrustTier]
 	Approval             Optional[policy.ApprovalRule]
+	RequireMandate       Optional[bool] // null is false
 }
 
 // SpendPolicy is the agent's whole policy as the API shows it: DailyLimit
@@ -86,6 +87,9 @@ func (in PolicyInput) ApplyPolicy(a Agent) (Agent, bool, error) {
 	}
 	if in.Approval.Set {
 		p.Approval = in.Approval.Value
+	}
+	if in.RequireMandate.Set {
+		p.RequireMandate = in.RequireMandate.Value != nil && *in.RequireMandate.Value
 	}
 	if err := p.Validate("input", a.Currency); err != nil {
 		return a, false, err

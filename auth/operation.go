@@ -69,6 +69,8 @@ var Operations = map[string]Access{
 	"Query.webhook":            read,
 	"Query.apiKeys":            admin,
 	"Query.whoami":             read,
+	"Query.mandate":            read,
+	"Query.mandates":           read,
 
 	"Mutation.registerAgent":       admin,
 	"Mutation.updateAgent":         admin,
@@ -89,6 +91,8 @@ var Operations = map[string]Access{
 	"Mutation.redeliverEvent":      admin,
 	"Mutation.createApiKey":        admin,
 	"Mutation.revokeApiKey":        admin,
+	"Mutation.createMandate":       admin,
+	"Mutation.revokeMandate":       admin,
 
 	"Subscription.events": read,
 

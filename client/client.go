@@ -76,6 +76,8 @@ type Client struct {
 	// Keys lists, creates and revokes API keys, and tells which key the
 	// client holds.
 	Keys *KeysService
+	// Mandates grants, reads and revokes mandates: spend authority for one task.
+	Mandates *MandatesService
 
 	apiKey     string
 	base       *url.URL
@@ -160,6 +162,7 @@ func New(o Options) (*Client, error) {
 	c.Transactions = &TransactionsService{c: c}
 	c.Webhooks = &WebhooksService{c: c}
 	c.Events = &EventsService{c: c}
+	c.Mandates = &MandatesService{c: c}
 	return c, nil
 }
 

@@ -74,12 +74,13 @@ type SpendPolicy struct {
 	Counterparties       CounterpartyRules `json:"counterparties"`
 	MinCounterpartyScore *int              `json:"minCounterpartyScore"`
 	TrustTiers           []TrustTier       `json:"trustTiers"`
-	Approval             *ApprovalRule     `json:"approval"` // nil: nothing waits for approval
+	Approval             *ApprovalRule     `json:"approval"`       // nil: nothing waits for approval
+	RequireMandate       bool              `json:"requireMandate"` // every execute must name a mandate
 }
 
 const policyFields = `version timezone spendLimits { amount window mode actions } velocityLimits { maxCount windowSeconds actions }
  counterparties { allowAgents denyAgents allowOrgs denyOrgs } minCounterpartyScore trustTiers { minScore limitPercent }
- approval { above expiresAfterSeconds }`
+ approval { above expiresAfterSeconds } requireMandate`
 
 // SpendPolicyInput changes a policy. A nil field stays unchanged; a list
 // set to an empty, non-nil slice is emptied. SpendLimits replaces every
@@ -96,6 +97,7 @@ type SpendPolicyInput struct {
 	Approval                   *ApprovalRule
 	// RemoveApproval clears the approval rule (Approval must then be nil).
 	RemoveApproval bool
+	RequireMandate *bool // true: every execute must name a mandate
 }
 
 func (in SpendPolicyInput) vars() (map[string]any, error) {
@@ -132,6 +134,9 @@ func (in SpendPolicyInput) vars() (map[string]any, error) {
 		v["approval"] = nil
 	case in.Approval != nil:
 		v["approval"] = *in.Approval
+	}
+	if in.RequireMandate != nil {
+		v["requireMandate"] = *in.RequireMandate
 	}
 	return v, nil
 }

@@ -49,9 +49,10 @@ type Transaction struct {
 	ExpiresAt  *time.Time        `json:"expiresAt"`  // while pending approval, and on an expired one
 	DecidedAt  *time.Time        `json:"decidedAt"`  // when an admin approved or declined it
 	DecidedBy  string            `json:"decidedBy"`  // the key_… that approved or declined it
+	MandateID  string            `json:"mandateId"`  // the mandate it was made under; "" when none
 }
 
-const transactionFields = `id fromAgent toAgent action amount currency memo status reversalOf reversedBy reason createdAt expiresAt decidedAt decidedBy`
+const transactionFields = `id fromAgent toAgent action amount currency memo status reversalOf reversedBy reason createdAt expiresAt decidedAt decidedBy mandateId`
 
 // TransactionPage is one page of transactions, newest first.
 type TransactionPage struct {
@@ -72,6 +73,9 @@ type ExecuteInput struct {
 	// key and input return the original transaction. Empty: Execute picks a
 	// random one and sends it on every retry.
 	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+	// MandateID names a mandate of the sender: the execute must pass it too
+	// and counts toward its budget and uses.
+	MandateID string `json:"mandateId,omitempty"`
 }
 
 // ListTransactionsParams filter and page Transactions.List.

@@ -80,6 +80,8 @@ type EvaluateInput struct {
 	// ToAgent optionally names the counterparty, adding the checks an
 	// execute to it would make.
 	ToAgent string `json:"toAgent,omitempty"`
+	// MandateID optionally names a mandate of the agent to evaluate under.
+	MandateID string `json:"mandateId,omitempty"`
 }
 
 // Reason codes of TrustEvaluation.ReasonCode and PolicyDeniedError.ReasonCode.

@@ -62,7 +62,7 @@ func (s *TransactionService) Approve(ctx context.Context, txID string) (*transac
 		// as an execute's do.
 		now := s.db.Now()
 		sender, receiver := parties[row.FromAgent], parties[row.ToAgent]
-		d, err := evaluatePolicy(ctx, tx, sender, receiver, row.Action, row.Amount, row.Currency, now)
+		d, err := evaluatePolicy(ctx, tx, sender, receiver, row.Action, row.Amount, row.Currency, now, nil)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -39,6 +40,7 @@ type transactionRow struct {
 	ExpiresAt     *time.Time     `bun:"expires_at"`
 	DecidedAt     *time.Time     `bun:"decided_at"`
 	DecidedBy     *string        `bun:"decided_by"`
+	MandateID     *string        `bun:"mandate_id"`
 }
 
 func (r *transactionRow) transaction() *transaction.Transaction {
@@ -46,7 +48,7 @@ func (r *transactionRow) transaction() *transaction.Transaction {
 		ToOrg: r.ToOrg, Action: r.Action, Amount: r.Amount, Currency: r.Currency, Memo: r.Memo,
 		Status: transaction.Status(r.Status), ReversalOf: r.ReversalOf, ReversedBy: r.ReversedBy,
 		Reason: r.Reason, CreatedAt: r.CreatedAt.UTC(), ExpiresAt: utc(r.ExpiresAt), DecidedAt: utc(r.DecidedAt),
-		DecidedBy: r.DecidedBy}
+		DecidedBy: r.DecidedBy, MandateID: r.MandateID}
 }
 
 type idempotencyRow struct {
@@ -127,8 +129,15 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 	if receiver == nil {
 		return nil, nil, agentNotFound(in.ToAgent)
 	}
+	// The mandate is locked after the agents (the order revokeMandate
+	// keeps too), and its clock read once it is held: an execute that waited
+	// for a revocation sees it.
+	ref, err := lockMandate(ctx, tx, sender.ID, in.MandateID)
+	if err != nil {
+		return nil, nil, err
+	}
 	now := s.db.Now()
-	decision, err := evaluatePolicy(ctx, tx, sender, receiver, in.Action, in.Amount, cur, now)
+	decision, err := evaluatePolicy(ctx, tx, sender, receiver, in.Action, in.Amount, cur, now, ref)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -141,6 +150,9 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 		out, err = s.complete(ctx, tx, sender, receiver, in, cur, p, now)
 	}
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := chargeMandate(ctx, tx, ref, in.Amount); err != nil {
 		return nil, nil, err
 	}
 	if in.IdempotencyKey != nil {
@@ -236,8 +248,8 @@ func lockParties(ctx context.Context, tx *txn, orgID, from, to string) (map[stri
 // windows and velocity limits count; the rows come from agentsFor, with both
 // parties' scores) and runs the one policy function: executeTransaction and
 // evaluateTrust both come through here, so they decide alike.
-func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time) (policy.Decision, error) {
-	in := policy.Input{Sender: party(sender, now), Action: action, Amount: amount, Currency: cur, Now: now}
+func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time, ref *policy.MandateRef) (policy.Decision, error) {
+	in := policy.Input{Sender: party(sender, now), Action: action, Amount: amount, Currency: cur, Now: now, Mandate: ref}
 	if receiver != nil {
 		r := party(receiver, now)
 		in.Receiver = &r
@@ -276,6 +288,9 @@ func policyDenied(d policy.Decision) error {
 func (s *TransactionService) recordRefusal(ctx context.Context, tx *txn, sender *agentRow, in transaction.ExecuteInput, cur money.Currency, d policy.Decision, actor auth.Principal, now time.Time) error {
 	details := map[string]any{"reason_code": d.ReasonCode, "reason": d.Reason, "to_agent": in.ToAgent,
 		"action": in.Action, "amount": in.Amount.String(), "currency": string(cur)}
+	if in.MandateID != nil {
+		details["mandate_id"] = *in.MandateID
+	}
 	if err := s.db.appendAudit(ctx, tx, sender, agent.AuditTransactionRefused, actor, now, details); err != nil {
 		return err
 	}
@@ -292,9 +307,9 @@ func (s *TransactionService) recordRefusal(ctx context.Context, tx *txn, sender 
 func (s *TransactionService) complete(ctx context.Context, tx *txn, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, actor auth.Principal, now time.Time) (*transaction.Transaction, error) {
 	row := transactionRow{ID: id.New(id.Transaction), FromAgent: sender.ID, ToAgent: receiver.ID,
 		FromOrg: sender.OrgID, ToOrg: receiver.OrgID, Action: in.Action, Amount: in.Amount, Currency: cur,
-		Memo: in.Memo, Status: string(transaction.Completed), CreatedAt: now}
+		Memo: in.Memo, Status: string(transaction.Completed), CreatedAt: now, MandateID: in.MandateID}
 	if err := tx.write(ctx, "insert transaction", insertCompleted, row.ID, row.FromAgent, row.ToAgent, row.FromOrg,
-		row.ToOrg, row.Action, row.Amount.String(), string(row.Currency), row.Memo, row.Status, row.CreatedAt); err != nil {
+		row.ToOrg, row.Action, row.Amount.String(), string(row.Currency), row.Memo, row.Status, row.CreatedAt, row.MandateID); err != nil {
 		return nil, err
 	}
 	t := row.transaction()
@@ -302,8 +317,9 @@ func (s *TransactionService) complete(ctx context.Context, tx *txn, sender, rece
 }
 
 // settle moves the money of t, completed at now: the sender's outflow
-// total and hour bucket, the audit entries (with extra details) and the
-// transaction.completed event. An execute and an approval both settle here.
+// total and hour bucket, the audit entries (with extra details and the
+// mandate) and the transaction.completed event. An execute and an approval
+// both settle here.
 func (s *TransactionService) settle(ctx context.Context, tx *txn, t *transaction.Transaction, sender, receiver *agentRow, actor auth.Principal, now time.Time, extra map[string]any) error {
 	if err := tx.write(ctx, "add to outflow total", addOutflowTotal, t.FromAgent, t.Action, t.Amount.String()); err != nil {
 		return err
@@ -311,16 +327,23 @@ func (s *TransactionService) settle(ctx context.Context, tx *txn, t *transaction
 	if err := tx.write(ctx, "add to outflow hour", addOutflowHour, t.FromAgent, outflowHour(now), t.Action, t.Amount.String()); err != nil {
 		return err
 	}
+	if t.MandateID != nil {
+		extra = maps.Clone(extra)
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		extra["mandate_id"] = *t.MandateID
+	}
 	if err := s.db.auditBoth(ctx, tx, agent.AuditTransactionCompleted, actor, now, t, sender, receiver, extra); err != nil {
 		return err
 	}
-	_, err := appendEvent(ctx, tx, event.TransactionCompleted, now, transaction.CompletedEvent{Data: t.ToData()}, t.FromOrg, t.ToOrg)
+	_, err := appendEvent(ctx, tx, event.TransactionCompleted, now, transaction.CompletedEvent{Data: t.ToData(), MandateID: t.MandateID}, t.FromOrg, t.ToOrg)
 	return err
 }
 
 // insertCompleted stores a completed transaction (no reversal fields).
 const insertCompleted = `INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency,
- memo, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
+ memo, status, created_at, mandate_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
 
 // addOutflowTotal adds a completed transaction to its sender's running
 // total for its action, which total limits read.

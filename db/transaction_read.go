@@ -13,7 +13,7 @@ import (
 	"github.com/agenttrust/service/transaction"
 )
 
-const txColumns = "id, from_agent, to_agent, from_org, to_org, action, amount, currency, memo, status, reversal_of, reversed_by, reason, created_at, expires_at, decided_at, decided_by"
+const txColumns = "id, from_agent, to_agent, from_org, to_org, action, amount, currency, memo, status, reversal_of, reversed_by, reason, created_at, expires_at, decided_at, decided_by, mandate_id"
 
 // Get returns a transaction one of whose parties belongs to the caller.
 func (s *TransactionService) Get(ctx context.Context, txID string) (*transaction.Transaction, error) {

@@ -188,7 +188,11 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 			return nil, agentNotFound(*in.ToAgent)
 		}
 	}
-	d, err := evaluatePolicy(ctx, s.db.bun, sender, receiver, in.Action, in.Amount, cur, s.db.Now())
+	ref, err := readMandate(ctx, s.db.bun, in.AgentID, in.MandateID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := evaluatePolicy(ctx, s.db.bun, sender, receiver, in.Action, in.Amount, cur, s.db.Now(), ref)
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,8 @@ const (
 	DisputeFiled         = "dispute.filed"
 	DisputeWithdrawn     = "dispute.withdrawn"
 	WebhookDisabled      = "webhook.disabled"
+	MandateCreated       = "mandate.created"
+	MandateRevoked       = "mandate.revoked"
 
 	// WebhookTest and WebhookVerification are delivery-only: they go to the one
 	// endpoint being tested or registered, are never written to the log, and
@@ -52,6 +54,7 @@ var Types = []string{
 	TransactionCompleted, TransactionReversed,
 	TransactionApprovalRequested, TransactionDeclined, TransactionExpired, TrustScoreChanged,
 	DisputeFiled, DisputeWithdrawn, WebhookDisabled,
+	MandateCreated, MandateRevoked,
 }
 
 // DeliveryOnly lists the types sent straight to one webhook endpoint.

@@ -24,7 +24,8 @@ func TestKnown(t *testing.T) {
 	}
 	// The contract's list, complete.
 	want := []string{"agent.registered", "agent.updated", "agent.suspended", "agent.reinstated", "agent.policy_changed", "transaction.completed",
-		"transaction.reversed", "transaction.approval_requested", "transaction.declined", "transaction.expired", "trust.score_changed", "dispute.filed", "dispute.withdrawn", "webhook.disabled"}
+		"transaction.reversed", "transaction.approval_requested", "transaction.declined", "transaction.expired", "trust.score_changed", "dispute.filed", "dispute.withdrawn", "webhook.disabled",
+		"mandate.created", "mandate.revoked"}
 	if !slices.Equal(event.Types, want) {
 		t.Fatalf("Types = %v, want %v", event.Types, want)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/mandate"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/resolvers/preload"
@@ -43,6 +44,7 @@ type ResolverRoot interface {
 	AgentConnection() AgentConnectionResolver
 	AuditEntry() AuditEntryResolver
 	DisputeConnection() DisputeConnectionResolver
+	MandateConnection() MandateConnectionResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
@@ -156,9 +158,43 @@ type ComplexityRoot struct {
 		Type      func(childComplexity int) int
 	}
 
+	Mandate struct {
+		Actions            func(childComplexity int) int
+		AgentID            func(childComplexity int) int
+		Budget             func(childComplexity int) int
+		CounterpartyAgents func(childComplexity int) int
+		CounterpartyOrgs   func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		Currency           func(childComplexity int) int
+		Description        func(childComplexity int) int
+		ExpiresAt          func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		MaxPerTransaction  func(childComplexity int) int
+		MaxUses            func(childComplexity int) int
+		NotBefore          func(childComplexity int) int
+		Remaining          func(childComplexity int) int
+		RevokedAt          func(childComplexity int) int
+		Spent              func(childComplexity int) int
+		Status             func(childComplexity int) int
+		Uses               func(childComplexity int) int
+	}
+
+	MandateConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	MandateEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Mutation struct {
 		ApproveTransaction  func(childComplexity int, id string) int
 		CreateAPIKey        func(childComplexity int, input auth.KeyInput) int
+		CreateMandate       func(childComplexity int, input model.CreateMandateInput) int
 		DeclineTransaction  func(childComplexity int, id string, reason string) int
 		DeleteWebhook       func(childComplexity int, id string) int
 		ExecuteTransaction  func(childComplexity int, input model.ExecuteTransactionInput) int
@@ -169,6 +205,7 @@ type ComplexityRoot struct {
 		ReportAgent         func(childComplexity int, input model.ReportAgentInput) int
 		ReverseTransaction  func(childComplexity int, id string, reason string) int
 		RevokeAPIKey        func(childComplexity int, id string) int
+		RevokeMandate       func(childComplexity int, id string, reason *string) int
 		RotateWebhookSecret func(childComplexity int, id string) int
 		SetAgentPolicy      func(childComplexity int, agentID string, input model.SpendPolicyInput, expectedVersion *int) int
 		SuspendAgent        func(childComplexity int, id string, reason *string) int
@@ -195,6 +232,8 @@ type ComplexityRoot struct {
 		Disputes           func(childComplexity int, agentID *string, status *trust.DisputeStatus, limit *int, after *string, first *int, last *int, before *string) int
 		EvaluateTrust      func(childComplexity int, input model.TrustEvaluationInput) int
 		ExportTransactions func(childComplexity int, format transaction.Format, since *time.Time, until *time.Time) int
+		Mandate            func(childComplexity int, id string) int
+		Mandates           func(childComplexity int, agentID *string, status *mandate.Status, limit *int, after *string, first *int, last *int, before *string) int
 		Node               func(childComplexity int, id string) int
 		Nodes              func(childComplexity int, ids []string) int
 		Transaction        func(childComplexity int, id string) int
@@ -218,6 +257,7 @@ type ComplexityRoot struct {
 		Approval             func(childComplexity int) int
 		Counterparties       func(childComplexity int) int
 		MinCounterpartyScore func(childComplexity int) int
+		RequireMandate       func(childComplexity int) int
 		SpendLimits          func(childComplexity int) int
 		Timezone             func(childComplexity int) int
 		TrustTiers           func(childComplexity int) int
@@ -239,6 +279,7 @@ type ComplexityRoot struct {
 		ExpiresAt  func(childComplexity int) int
 		FromAgent  func(childComplexity int) int
 		ID         func(childComplexity int) int
+		MandateID  func(childComplexity int) int
 		Memo       func(childComplexity int) int
 		Reason     func(childComplexity int) int
 		ReversalOf func(childComplexity int) int
@@ -382,6 +423,9 @@ type AuditEntryResolver interface {
 type DisputeConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.DisputeConnection) (int, error)
 }
+type MandateConnectionResolver interface {
+	TotalCount(ctx context.Context, obj *model.MandateConnection) (int, error)
+}
 type MutationResolver interface {
 	RegisterAgent(ctx context.Context, input model.RegisterAgentInput) (*preload.Agent, error)
 	UpdateAgent(ctx context.Context, id string, input model.UpdateAgentInput) (*preload.Agent, error)
@@ -402,6 +446,8 @@ type MutationResolver interface {
 	RedeliverEvent(ctx context.Context, webhookID string, eventID string) (bool, error)
 	CreateAPIKey(ctx context.Context, input auth.KeyInput) (*model.CreatedAPIKey, error)
 	RevokeAPIKey(ctx context.Context, id string) (*auth.KeyInfo, error)
+	CreateMandate(ctx context.Context, input model.CreateMandateInput) (*mandate.Mandate, error)
+	RevokeMandate(ctx context.Context, id string, reason *string) (*mandate.Mandate, error)
 }
 type QueryResolver interface {
 	Agent(ctx context.Context, id string) (*preload.Agent, error)
@@ -423,6 +469,8 @@ type QueryResolver interface {
 	Webhook(ctx context.Context, id string) (*webhook.Endpoint, error)
 	APIKeys(ctx context.Context) ([]*auth.KeyInfo, error)
 	Whoami(ctx context.Context) (*auth.KeyInfo, error)
+	Mandate(ctx context.Context, id string) (*mandate.Mandate, error)
+	Mandates(ctx context.Context, agentID *string, status *mandate.Status, limit *int, after *string, first *int, last *int, before *string) (*model.MandateConnection, error)
 }
 type SubscriptionResolver interface {
 	Events(ctx context.Context, types []string, after *string) (<-chan *event.Event, error)
@@ -845,6 +893,153 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Event.Type(childComplexity), true
 
+	case "Mandate.actions":
+		if e.ComplexityRoot.Mandate.Actions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.Actions(childComplexity), true
+	case "Mandate.agentId":
+		if e.ComplexityRoot.Mandate.AgentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.AgentID(childComplexity), true
+	case "Mandate.budget":
+		if e.ComplexityRoot.Mandate.Budget == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.Budget(childComplexity), true
+	case "Mandate.counterpartyAgents":
+		if e.ComplexityRoot.Mandate.CounterpartyAgents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.CounterpartyAgents(childComplexity), true
+	case "Mandate.counterpartyOrgs":
+		if e.ComplexityRoot.Mandate.CounterpartyOrgs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.CounterpartyOrgs(childComplexity), true
+	case "Mandate.createdAt":
+		if e.ComplexityRoot.Mandate.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.CreatedAt(childComplexity), true
+	case "Mandate.currency":
+		if e.ComplexityRoot.Mandate.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.Currency(childComplexity), true
+	case "Mandate.description":
+		if e.ComplexityRoot.Mandate.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.Description(childComplexity), true
+	case "Mandate.expiresAt":
+		if e.ComplexityRoot.Mandate.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.ExpiresAt(childComplexity), true
+	case "Mandate.id":
+		if e.ComplexityRoot.Mandate.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.ID(childComplexity), true
+	case "Mandate.maxPerTransaction":
+		if e.ComplexityRoot.Mandate.MaxPerTransaction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.MaxPerTransaction(childComplexity), true
+	case "Mandate.maxUses":
+		if e.ComplexityRoot.Mandate.MaxUses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.MaxUses(childComplexity), true
+	case "Mandate.notBefore":
+		if e.ComplexityRoot.Mandate.NotBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.NotBefore(childComplexity), true
+	case "Mandate.remaining":
+		if e.ComplexityRoot.Mandate.Remaining == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.Remaining(childComplexity), true
+	case "Mandate.revokedAt":
+		if e.ComplexityRoot.Mandate.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.RevokedAt(childComplexity), true
+	case "Mandate.spent":
+		if e.ComplexityRoot.Mandate.Spent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.Spent(childComplexity), true
+	case "Mandate.status":
+		if e.ComplexityRoot.Mandate.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.Status(childComplexity), true
+	case "Mandate.uses":
+		if e.ComplexityRoot.Mandate.Uses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mandate.Uses(childComplexity), true
+
+	case "MandateConnection.edges":
+		if e.ComplexityRoot.MandateConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MandateConnection.Edges(childComplexity), true
+	case "MandateConnection.nodes":
+		if e.ComplexityRoot.MandateConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MandateConnection.Nodes(childComplexity), true
+	case "MandateConnection.pageInfo":
+		if e.ComplexityRoot.MandateConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MandateConnection.PageInfo(childComplexity), true
+	case "MandateConnection.totalCount":
+		if e.ComplexityRoot.MandateConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MandateConnection.TotalCount(childComplexity), true
+
+	case "MandateEdge.cursor":
+		if e.ComplexityRoot.MandateEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MandateEdge.Cursor(childComplexity), true
+	case "MandateEdge.node":
+		if e.ComplexityRoot.MandateEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MandateEdge.Node(childComplexity), true
+
 	case "Mutation.approveTransaction":
 		if e.ComplexityRoot.Mutation.ApproveTransaction == nil {
 			break
@@ -867,6 +1062,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(auth.KeyInput)), true
+	case "Mutation.createMandate":
+		if e.ComplexityRoot.Mutation.CreateMandate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createMandate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateMandate(childComplexity, args["input"].(model.CreateMandateInput)), true
 	case "Mutation.declineTransaction":
 		if e.ComplexityRoot.Mutation.DeclineTransaction == nil {
 			break
@@ -977,6 +1183,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeMandate":
+		if e.ComplexityRoot.Mutation.RevokeMandate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeMandate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeMandate(childComplexity, args["id"].(string), args["reason"].(*string)), true
 	case "Mutation.rotateWebhookSecret":
 		if e.ComplexityRoot.Mutation.RotateWebhookSecret == nil {
 			break
@@ -1175,6 +1392,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.ExportTransactions(childComplexity, args["format"].(transaction.Format), args["since"].(*time.Time), args["until"].(*time.Time)), true
 
+	case "Query.mandate":
+		if e.ComplexityRoot.Query.Mandate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_mandate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Mandate(childComplexity, args["id"].(string)), true
+	case "Query.mandates":
+		if e.ComplexityRoot.Query.Mandates == nil {
+			break
+		}
+
+		args, err := ec.field_Query_mandates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Mandates(childComplexity, args["agentId"].(*string), args["status"].(*mandate.Status), args["limit"].(*int), args["after"].(*string), args["first"].(*int), args["last"].(*int), args["before"].(*string)), true
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -1319,6 +1558,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpendPolicy.MinCounterpartyScore(childComplexity), true
+	case "SpendPolicy.requireMandate":
+		if e.ComplexityRoot.SpendPolicy.RequireMandate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPolicy.RequireMandate(childComplexity), true
 	case "SpendPolicy.spendLimits":
 		if e.ComplexityRoot.SpendPolicy.SpendLimits == nil {
 			break
@@ -1416,6 +1661,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Transaction.ID(childComplexity), true
+	case "Transaction.mandateId":
+		if e.ComplexityRoot.Transaction.MandateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.MandateID(childComplexity), true
 	case "Transaction.memo":
 		if e.ComplexityRoot.Transaction.Memo == nil {
 			break
@@ -1923,6 +2174,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputApprovalRuleInput,
 		ec.unmarshalInputCounterpartyRulesInput,
 		ec.unmarshalInputCreateApiKeyInput,
+		ec.unmarshalInputCreateMandateInput,
 		ec.unmarshalInputExecuteTransactionInput,
 		ec.unmarshalInputRegisterAgentInput,
 		ec.unmarshalInputRegisterWebhookInput,
@@ -2078,7 +2330,7 @@ type Agent implements Node {
   createdAt: Time!
   "When the agent last changed."
   updatedAt: Time!
-  "The agent's spend policy; ` + "`" + `dailyLimit` + "`" + ` is its rolling day entry. Mandates are not yet available."
+  "The agent's spend policy; ` + "`" + `dailyLimit` + "`" + ` is its rolling day entry."
   policy: SpendPolicy!
   "The agent's current trust score and the factors behind it."
   trust: TrustProfile!
@@ -2125,7 +2377,7 @@ type PageInfo {
 
 "An object with a global id: ` + "`" + `node(id:)` + "`" + ` and ` + "`" + `nodes(ids:)` + "`" + ` refetch any of them by that id."
 interface Node {
-  "The object's global id; its prefix names its type (` + "`" + `agent_` + "`" + `, ` + "`" + `tx_` + "`" + `, ` + "`" + `disp_` + "`" + `, ` + "`" + `wh_` + "`" + `, ` + "`" + `dlv_` + "`" + `, ` + "`" + `evt_` + "`" + `, ` + "`" + `key_` + "`" + `)."
+  "The object's global id; its prefix names its type (` + "`" + `agent_` + "`" + `, ` + "`" + `tx_` + "`" + `, ` + "`" + `disp_` + "`" + `, ` + "`" + `wh_` + "`" + `, ` + "`" + `dlv_` + "`" + `, ` + "`" + `evt_` + "`" + `, ` + "`" + `key_` + "`" + `, ` + "`" + `mdt_` + "`" + `)."
   id: ID!
 }
 
@@ -2235,7 +2487,7 @@ type TrustTier {
   limitPercent: Int!
 }
 
-"An agent's spend policy, applied by ` + "`" + `evaluateTrust` + "`" + `, ` + "`" + `executeTransaction` + "`" + ` and ` + "`" + `approveTransaction` + "`" + ` alike. Mandates are not yet available."
+"An agent's spend policy, applied by ` + "`" + `evaluateTrust` + "`" + `, ` + "`" + `executeTransaction` + "`" + ` and ` + "`" + `approveTransaction` + "`" + ` alike."
 type SpendPolicy {
   "Starts at 1, +1 on every change (including a change of ` + "`" + `dailyLimit` + "`" + `)."
   version: Int!
@@ -2251,6 +2503,8 @@ type SpendPolicy {
   minCounterpartyScore: Int
   "Trust tiers scaling the limits."
   trustTiers: [TrustTier!]!
+  "Every ` + "`" + `executeTransaction` + "`" + ` and ` + "`" + `evaluateTrust` + "`" + ` must name a ` + "`" + `mandateId` + "`" + ` (else ` + "`" + `mandate_required` + "`" + `)."
+  requireMandate: Boolean!
   "Executes over a threshold wait for an admin's approval; null: none wait."
   approval: ApprovalRule
 }
@@ -2329,6 +2583,8 @@ input SpendPolicyInput {
   trustTiers: [TrustTierInput!] @goField(omittable: true)
   "The approval rule; null: nothing waits for approval."
   approval: ApprovalRuleInput @goField(omittable: true)
+  "Require a mandate on every execute; null: false."
+  requireMandate: Boolean @goField(omittable: true)
 }
 
 "Input of ` + "`" + `updateAgent` + "`" + `: absent fields stay unchanged."
@@ -2487,6 +2743,8 @@ type Transaction implements Node {
   decidedAt: Time
   "The API key (` + "`" + `key_<id>` + "`" + `) that approved or declined it."
   decidedBy: ID
+  "The mandate the execute was made under; null when none."
+  mandateId: ID
 }
 
 "One transaction of a page and its cursor."
@@ -2535,6 +2793,8 @@ input ExecuteTransactionInput {
   memo: String
   "Makes retries safe for 24 hours: the same key and input return the original transaction; the same key with other input is CONFLICT."
   idempotencyKey: String
+  "A mandate of the sender, ` + "`" + `mdt_<id>` + "`" + `: the execute must pass it as well as the policy, and counts toward its budget and uses."
+  mandateId: ID
 }
 
 extend type Query {
@@ -2701,6 +2961,8 @@ type TrustEvaluation {
   - ` + "`" + `currency_mismatch` + "`" + `: the request's or the receiver's currency is not the sender's.
   - ` + "`" + `environment_mismatch` + "`" + `: sender and receiver are not both sandbox or both production.
   - ` + "`" + `action_not_authorized` + "`" + `: the action is not among the sender's ` + "`" + `authorizedActions` + "`" + `.
+  - ` + "`" + `mandate_required` + "`" + `: the sender's policy has ` + "`" + `requireMandate` + "`" + ` and no ` + "`" + `mandateId` + "`" + ` was named.
+  - ` + "`" + `mandate_not_found` + "`" + `, ` + "`" + `mandate_revoked` + "`" + `, ` + "`" + `mandate_expired` + "`" + `, ` + "`" + `mandate_not_active` + "`" + `, ` + "`" + `mandate_exhausted` + "`" + `, ` + "`" + `mandate_scope_mismatch` + "`" + `, ` + "`" + `mandate_amount_exceeded` + "`" + `: the named mandate refuses (docs/mandates.md).
   - ` + "`" + `trust_too_low` + "`" + `: the sender is assessed High Risk.
   - ` + "`" + `amount_exceeds_limit` + "`" + `: the amount is over the sender's ` + "`" + `spendingLimit` + "`" + ` (equal is allowed).
   - ` + "`" + `daily_limit_exceeded` + "`" + `: the amount would take the trailing 24 hours' completed outflow over ` + "`" + `dailyLimit` + "`" + `.
@@ -2771,6 +3033,8 @@ input TrustEvaluationInput {
   currency: String!
   "Optional counterparty (any organization's agent): adds the checks an execute to it would make (its status, currency and environment)."
   toAgent: ID
+  "A mandate of the agent, ` + "`" + `mdt_<id>` + "`" + `: evaluates the execute under it (without a ` + "`" + `toAgent` + "`" + `, its counterparty scope is not checked)."
+  mandateId: ID
 }
 
 "Input of ` + "`" + `reportAgent` + "`" + `."
@@ -3106,6 +3370,142 @@ type Subscription {
     after: ID
   ): Event!
 }
+
+"Where a mandate is in its life; computed when read, so ` + "`" + `expired` + "`" + ` shows once ` + "`" + `expiresAt` + "`" + ` has passed."
+enum MandateStatus {
+  "Usable (from ` + "`" + `notBefore` + "`" + ` on, when set)."
+  active
+  "Revoked by an admin key: every execute that starts after ` + "`" + `revokeMandate` + "`" + ` returned is refused."
+  revoked
+  "Past ` + "`" + `expiresAt` + "`" + `."
+  expired
+  "Its budget or its uses are spent."
+  exhausted
+}
+
+"Spend authority for one task, granted to one agent: narrower than its policy, expiring and revocable. An execute or evaluation naming it must pass both the mandate and the policy. Visible to the agent's organization only."
+type Mandate implements Node {
+  "Identifier, ` + "`" + `mdt_<id>` + "`" + `."
+  id: ID!
+  "The agent that may spend under it."
+  agentId: ID!
+  "What the task is, 1..1000 characters."
+  description: String!
+  "The actions it allows: a subset of the agent's ` + "`" + `authorizedActions` + "`" + `."
+  actions: [String!]!
+  "The receivers it allows by agent id; null: any."
+  counterpartyAgents: [ID!]
+  "The receivers it allows by organization id; null: any. With both lists set, a receiver must be in both."
+  counterpartyOrgs: [ID!]
+  "The largest single transaction (inclusive); null: no cap beyond the budget."
+  maxPerTransaction: Decimal
+  "The most the completed transactions under it may sum to (inclusive)."
+  budget: Decimal!
+  "The agent's currency."
+  currency: String!
+  "The most completed transactions under it (inclusive); null: no cap."
+  maxUses: Int
+  "Executes before this instant are refused (` + "`" + `mandate_not_active` + "`" + `); null: from creation."
+  notBefore: Time
+  "Executes after this instant are refused (` + "`" + `mandate_expired` + "`" + `); at most 90 days after creation."
+  expiresAt: Time!
+  "revoked, else expired, else exhausted, else active, as of the read."
+  status: MandateStatus!
+  "What its completed transactions sum to; a reversal gives nothing back."
+  spent: Decimal!
+  "How many completed transactions were made under it; a reversal gives nothing back."
+  uses: Int!
+  "` + "`" + `budget` + "`" + ` less ` + "`" + `spent` + "`" + `."
+  remaining: Decimal!
+  "When it was granted."
+  createdAt: Time!
+  "When it was revoked; null while not revoked."
+  revokedAt: Time
+}
+
+"One mandate of a page and its cursor."
+type MandateEdge {
+  "Where this mandate is in the list: pass as ` + "`" + `after` + "`" + ` or ` + "`" + `before` + "`" + `."
+  cursor: String!
+  "The mandate."
+  node: Mandate!
+}
+
+"A page of mandates, newest first."
+type MandateConnection {
+  "The mandates of this page."
+  nodes: [Mandate!]!
+  "The mandates of this page with their cursors, in the same order as ` + "`" + `nodes` + "`" + ` (read with the same rows)."
+  edges: [MandateEdge!]!
+  "Where the next page starts."
+  pageInfo: PageInfo!
+  "How many mandates match the filter in all pages."
+  totalCount: Int!
+}
+
+"Input of ` + "`" + `createMandate` + "`" + `."
+input CreateMandateInput {
+  "One of your organization's agents."
+  agentId: ID!
+  "What the task is, 1..1000 characters."
+  description: String!
+  "1..100 of the agent's ` + "`" + `authorizedActions` + "`" + `."
+  actions: [String!]!
+  "Allowed receivers by agent id (1..100 ` + "`" + `agent_` + "`" + ` ids); absent or null: any."
+  counterpartyAgents: [ID!]
+  "Allowed receivers by organization id (1..100 ` + "`" + `org_` + "`" + ` ids); absent or null: any."
+  counterpartyOrgs: [ID!]
+  "Largest single transaction, positive, in the agent's currency; absent: no cap beyond the budget."
+  maxPerTransaction: Decimal
+  "Positive, in the agent's currency."
+  budget: Decimal!
+  "At least 1; absent: no cap."
+  maxUses: Int
+  "Before ` + "`" + `expiresAt` + "`" + `; absent: usable at once."
+  notBefore: Time
+  "In the future and at most 90 days from now."
+  expiresAt: Time!
+}
+
+extend type Query {
+  "One of your organization's mandates; any other id is NOT_FOUND."
+  mandate(
+    "The mandate's id, ` + "`" + `mdt_<id>` + "`" + `."
+    id: ID!
+  ): Mandate!
+  "Your organization's mandates, newest first, optionally of one agent and one status; ` + "`" + `limit` + "`" + ` 1..200."
+  mandates(
+    "Only mandates of this agent."
+    agentId: ID
+    "Only mandates in this status (as of now); absent: all."
+    status: MandateStatus
+    "Page size, 1..200."
+    limit: Int = 50
+    "The previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; absent: the first page."
+    after: String
+    "Page size, 1..200: a synonym of ` + "`" + `limit` + "`" + `; both given is VALIDATION_FAILED."
+    first: Int
+    "Page backwards: the ` + "`" + `last` + "`" + ` rows, 1..200, just before ` + "`" + `before` + "`" + `, in the list's own order; not with ` + "`" + `limit` + "`" + `, ` + "`" + `first` + "`" + ` or ` + "`" + `after` + "`" + `."
+    last: Int
+    "A cursor, ` + "`" + `pageInfo.startCursor` + "`" + ` or an edge's: the page of rows just before it, with ` + "`" + `last` + "`" + `."
+    before: String
+  ): MandateConnection!
+}
+
+extend type Mutation {
+  "Grant a mandate to one of your agents (admin keys). Appends ` + "`" + `mandate.created` + "`" + ` to the agent's audit chain and emits ` + "`" + `mandate.created` + "`" + `."
+  createMandate(
+    "The mandate's scope, budget and validity."
+    input: CreateMandateInput!
+  ): Mandate!
+  "Revoke a mandate (admin keys): every execute that starts after this returns is refused with ` + "`" + `mandate_revoked` + "`" + `, on every replica. Appends ` + "`" + `mandate.revoked` + "`" + ` to the agent's audit chain and emits ` + "`" + `mandate.revoked` + "`" + `; revoking a revoked mandate returns it unchanged."
+  revokeMandate(
+    "The mandate's id, ` + "`" + `mdt_<id>` + "`" + `."
+    id: ID!
+    "Why, up to 1000 characters; recorded on the audit chain and in the event."
+    reason: String
+  ): Mandate!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -3318,6 +3718,72 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
 }
 
+func (ec *executionContext) childFields_Mandate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Mandate_id(ctx, field)
+	case "agentId":
+		return ec.fieldContext_Mandate_agentId(ctx, field)
+	case "description":
+		return ec.fieldContext_Mandate_description(ctx, field)
+	case "actions":
+		return ec.fieldContext_Mandate_actions(ctx, field)
+	case "counterpartyAgents":
+		return ec.fieldContext_Mandate_counterpartyAgents(ctx, field)
+	case "counterpartyOrgs":
+		return ec.fieldContext_Mandate_counterpartyOrgs(ctx, field)
+	case "maxPerTransaction":
+		return ec.fieldContext_Mandate_maxPerTransaction(ctx, field)
+	case "budget":
+		return ec.fieldContext_Mandate_budget(ctx, field)
+	case "currency":
+		return ec.fieldContext_Mandate_currency(ctx, field)
+	case "maxUses":
+		return ec.fieldContext_Mandate_maxUses(ctx, field)
+	case "notBefore":
+		return ec.fieldContext_Mandate_notBefore(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Mandate_expiresAt(ctx, field)
+	case "status":
+		return ec.fieldContext_Mandate_status(ctx, field)
+	case "spent":
+		return ec.fieldContext_Mandate_spent(ctx, field)
+	case "uses":
+		return ec.fieldContext_Mandate_uses(ctx, field)
+	case "remaining":
+		return ec.fieldContext_Mandate_remaining(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Mandate_createdAt(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_Mandate_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Mandate", field.Name)
+}
+
+func (ec *executionContext) childFields_MandateConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodes":
+		return ec.fieldContext_MandateConnection_nodes(ctx, field)
+	case "edges":
+		return ec.fieldContext_MandateConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MandateConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_MandateConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MandateConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MandateEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_MandateEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_MandateEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MandateEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "endCursor":
@@ -3362,6 +3828,8 @@ func (ec *executionContext) childFields_SpendPolicy(ctx context.Context, field g
 		return ec.fieldContext_SpendPolicy_minCounterpartyScore(ctx, field)
 	case "trustTiers":
 		return ec.fieldContext_SpendPolicy_trustTiers(ctx, field)
+	case "requireMandate":
+		return ec.fieldContext_SpendPolicy_requireMandate(ctx, field)
 	case "approval":
 		return ec.fieldContext_SpendPolicy_approval(ctx, field)
 	}
@@ -3400,6 +3868,8 @@ func (ec *executionContext) childFields_Transaction(ctx context.Context, field g
 		return ec.fieldContext_Transaction_decidedAt(ctx, field)
 	case "decidedBy":
 		return ec.fieldContext_Transaction_decidedBy(ctx, field)
+	case "mandateId":
+		return ec.fieldContext_Transaction_mandateId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Transaction", field.Name)
 }
@@ -3812,6 +4282,20 @@ func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createMandate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateMandateInput, error) {
+			return ec.unmarshalNCreateMandateInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐCreateMandateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_declineTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3981,6 +4465,28 @@ func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeMandate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
 	return args, nil
 }
 
@@ -4365,6 +4871,82 @@ func (ec *executionContext) field_Query_exportTransactions_args(ctx context.Cont
 		return nil, err
 	}
 	args["until"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_mandate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_mandates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "agentId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["agentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*mandate.Status, error) {
+			return ec.unmarshalOMandateStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg6
 	return args, nil
 }
 
@@ -6233,6 +6815,594 @@ func (ec *executionContext) fieldContext_Event_data(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _Mandate_id(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_agentId(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_agentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_agentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_description(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_actions(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_actions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_actions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_counterpartyAgents(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_counterpartyAgents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CounterpartyAgents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_counterpartyAgents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_counterpartyOrgs(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_counterpartyOrgs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CounterpartyOrgs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_counterpartyOrgs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_maxPerTransaction(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_maxPerTransaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxPerTransaction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *money.Amount) graphql.Marshaler {
+			return ec.marshalODecimal2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_maxPerTransaction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_budget(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_budget(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Budget, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_budget(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_currency(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Currency) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐCurrency(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_maxUses(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_maxUses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxUses, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_maxUses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_notBefore(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_notBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NotBefore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_notBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_expiresAt(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_status(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v mandate.Status) graphql.Marshaler {
+			return ec.marshalNMandateStatus2githubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type MandateStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_spent(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_spent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Spent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_spent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_uses(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_uses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Uses, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_uses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_remaining(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_remaining(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Remaining(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_remaining(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, true, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_createdAt(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Mandate_revokedAt(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MandateConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.MandateConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MandateConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*mandate.Mandate) graphql.Marshaler {
+			return ec.marshalNMandate2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐMandateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MandateConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MandateConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mandate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MandateConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MandateConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MandateConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.MandateEdge) graphql.Marshaler {
+			return ec.marshalNMandateEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐMandateEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MandateConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MandateConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MandateEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MandateConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MandateConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MandateConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MandateConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MandateConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MandateConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.MandateConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MandateConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MandateConnection().TotalCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MandateConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MandateConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MandateEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MandateEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MandateEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MandateEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MandateEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MandateEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MandateEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MandateEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mandate.Mandate) graphql.Marshaler {
+			return ec.marshalNMandate2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐMandate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MandateEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MandateEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mandate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_registerAgent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7063,6 +8233,94 @@ func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createMandate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createMandate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateMandate(ctx, fc.Args["input"].(model.CreateMandateInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mandate.Mandate) graphql.Marshaler {
+			return ec.marshalNMandate2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐMandate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createMandate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mandate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createMandate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeMandate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeMandate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeMandate(ctx, fc.Args["id"].(string), fc.Args["reason"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mandate.Mandate) graphql.Marshaler {
+			return ec.marshalNMandate2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐMandate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeMandate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mandate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeMandate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7961,6 +9219,94 @@ func (ec *executionContext) fieldContext_Query_whoami(_ context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_mandate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_mandate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Mandate(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mandate.Mandate) graphql.Marshaler {
+			return ec.marshalNMandate2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐMandate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_mandate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mandate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_mandate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_mandates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_mandates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Mandates(ctx, fc.Args["agentId"].(*string), fc.Args["status"].(*mandate.Status), fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MandateConnection) graphql.Marshaler {
+			return ec.marshalNMandateConnection2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐMandateConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_mandates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MandateConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_mandates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8324,6 +9670,29 @@ func (ec *executionContext) fieldContext_SpendPolicy_trustTiers(_ context.Contex
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SpendPolicy_requireMandate(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPolicy_requireMandate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequireMandate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPolicy_requireMandate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendPolicy", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpendPolicy_approval(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
@@ -8744,6 +10113,29 @@ func (ec *executionContext) _Transaction_decidedBy(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Transaction_decidedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Transaction_mandateId(ctx context.Context, field graphql.CollectedField, obj *transaction.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_mandateId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MandateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_mandateId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Transaction", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
@@ -11741,6 +13133,99 @@ func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateMandateInput(ctx context.Context, obj any) (model.CreateMandateInput, error) {
+	var it model.CreateMandateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"agentId", "description", "actions", "counterpartyAgents", "counterpartyOrgs", "maxPerTransaction", "budget", "maxUses", "notBefore", "expiresAt"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "agentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AgentID = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "actions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actions"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Actions = data
+		case "counterpartyAgents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("counterpartyAgents"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CounterpartyAgents = data
+		case "counterpartyOrgs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("counterpartyOrgs"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CounterpartyOrgs = data
+		case "maxPerTransaction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxPerTransaction"))
+			data, err := ec.unmarshalODecimal2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxPerTransaction = data
+		case "budget":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("budget"))
+			data, err := ec.unmarshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Budget = data
+		case "maxUses":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxUses"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxUses = data
+		case "notBefore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("notBefore"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NotBefore = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalNTime2timeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputExecuteTransactionInput(ctx context.Context, obj any) (model.ExecuteTransactionInput, error) {
 	var it model.ExecuteTransactionInput
 	if obj == nil {
@@ -11752,7 +13237,7 @@ func (ec *executionContext) unmarshalInputExecuteTransactionInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"fromAgent", "toAgent", "action", "amount", "currency", "memo", "idempotencyKey"}
+	fieldsInOrder := [...]string{"fromAgent", "toAgent", "action", "amount", "currency", "memo", "idempotencyKey", "mandateId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -11808,6 +13293,13 @@ func (ec *executionContext) unmarshalInputExecuteTransactionInput(ctx context.Co
 				return it, err
 			}
 			it.IdempotencyKey = data
+		case "mandateId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateID = data
 		}
 	}
 	return it, nil
@@ -12025,7 +13517,7 @@ func (ec *executionContext) unmarshalInputSpendPolicyInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"timezone", "spendLimits", "velocityLimits", "counterparties", "minCounterpartyScore", "trustTiers", "approval"}
+	fieldsInOrder := [...]string{"timezone", "spendLimits", "velocityLimits", "counterparties", "minCounterpartyScore", "trustTiers", "approval", "requireMandate"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -12081,6 +13573,13 @@ func (ec *executionContext) unmarshalInputSpendPolicyInput(ctx context.Context, 
 				return it, err
 			}
 			it.Approval = graphql.OmittableOf(data)
+		case "requireMandate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requireMandate"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequireMandate = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -12097,7 +13596,7 @@ func (ec *executionContext) unmarshalInputTrustEvaluationInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"agentId", "action", "amount", "currency", "toAgent"}
+	fieldsInOrder := [...]string{"agentId", "action", "amount", "currency", "toAgent", "mandateId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -12139,6 +13638,13 @@ func (ec *executionContext) unmarshalInputTrustEvaluationInput(ctx context.Conte
 				return it, err
 			}
 			it.ToAgent = data
+		case "mandateId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateID = data
 		}
 	}
 	return it, nil
@@ -12342,6 +13848,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Transaction(ctx, sel, obj)
+	case mandate.Mandate:
+		return ec._Mandate(ctx, sel, &obj)
+	case *mandate.Mandate:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Mandate(ctx, sel, obj)
 	case event.Event:
 		return ec._Event(ctx, sel, &obj)
 	case *event.Event:
@@ -13226,6 +14739,258 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var mandateImplementors = []string{"Mandate", "Node"}
+
+func (ec *executionContext) _Mandate(ctx context.Context, sel ast.SelectionSet, obj *mandate.Mandate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mandateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Mandate")
+		case "id":
+			out.Values[i] = ec._Mandate_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "agentId":
+			out.Values[i] = ec._Mandate_agentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._Mandate_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actions":
+			out.Values[i] = ec._Mandate_actions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "counterpartyAgents":
+			out.Values[i] = ec._Mandate_counterpartyAgents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "counterpartyOrgs":
+			out.Values[i] = ec._Mandate_counterpartyOrgs(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "maxPerTransaction":
+			out.Values[i] = ec._Mandate_maxPerTransaction(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "budget":
+			out.Values[i] = ec._Mandate_budget(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._Mandate_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "maxUses":
+			out.Values[i] = ec._Mandate_maxUses(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "notBefore":
+			out.Values[i] = ec._Mandate_notBefore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Mandate_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Mandate_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spent":
+			out.Values[i] = ec._Mandate_spent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uses":
+			out.Values[i] = ec._Mandate_uses(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "remaining":
+			out.Values[i] = ec._Mandate_remaining(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Mandate_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._Mandate_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mandateConnectionImplementors = []string{"MandateConnection"}
+
+func (ec *executionContext) _MandateConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MandateConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mandateConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MandateConnection")
+		case "nodes":
+			out.Values[i] = ec._MandateConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "edges":
+			out.Values[i] = ec._MandateConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._MandateConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MandateConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mandateEdgeImplementors = []string{"MandateEdge"}
+
+func (ec *executionContext) _MandateEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MandateEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mandateEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MandateEdge")
+		case "cursor":
+			out.Values[i] = ec._MandateEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._MandateEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -13375,6 +15140,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "revokeApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_revokeApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createMandate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createMandate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeMandate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeMandate(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -13891,6 +15670,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "mandate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_mandate(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "mandates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_mandates(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -14026,6 +15849,11 @@ func (ec *executionContext) _SpendPolicy(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "requireMandate":
+			out.Values[i] = ec._SpendPolicy_requireMandate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "approval":
 			out.Values[i] = ec._SpendPolicy_approval(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -14156,6 +15984,11 @@ func (ec *executionContext) _Transaction(ctx context.Context, sel ast.SelectionS
 			}
 		case "decidedBy":
 			out.Values[i] = ec._Transaction_decidedBy(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mandateId":
+			out.Values[i] = ec._Transaction_mandateId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -15771,6 +17604,11 @@ func (ec *executionContext) unmarshalNCreateApiKeyInput2githubᚗcomᚋagenttrus
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateMandateInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐCreateMandateInput(ctx context.Context, v any) (model.CreateMandateInput, error) {
+	res, err := ec.unmarshalInputCreateMandateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNCreatedApiKey2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐCreatedAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -16086,6 +17924,100 @@ var (
 		policy.WindowWeek:  "week",
 		policy.WindowMonth: "month",
 		policy.WindowTotal: "total",
+	}
+)
+
+func (ec *executionContext) marshalNMandate2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐMandateᚄ(ctx context.Context, sel ast.SelectionSet, v []*mandate.Mandate) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMandate2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐMandate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMandate2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐMandate(ctx context.Context, sel ast.SelectionSet, v *mandate.Mandate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Mandate(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMandateConnection2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐMandateConnection(ctx context.Context, sel ast.SelectionSet, v *model.MandateConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MandateConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMandateEdge2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐMandateEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MandateEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMandateEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐMandateEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMandateEdge2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐMandateEdge(ctx context.Context, sel ast.SelectionSet, v *model.MandateEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MandateEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMandateStatus2githubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus(ctx context.Context, v any) (mandate.Status, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMandateStatus2githubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMandateStatus2githubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus(ctx context.Context, sel ast.SelectionSet, v mandate.Status) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMandateStatus2githubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNMandateStatus2githubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus = map[string]mandate.Status{
+		"active":    mandate.Active,
+		"revoked":   mandate.Revoked,
+		"expired":   mandate.Expired,
+		"exhausted": mandate.Exhausted,
+	}
+	marshalNMandateStatus2githubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus = map[mandate.Status]string{
+		mandate.Active:    "active",
+		mandate.Revoked:   "revoked",
+		mandate.Expired:   "expired",
+		mandate.Exhausted: "exhausted",
 	}
 )
 
@@ -16988,6 +18920,40 @@ func (ec *executionContext) marshalOJSON2encodingᚋjsonᚐRawMessage(ctx contex
 	res := scalar.MarshalJSON(v)
 	return res
 }
+
+func (ec *executionContext) unmarshalOMandateStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus(ctx context.Context, v any) (*mandate.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOMandateStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMandateStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus(ctx context.Context, sel ast.SelectionSet, v *mandate.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOMandateStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOMandateStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus = map[string]mandate.Status{
+		"active":    mandate.Active,
+		"revoked":   mandate.Revoked,
+		"expired":   mandate.Expired,
+		"exhausted": mandate.Exhausted,
+	}
+	marshalOMandateStatus2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋmandateᚐStatus = map[mandate.Status]string{
+		mandate.Active:    "active",
+		mandate.Revoked:   "revoked",
+		mandate.Expired:   "expired",
+		mandate.Exhausted: "exhausted",
+	}
+)
 
 func (ec *executionContext) marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v preload.Node) graphql.Marshaler {
 	if v == nil {

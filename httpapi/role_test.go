@@ -86,6 +86,11 @@ func (w *roleWorld) pending() testkit.Transaction {
 	return tx
 }
 
+// mandate grants a fresh mandate to one of the organization's agents, as the admin key.
+func (w *roleWorld) mandate(a testkit.Agent) testkit.Mandate {
+	return w.k.MustCreateMandate(testkit.MandateInput(a, "10", nil))
+}
+
 // call is one operation to send: a GraphQL document and its variables.
 type call struct {
 	doc  string
@@ -139,6 +144,10 @@ var gqlCalls = map[string]func(w *roleWorld, as actor) call{
 	"Query.webhook":  func(*roleWorld, actor) call { return call{`{ webhook(id: "wh_none") { id } }`, nil} },
 	"Query.apiKeys":  func(*roleWorld, actor) call { return call{testkit.APIKeysQuery, nil} },
 	"Query.whoami":   func(*roleWorld, actor) call { return call{testkit.WhoamiQuery, nil} },
+	"Query.mandate": func(w *roleWorld, _ actor) call {
+		return call{`query($id: ID!) { mandate(id: $id) { id } }`, vars("id", w.mandate(w.a).ID)}
+	},
+	"Query.mandates": func(*roleWorld, actor) call { return call{`{ mandates { totalCount } }`, nil} },
 
 	"Mutation.registerAgent": func(*roleWorld, actor) call {
 		return call{testkit.RegisterMutation, vars("input", testkit.RegisterInput(nil))}
@@ -202,6 +211,13 @@ var gqlCalls = map[string]func(w *roleWorld, as actor) call{
 	"Mutation.revokeApiKey": func(w *roleWorld, _ actor) call {
 		keyID, _ := w.k.IssueKey(auth.RoleReadonly)
 		return call{testkit.RevokeAPIKeyMutation, vars("id", keyID)}
+	},
+
+	"Mutation.createMandate": func(w *roleWorld, as actor) call {
+		return call{testkit.CreateMandateMutation, vars("in", testkit.MandateInput(as.agent, "10", nil))}
+	},
+	"Mutation.revokeMandate": func(w *roleWorld, as actor) call {
+		return call{testkit.RevokeMandateMutation, vars("id", w.mandate(as.agent).ID)}
 	},
 
 	"Subscription.events": func(*roleWorld, actor) call { return call{`subscription { events { id } }`, nil} },

@@ -17,6 +17,7 @@ const (
 	Event       = "evt_"
 	Key         = "key_"
 	Delivery    = "dlv_"
+	Mandate     = "mdt_"
 )
 
 var enc = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)

@@ -98,8 +98,9 @@ type Input struct {
 	Amount           money.Amount
 	Currency         money.Currency // currency of the request; must equal Sender.Currency
 	Now              time.Time
-	Outflow          []Outflow // sender's outflows in every window of its policy (Since), any order
-	SenderAssessment string    // "Verified", "Moderate", "High Risk"; "" = unknown (not High Risk)
+	Outflow          []Outflow   // sender's outflows in every window of its policy (Since), any order
+	SenderAssessment string      // "Verified", "Moderate", "High Risk"; "" = unknown (not High Risk)
+	Mandate          *MandateRef // the mandate the request named; nil = none
 }
 
 // Decision is the outcome of Evaluate: a reason code and a readable sentence.
@@ -126,6 +127,8 @@ type Decision struct {
 //  5. environment_mismatch: the receiver's environment differs from the sender's;
 //  6. action_not_authorized: the action is not in the sender's authorized actions
 //     (exact, case-sensitive match);
+//     mandate_required and the mandate codes (checkMandate): the policy
+//     requires a mandate and none was named, or the named one refuses;
 //  7. counterparty_blocked: the policy denies the receiver or its organization;
 //  8. counterparty_not_allowed: the policy's allow lists are not both empty
 //     and hold neither the receiver nor its organization;
@@ -176,11 +179,12 @@ func Evaluate(in Input) Decision {
 	}
 	within := "allowed: amount " + fmtAmt(in.Amount, cur) + " is within the spending limit of " + fmtAmt(limit, cur)
 	approval, approvalNote := needsApproval(s.Policy, in.Amount, cur)
+	notes := tierNote + mandateNote(in) + approvalNote
 	d := Decision{Allowed: true, ReasonCode: ReasonOK, RequiresApproval: approval}
 	if len(budgets) == 0 {
-		d.Reason = within + " (no daily limit)" + tierNote + approvalNote
+		d.Reason = within + " (no daily limit)" + notes
 	} else {
-		d.Reason = within + " and " + strings.Join(budgets, " and ") + tierNote + approvalNote
+		d.Reason = within + " and " + strings.Join(budgets, " and ") + notes
 	}
 	return d
 }
@@ -211,6 +215,9 @@ func checkParties(in Input) (Decision, bool) {
 		return deny(ReasonEnvironmentMismatch, "counterparty agent %s is in the %s environment but the agent is in %s", r.ID, r.Environment, s.Environment), true
 	case !slices.Contains(s.AuthorizedActions, in.Action):
 		return deny(ReasonActionNotAuthorized, "action %q is not among the agent's authorized actions (%s)", in.Action, list(s.AuthorizedActions)), true
+	}
+	if d, done := checkMandate(in); done {
+		return d, true
 	}
 	if d, done := checkCounterparty(s.Policy, r); done {
 		return d, true

@@ -88,7 +88,8 @@ type SpendPolicy struct {
 	Counterparties       CounterpartyRules `json:"counterparties"`
 	MinCounterpartyScore *int              `json:"min_counterparty_score"`
 	TrustTiers           []TrustTier       `json:"trust_tiers"`
-	Approval             *ApprovalRule     `json:"approval"` // nil: nothing waits for approval
+	Approval             *ApprovalRule     `json:"approval"`        // nil: nothing waits for approval
+	RequireMandate       bool              `json:"require_mandate"` // every execute must name a mandate
 }
 
 // DefaultTimezone is the timezone of a policy that names none.

@@ -10,7 +10,7 @@ import (
 )
 
 // nodeKinds are the id prefixes of the types implementing Node.
-var nodeKinds = []string{id.Agent, id.Transaction, id.Dispute, id.Webhook, id.Delivery, id.Event, id.Key}
+var nodeKinds = []string{id.Agent, id.Transaction, id.Dispute, id.Webhook, id.Delivery, id.Event, id.Key, id.Mandate}
 
 // Node answers any object by its global id, under the tenancy of the
 // type's own query: an unknown id or another organization's is NOT_FOUND.
@@ -112,6 +112,12 @@ func (r *queryResolver) readKind(ctx context.Context, kind string, ids []string,
 		return err
 	case id.Key:
 		return r.readKeys(ctx, ids, found)
+	case id.Mandate:
+		ms, err := r.svc.Mandates.GetMany(ctx, ids)
+		for _, m := range ms {
+			found[m.ID] = m
+		}
+		return err
 	case id.Event:
 		if r.svc.Events == nil {
 			return nil

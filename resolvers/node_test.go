@@ -10,7 +10,7 @@ import (
 
 const nodesQuery = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id
 	... on Agent { name trust { score } } ... on Transaction { amount } ... on Dispute { reason }
-	... on Webhook { url } ... on WebhookDelivery { eventType } ... on Event { type } } }`
+	... on Webhook { url } ... on WebhookDelivery { eventType } ... on Event { type } ... on Mandate { remaining } } }`
 
 const nodeQuery = `query($id: ID!) { node(id: $id) { __typename id ... on Agent { trust { score } } } }`
 
@@ -33,13 +33,17 @@ func seedNodeWorld(t *testing.T, k *testkit.Kit) nodeWorld {
 	tx := k.MustExecute(k.Key, testkit.Pay(from, to, "2.00"))
 	var d testkit.Dispute
 	k.Report(k.Key, to.ID, "node test", tx.ID).Into(t, "reportAgent", &d)
-	w := nodeWorld{own: map[string]string{from.ID: "Agent", to.ID: "Agent", tx.ID: "Transaction", d.ID: "Dispute"}}
+	m := k.MustCreateMandate(testkit.MandateInput(from, "10", nil))
+	w := nodeWorld{own: map[string]string{from.ID: "Agent", to.ID: "Agent", tx.ID: "Transaction", d.ID: "Dispute", m.ID: "Mandate"}}
 	for _, org := range []struct{ id, wh string }{{k.OrgID, "wh_nodeown"}, {"", "wh_nodeother"}} {
 		orgID := org.id
 		if orgID == "" {
 			var key string
 			orgID, key = k.NewOrg("other")
-			w.others = append(w.others, k.RegisterAs(key, nil).ID, org.wh, "dlv_nodeother")
+			stranger := k.RegisterAs(key, nil)
+			var theirs testkit.Mandate
+			k.CreateMandate(key, testkit.MandateInput(stranger, "10", nil)).Into(t, "createMandate", &theirs)
+			w.others = append(w.others, stranger.ID, org.wh, "dlv_nodeother", theirs.ID)
 		} else {
 			w.own[org.wh], w.own["dlv_nodeown"] = "Webhook", "WebhookDelivery"
 		}

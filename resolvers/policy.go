@@ -19,6 +19,7 @@ func (r *mutationResolver) SetAgentPolicy(ctx context.Context, agentID string, i
 		MinCounterpartyScore: optional(in.MinCounterpartyScore),
 		TrustTiers:           optionalList(in.TrustTiers),
 		Approval:             optional(in.Approval),
+		RequireMandate:       optional(in.RequireMandate),
 	}, expectedVersion)
 	return r.preloadAgent(ctx, a, err)
 }

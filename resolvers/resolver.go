@@ -11,6 +11,7 @@ import (
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/live"
+	"github.com/agenttrust/service/mandate"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
 	"github.com/agenttrust/service/webhook"
@@ -22,6 +23,7 @@ type Services struct {
 	Transactions transaction.Service
 	Trust        trust.Service
 	Webhooks     webhook.Service
+	Mandates     mandate.Service
 	// Events reads events by id for node and nodes; nil answers none.
 	Events event.Reader
 	// Keys manages the organization's API keys.

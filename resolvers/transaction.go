@@ -48,7 +48,7 @@ func (r *queryResolver) ExportTransactions(ctx context.Context, format transacti
 func (r *mutationResolver) ExecuteTransaction(ctx context.Context, in model.ExecuteTransactionInput) (*transaction.Transaction, error) {
 	return r.svc.Transactions.Execute(ctx, transaction.ExecuteInput{
 		FromAgent: in.FromAgent, ToAgent: in.ToAgent, Action: in.Action, Amount: in.Amount,
-		Currency: in.Currency, Memo: in.Memo, IdempotencyKey: in.IdempotencyKey,
+		Currency: in.Currency, Memo: in.Memo, IdempotencyKey: in.IdempotencyKey, MandateID: in.MandateID,
 	})
 }
 

@@ -24,7 +24,8 @@ func (r *queryResolver) TrustProfile(ctx context.Context, agentID string) (*trus
 }
 
 func (r *queryResolver) EvaluateTrust(ctx context.Context, in model.TrustEvaluationInput) (*trust.Evaluation, error) {
-	return r.svc.Trust.Evaluate(ctx, trust.EvaluateInput{AgentID: in.AgentID, Action: in.Action, Amount: in.Amount, Currency: in.Currency, ToAgent: in.ToAgent})
+	return r.svc.Trust.Evaluate(ctx, trust.EvaluateInput{AgentID: in.AgentID, Action: in.Action, Amount: in.Amount, Currency: in.Currency, ToAgent: in.ToAgent,
+		MandateID: in.MandateID})
 }
 
 func (r *queryResolver) BatchTrust(ctx context.Context, agentIDs []string) ([]*trust.Summary, error) {

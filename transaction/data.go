@@ -46,6 +46,7 @@ func formatTime(t *time.Time) *string {
 // transaction.
 type CompletedEvent struct {
 	Data
+	MandateID *string `json:"mandate_id"` // the mandate it was made under; null when none
 }
 
 // ReversedEvent is the data of a transaction.reversed event: the reversal

@@ -2,6 +2,7 @@ package transaction_test
 
 import (
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"testing"
@@ -28,16 +29,20 @@ func TestEventPayloads(t *testing.T) {
 		"reversed_by": `null`, "reason": `"duplicate"`, "created_at": `"2026-11-21T19:51:27.123Z"`,
 		"expires_at": `null`, "decided_at": `null`, "decided_by": `null`,
 	}
+	mdt := "mdt_m"
 	for _, tc := range []struct {
-		p   event.Payload
-		typ string
+		p     event.Payload
+		typ   string
+		extra map[string]string
 	}{
-		{transaction.CompletedEvent{Data: tx.ToData()}, "transaction.completed"},
-		{transaction.ReversedEvent{Data: tx.ToData()}, "transaction.reversed"},
-		{transaction.ApprovalRequestedEvent{Data: tx.ToData()}, "transaction.approval_requested"},
-		{transaction.DeclinedEvent{Data: tx.ToData()}, "transaction.declined"},
-		{transaction.ExpiredEvent{Data: tx.ToData()}, "transaction.expired"},
+		{transaction.CompletedEvent{Data: tx.ToData(), MandateID: &mdt}, "transaction.completed", map[string]string{"mandate_id": `"mdt_m"`}},
+		{transaction.ReversedEvent{Data: tx.ToData()}, "transaction.reversed", nil},
+		{transaction.ApprovalRequestedEvent{Data: tx.ToData()}, "transaction.approval_requested", nil},
+		{transaction.DeclinedEvent{Data: tx.ToData()}, "transaction.declined", nil},
+		{transaction.ExpiredEvent{Data: tx.ToData()}, "transaction.expired", nil},
 	} {
+		want := maps.Clone(want)
+		maps.Copy(want, tc.extra)
 		if tc.p.EventType() != tc.typ || !event.Known(tc.typ) {
 			t.Errorf("%T: EventType %q, want %q", tc.p, tc.p.EventType(), tc.typ)
 		}

@@ -56,6 +56,8 @@ type Transaction struct {
 	// admin approved or declined it; an expired one has DecidedAt only.
 	DecidedAt *time.Time
 	DecidedBy *string
+	// MandateID is the mandate the execute was made under.
+	MandateID *string
 }
 
 // Limits on transaction input.
@@ -74,6 +76,7 @@ type ExecuteInput struct {
 	Currency       string
 	Memo           *string
 	IdempotencyKey *string
+	MandateID      *string // a mandate of the sender the execute must pass and counts toward
 }
 
 // Validate checks the request's shape (not the policy) and returns its
@@ -102,6 +105,9 @@ func (in ExecuteInput) Validate() (money.Currency, error) {
 	if in.Memo != nil && (utf8.RuneCountInString(*in.Memo) > MaxMemoLength || !plainText(*in.Memo, true)) {
 		f.Add("input.memo", "must be valid UTF-8 of at most %d characters, without control characters other than tab and line breaks", MaxMemoLength)
 	}
+	if in.MandateID != nil && !id.Has(*in.MandateID, id.Mandate) {
+		f.Add("input.mandateId", "must be a mandate id (mdt_…)")
+	}
 	if k := in.IdempotencyKey; k != nil && (*k == "" || len(*k) > MaxIdempotencyKeyLength) {
 		f.Add("input.idempotencyKey", "must be 1 to %d bytes", MaxIdempotencyKeyLength)
 	} else if k != nil && !plainText(*k, false) {
@@ -113,7 +119,11 @@ func (in ExecuteInput) Validate() (money.Currency, error) {
 // RequestHash fingerprints the parameters an idempotency key is bound to:
 // the same key with a different hash is a conflict.
 func (in ExecuteInput) RequestHash() string {
-	b, _ := json.Marshal([]any{in.FromAgent, in.ToAgent, in.Action, in.Amount.String(), in.Currency, in.Memo})
+	parts := []any{in.FromAgent, in.ToAgent, in.Action, in.Amount.String(), in.Currency, in.Memo}
+	if in.MandateID != nil { // appended only when named, so requests without one hash as before
+		parts = append(parts, *in.MandateID)
+	}
+	b, _ := json.Marshal(parts)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/money"
 )
 
@@ -60,6 +61,8 @@ type EvaluateInput struct {
 	// ToAgent optionally names the counterparty, so the evaluation makes
 	// every check an execute to it would make.
 	ToAgent *string
+	// MandateID optionally names a mandate of the agent to evaluate under.
+	MandateID *string
 }
 
 // Validate checks the input's shape and returns its currency; errors are
@@ -71,6 +74,9 @@ func (in EvaluateInput) Validate() (money.Currency, error) {
 	}
 	if in.ToAgent != nil && *in.ToAgent == in.AgentID {
 		return "", failure.Invalid("input.toAgent", "must differ from agentId")
+	}
+	if in.MandateID != nil && !id.Has(*in.MandateID, id.Mandate) {
+		return "", failure.Invalid("input.mandateId", "must be a mandate id (mdt_…)")
 	}
 	return cur, nil
 }

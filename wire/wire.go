@@ -70,6 +70,7 @@ func Services(o Options) resolvers.Services {
 		Transactions: db.NewTransactionService(o.DB),
 		Trust:        db.NewTrustService(o.DB),
 		Webhooks:     wh,
+		Mandates:     db.NewMandateService(o.DB),
 		Events:       o.DB,
 		Keys:         db.NewOrgService(o.DB),
 	}

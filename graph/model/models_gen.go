@@ -3,9 +3,12 @@
 package model
 
 import (
+	"time"
+
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/mandate"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/resolvers/preload"
@@ -34,6 +37,30 @@ type AgentEdge struct {
 	Cursor string `json:"cursor"`
 	// The agent.
 	Node *preload.Agent `json:"node"`
+}
+
+// Input of `createMandate`.
+type CreateMandateInput struct {
+	// One of your organization's agents.
+	AgentID string `json:"agentId"`
+	// What the task is, 1..1000 characters.
+	Description string `json:"description"`
+	// 1..100 of the agent's `authorizedActions`.
+	Actions []string `json:"actions"`
+	// Allowed receivers by agent id (1..100 `agent_` ids); absent or null: any.
+	CounterpartyAgents []string `json:"counterpartyAgents,omitempty"`
+	// Allowed receivers by organization id (1..100 `org_` ids); absent or null: any.
+	CounterpartyOrgs []string `json:"counterpartyOrgs,omitempty"`
+	// Largest single transaction, positive, in the agent's currency; absent: no cap beyond the budget.
+	MaxPerTransaction *money.Amount `json:"maxPerTransaction,omitempty"`
+	// Positive, in the agent's currency.
+	Budget money.Amount `json:"budget"`
+	// At least 1; absent: no cap.
+	MaxUses *int `json:"maxUses,omitempty"`
+	// Before `expiresAt`; absent: usable at once.
+	NotBefore *time.Time `json:"notBefore,omitempty"`
+	// In the future and at most 90 days from now.
+	ExpiresAt time.Time `json:"expiresAt"`
 }
 
 // A new key and its secret.
@@ -82,6 +109,30 @@ type ExecuteTransactionInput struct {
 	Memo *string `json:"memo,omitempty"`
 	// Makes retries safe for 24 hours: the same key and input return the original transaction; the same key with other input is CONFLICT.
 	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
+	// A mandate of the sender, `mdt_<id>`: the execute must pass it as well as the policy, and counts toward its budget and uses.
+	MandateID *string `json:"mandateId,omitempty"`
+}
+
+// A page of mandates, newest first.
+type MandateConnection struct {
+	// The mandates of this page.
+	Nodes []*mandate.Mandate `json:"nodes"`
+	// The mandates of this page with their cursors, in the same order as `nodes` (read with the same rows).
+	Edges []*MandateEdge `json:"edges"`
+	// Where the next page starts.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// How many mandates match the filter in all pages.
+	TotalCount int `json:"totalCount"`
+	// the filter totalCount counts under
+	Filter mandate.Filter `json:"-"`
+}
+
+// One mandate of a page and its cursor.
+type MandateEdge struct {
+	// Where this mandate is in the list: pass as `after` or `before`.
+	Cursor string `json:"cursor"`
+	// The mandate.
+	Node *mandate.Mandate `json:"node"`
 }
 
 // Write operations. A refused input changes nothing; the error codes are those listed on `Query`.
@@ -167,6 +218,8 @@ type SpendPolicyInput struct {
 	TrustTiers graphql.Omittable[[]*policy.TrustTier] `json:"trustTiers,omitempty"`
 	// The approval rule; null: nothing waits for approval.
 	Approval graphql.Omittable[*policy.ApprovalRule] `json:"approval,omitempty"`
+	// Require a mandate on every execute; null: false.
+	RequireMandate graphql.Omittable[*bool] `json:"requireMandate,omitempty"`
 }
 
 // Live streams, over websockets (`graphql-transport-ws` and the legacy `graphql-ws` sub-protocol) or
@@ -208,6 +261,8 @@ type TrustEvaluationInput struct {
 	Currency string `json:"currency"`
 	// Optional counterparty (any organization's agent): adds the checks an execute to it would make (its status, currency and environment).
 	ToAgent *string `json:"toAgent,omitempty"`
+	// A mandate of the agent, `mdt_<id>`: evaluates the execute under it (without a `toAgent`, its counterparty scope is not checked).
+	MandateID *string `json:"mandateId,omitempty"`
 }
 
 // Input of `updateAgent`: absent fields stay unchanged.

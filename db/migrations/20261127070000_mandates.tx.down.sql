@@ -1,0 +1,2 @@
+ALTER TABLE transactions DROP COLUMN mandate_id;
+DROP TABLE mandates;

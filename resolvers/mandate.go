@@ -1,0 +1,55 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/mandate"
+)
+
+func (r *queryResolver) Mandate(ctx context.Context, id string) (*mandate.Mandate, error) {
+	return r.svc.Mandates.Get(ctx, id)
+}
+
+func (r *queryResolver) Mandates(ctx context.Context, agentID *string, status *mandate.Status, limit *int, after *string, first, last *int, before *string) (*model.MandateConnection, error) {
+	w, err := window(ctx, limit, first, last, after, before)
+	if err != nil {
+		return nil, err
+	}
+	f := mandate.Filter{AgentID: agentID, Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward}
+	page, err := r.svc.Mandates.List(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MandateConnection{
+		Nodes: page.Mandates, Filter: f,
+		Edges: edges(page.Mandates, page.Cursors, func(c string, n *mandate.Mandate) *model.MandateEdge {
+			return &model.MandateEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),
+	}, nil
+}
+
+func (r *mutationResolver) CreateMandate(ctx context.Context, in model.CreateMandateInput) (*mandate.Mandate, error) {
+	return r.svc.Mandates.Create(ctx, mandate.CreateInput{AgentID: in.AgentID, Description: in.Description,
+		Actions: in.Actions, CounterpartyAgents: in.CounterpartyAgents, CounterpartyOrgs: in.CounterpartyOrgs,
+		MaxPerTransaction: in.MaxPerTransaction, Budget: in.Budget, MaxUses: in.MaxUses,
+		NotBefore: in.NotBefore, ExpiresAt: in.ExpiresAt})
+}
+
+func (r *mutationResolver) RevokeMandate(ctx context.Context, id string, reason *string) (*mandate.Mandate, error) {
+	return r.svc.Mandates.Revoke(ctx, id, reason)
+}
+
+// MandateConnection returns the MandateConnection field resolver.
+func (r *Resolver) MandateConnection() graph.MandateConnectionResolver {
+	return &mandateConnectionResolver{r}
+}
+
+type mandateConnectionResolver struct{ *Resolver }
+
+// TotalCount runs only when asked for, under the page's filter.
+func (r *mandateConnectionResolver) TotalCount(ctx context.Context, c *model.MandateConnection) (int, error) {
+	return r.svc.Mandates.Count(ctx, c.Filter)
+}
