@@ -22,9 +22,9 @@ func requestApproval(ctx context.Context, tx *txn, sender, receiver *agentRow, i
 	expires := now.Add(sender.Policy.Approval.Expiry())
 	row := transactionRow{ID: id.New(id.Transaction), FromAgent: sender.ID, ToAgent: receiver.ID,
 		FromOrg: sender.OrgID, ToOrg: receiver.OrgID, Action: in.Action, Amount: in.Amount, Currency: cur,
-		Memo: in.Memo, Status: string(transaction.PendingApproval), CreatedAt: now, ExpiresAt: &expires}
+		Memo: in.Memo, Status: string(transaction.PendingApproval), CreatedAt: now, ExpiresAt: &expires, MandateID: in.MandateID}
 	if err := tx.write(ctx, "insert pending transaction", insertPending, row.ID, row.FromAgent, row.ToAgent, row.FromOrg,
-		row.ToOrg, row.Action, row.Amount.String(), string(row.Currency), row.Memo, row.Status, row.CreatedAt, expires); err != nil {
+		row.ToOrg, row.Action, row.Amount.String(), string(row.Currency), row.Memo, row.Status, row.CreatedAt, expires, row.MandateID); err != nil {
 		return nil, err
 	}
 	t := row.transaction()
@@ -32,15 +32,16 @@ func requestApproval(ctx context.Context, tx *txn, sender, receiver *agentRow, i
 	return t, err
 }
 
-// insertPending stores a transaction pending approval.
+// insertPending stores a transaction pending approval, with the mandate it names.
 const insertPending = `INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency,
- memo, status, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+ memo, status, created_at, expires_at, mandate_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
 
-// Approve completes a pending transaction if the sender's policy, every
-// check but the approval threshold, allows it now. It locks the
-// transaction, then both agents as an execute does, so approvals and
-// executes of one sender serialize and no limit is exceeded; a refusal
-// changes nothing. The transaction is dated at its approval, when its
+// Approve completes a pending transaction if the sender's policy and the
+// mandate it names, every check but the approval threshold, allow it now,
+// and only then charges the mandate. It locks the transaction, then both
+// agents and the mandate as an execute does, so approvals and executes of
+// one sender serialize and no limit or mandate budget is exceeded; a
+// refusal changes nothing. The transaction is dated at its approval, when its
 // money moves and its windows count it.
 func (s *TransactionService) Approve(ctx context.Context, txID string) (*transaction.Transaction, error) {
 	p, err := auth.FromContext(ctx)
@@ -57,12 +58,18 @@ func (s *TransactionService) Approve(ctx context.Context, txID string) (*transac
 		if err != nil {
 			return err
 		}
-		// Pending when its lock was taken, so no sweep expires it now; the
-		// checks and the money use the time the agents' locks were taken,
-		// as an execute's do.
-		now := s.db.Now()
 		sender, receiver := parties[row.FromAgent], parties[row.ToAgent]
-		d, err := evaluatePolicy(ctx, tx, sender, receiver, row.Action, row.Amount, row.Currency, now, nil)
+		// The mandate it names is locked after the agents, as an execute
+		// locks it, and checked and charged only now.
+		ref, err := lockMandate(ctx, tx, sender.ID, row.MandateID)
+		if err != nil {
+			return err
+		}
+		// Pending when its lock was taken, so no sweep expires it now; the
+		// checks and the money use the time the agents' and the mandate's
+		// locks were taken, as an execute's do.
+		now := s.db.Now()
+		d, err := evaluatePolicy(ctx, tx, sender, receiver, row.Action, row.Amount, row.Currency, now, ref)
 		if err != nil {
 			return err
 		}
@@ -75,6 +82,9 @@ func (s *TransactionService) Approve(ctx context.Context, txID string) (*transac
 		}
 		out = row.transaction()
 		if err := s.settle(ctx, tx, out, sender, receiver, p, now, map[string]any{"approved_by": p.KeyID}); err != nil {
+			return err
+		}
+		if err := chargeMandate(ctx, tx, ref, out.Amount); err != nil {
 			return err
 		}
 		return trustExecuted(ctx, tx, sender, receiver, "transaction:"+out.ID, now)

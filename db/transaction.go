@@ -145,14 +145,12 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 		return nil, policyDenied(decision), s.recordRefusal(ctx, tx, sender, in, cur, decision, p, now)
 	}
 	if decision.RequiresApproval {
+		// A pending transaction charges its mandate only once approved.
 		out, err = requestApproval(ctx, tx, sender, receiver, in, cur, now)
-	} else {
-		out, err = s.complete(ctx, tx, sender, receiver, in, cur, p, now)
+	} else if out, err = s.complete(ctx, tx, sender, receiver, in, cur, p, now); err == nil {
+		err = chargeMandate(ctx, tx, ref, in.Amount)
 	}
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := chargeMandate(ctx, tx, ref, in.Amount); err != nil {
 		return nil, nil, err
 	}
 	if in.IdempotencyKey != nil {

@@ -1,0 +1,149 @@
+package resolvers_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/internal/testkit"
+)
+
+// mandateUse is a mandate's spent and uses as read back.
+func mandateUse(t *testing.T, k *testkit.Kit, id string) (spent string, uses int) {
+	t.Helper()
+	m := k.Mandate(id)
+	return string(m.Spent), m.Uses
+}
+
+// txMandate reads a transaction's status and mandateId.
+func txMandate(t *testing.T, k *testkit.Kit, id string) (status string, mandateID *string) {
+	t.Helper()
+	var tx testkit.MandateTransaction
+	k.Query(`query($id: ID!) { transaction(id: $id) { id status mandateId } }`, map[string]any{"id": id}).Into(t, "transaction", &tx)
+	return tx.Status, tx.MandateID
+}
+
+// A mandate is charged only when an execute completes: a pending execute
+// passes the mandate's checks but charges nothing; an approval re-checks
+// the mandate under its lock and charges it; a decline or an expiry never
+// does.
+func TestApprovalUnderMandate(t *testing.T) {
+	t.Parallel()
+	w := setupMandates(t)
+	k := w.k
+	k.Query(`mutation($id: ID!, $in: UpdateAgentInput!) { updateAgent(id: $id, input: $in) { id } }`,
+		map[string]any{"id": w.buyer.ID, "in": map[string]any{"spendingLimit": "1000"}}).Into(t, "updateAgent", new(testkit.Agent))
+	k.SetPolicy(k.Key, w.buyer.ID, map[string]any{"approval": map[string]any{"above": "500", "expiresAfterSeconds": 3600}})
+	mk := func(budget string) string { return k.MustCreateMandate(testkit.MandateInput(w.buyer, budget, nil)).ID }
+	pay := func(mandateID, amount, key string) map[string]any {
+		in := testkit.Pay(w.buyer, w.seller, amount)
+		in["mandateId"] = mandateID
+		if key != "" {
+			in["idempotencyKey"] = key
+		}
+		return in
+	}
+	pending := func(mandateID, amount, key string) testkit.MandateTransaction {
+		t.Helper()
+		var tx testkit.MandateTransaction
+		k.ExecuteUnder(k.Key, mandateID, pay(mandateID, amount, key)).Into(t, "executeTransaction", &tx)
+		if tx.Status != "pending_approval" || tx.MandateID == nil || *tx.MandateID != mandateID {
+			t.Fatalf("%s under %s: %+v", amount, mandateID, tx)
+		}
+		return tx
+	}
+	wantUse := func(id, spent string, uses int) {
+		t.Helper()
+		if s, u := mandateUse(t, k, id); s != spent || u != uses {
+			t.Fatalf("mandate %s: spent %s uses %d, want %s and %d", id, s, u, spent, uses)
+		}
+	}
+
+	// The evaluation checks the mandate and says the execute would wait.
+	full := mk("1000")
+	var e testkit.Evaluation
+	k.Query(evaluateApproval, map[string]any{"in": map[string]any{"agentId": w.buyer.ID, "action": "purchase", "amount": "600",
+		"currency": "USD", "toAgent": w.seller.ID, "mandateId": full}}).Into(t, "evaluateTrust", &e)
+	if !e.Allowed || e.ReasonCode != "ok" || !e.RequiresApproval || !strings.Contains(e.Reason, "over the approval threshold") {
+		t.Fatalf("evaluating 600 under a mandate: %+v", e)
+	}
+	small := mk("100")
+	k.Query(evaluateApproval, map[string]any{"in": map[string]any{"agentId": w.buyer.ID, "action": "purchase", "amount": "600",
+		"currency": "USD", "toAgent": w.seller.ID, "mandateId": small}}).Into(t, "evaluateTrust", &e)
+	if e.Allowed || e.ReasonCode != "mandate_amount_exceeded" || e.RequiresApproval {
+		t.Fatalf("evaluating 600 under a mandate of 100: %+v", e)
+	}
+	// Over the mandate, the execute is refused rather than stored pending.
+	if r := k.ExecuteUnder(k.Key, small, pay(small, "600", "")); r.ReasonCode() != "mandate_amount_exceeded" {
+		t.Fatalf("600 under a mandate of 100: %s", r.Body)
+	}
+
+	// Pending: the mandate is named but not charged; a retry returns it, still uncharged.
+	p := pending(full, "600", "order-1")
+	wantUse(full, "0", 0)
+	if again := pending(full, "600", "order-1"); again.ID != p.ID {
+		t.Fatalf("the retry made %s, want %s", again.ID, p.ID)
+	}
+	wantUse(full, "0", 0)
+	// Completing below the threshold charges at once and leaves 550, less than the pending 600.
+	var done testkit.MandateTransaction
+	k.ExecuteUnder(k.Key, full, pay(full, "450", "")).Into(t, "executeTransaction", &done)
+	if done.Status != "completed" {
+		t.Fatalf("450: %+v", done)
+	}
+	wantUse(full, "450", 1)
+	r := k.Approve(k.Key, p.ID)
+	if r.Refused(t, "POLICY_DENIED"); r.ReasonCode() != "mandate_amount_exceeded" {
+		t.Fatalf("approving 600 with 550 left: %s", r.Body)
+	}
+	if st, m := txMandate(t, k, p.ID); st != "pending_approval" || m == nil || *m != full {
+		t.Fatalf("after a refused approval: %s %v", st, m)
+	}
+	wantUse(full, "450", 1)
+
+	// Approved, it completes under its mandate and charges it.
+	fresh := mk("1000")
+	q := pending(fresh, "600", "")
+	var approved testkit.MandateTransaction
+	k.Do(k.Key, `mutation($id: ID!) { approveTransaction(id: $id) { `+testkit.TxFields+` mandateId } }`,
+		map[string]any{"id": q.ID}).Into(t, "approveTransaction", &approved)
+	if approved.Status != "completed" || approved.MandateID == nil || *approved.MandateID != fresh {
+		t.Fatalf("approved: %+v", approved)
+	}
+	wantUse(fresh, "600", 1)
+	evs := k.EventsOf(w.sellerOrg, "transaction.completed")
+	if last := data(t, evs[len(evs)-1]); last["id"] != q.ID || last["mandate_id"] != fresh {
+		t.Fatalf("the approval's transaction.completed: %v", last)
+	}
+	k.Approve(k.Key, q.ID).Refused(t, "CONFLICT")
+	wantUse(fresh, "600", 1)
+
+	// Revoked while it waits, its approval is refused and it stays pending; a decline charges nothing.
+	revoked := mk("1000")
+	v := pending(revoked, "600", "")
+	k.RevokeMandate(k.Key, revoked, nil).Into(t, "revokeMandate", new(testkit.Mandate))
+	r = k.Approve(k.Key, v.ID)
+	if r.Refused(t, "POLICY_DENIED"); r.ReasonCode() != "mandate_revoked" {
+		t.Fatalf("approving under a revoked mandate: %s", r.Body)
+	}
+	if st, _ := txMandate(t, k, v.ID); st != "pending_approval" {
+		t.Fatalf("after approving under a revoked mandate: %s", st)
+	}
+	k.Decline(k.Key, v.ID, "task cancelled").Into(t, "declineTransaction", new(testkit.Transaction))
+	wantUse(revoked, "0", 0)
+
+	// An expired one charges nothing either.
+	unused := mk("1000")
+	x := pending(unused, "600", "")
+	w.clock.Advance(time.Hour)
+	if _, err := db.NewTransactionService(k.DB).ExpireApprovals(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := txMandate(t, k, x.ID); st != "expired" {
+		t.Fatalf("after the sweep: %s", st)
+	}
+	wantUse(unused, "0", 0)
+	wantUse(full, "450", 1)
+}
