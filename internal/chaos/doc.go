@@ -3,8 +3,9 @@
 // private Postgres cluster stopped and started under load, webhook endpoints
 // that hang, answer slowly or send a huge body, three server processes on one
 // database, the daily budget under concurrent storms and a crash, a noisy
-// neighbour (another organization's twelve hung endpoints), and a weekly and
-// a velocity limit under an execute storm and a crash. Each
+// neighbour (another organization's twelve hung endpoints), a weekly and a
+// velocity limit under an execute storm and a crash, and a mandate's budget
+// and uses under a storm over two processes and a crash. Each
 // scenario is a test that checks the service's promises from the outside
 // (the client library, the webhook receivers, the database's rows) and adds a
 // line to a results table.

@@ -118,7 +118,7 @@ func TestMandateUnderAStormAndAKill(t *testing.T) {
 	if !killedAt.IsZero() {
 		kill = "kill -9 of 1 process"
 	}
-	report(t, "mandate under a storm and a crash",
+	report(t, "8. mandate under a storm and a crash",
 		fmt.Sprintf("%d workers over 2 processes on 1 mandate (budget 60.00, 150 uses), %s", workers, kill),
 		join(fmt.Sprintf("%d acknowledged, %d refused (%s), %d unanswered at the kill, resent with their keys; the mandate: %s spent in %d uses = its %d transactions, %s",
 			ack, den, strings.Join(rs, ", "), resent, got.Spent.StringFixed(2), got.Uses, n, got.Status), l.note500s(t)))
