@@ -4,7 +4,8 @@
 // that hang, answer slowly or send a huge body, three server processes on one
 // database, the daily budget under concurrent storms and a crash, a noisy
 // neighbour (another organization's twelve hung endpoints), a weekly and a
-// velocity limit under an execute storm and a crash, and a mandate's budget
+// velocity limit with an approval threshold under an execute storm and a
+// crash, and a mandate's budget
 // and uses under a storm over two processes and a crash. Each
 // scenario is a test that checks the service's promises from the outside
 // (the client library, the webhook receivers, the database's rows) and adds a

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -285,14 +286,14 @@ func txID(tx *client.Transaction) string {
 
 // txRow is a transaction as stored.
 type txRow struct {
-	id, memo, from, to string
-	amount             decimal.Decimal
-	createdAt          time.Time
+	id, memo, from, to, status string
+	amount                     decimal.Decimal
+	createdAt                  time.Time
 }
 
 // rows reads every transaction the organization sent.
 func (e *env) rows(ctx context.Context) ([]txRow, error) {
-	rs, err := e.sql.QueryContext(ctx, `SELECT id, coalesce(memo, ''), from_agent, to_agent, amount::text, created_at
+	rs, err := e.sql.QueryContext(ctx, `SELECT id, coalesce(memo, ''), from_agent, to_agent, status, amount::text, created_at
 		FROM transactions WHERE from_org = $1 ORDER BY created_at, id`, e.orgID)
 	if err != nil {
 		return nil, err
@@ -302,7 +303,7 @@ func (e *env) rows(ctx context.Context) ([]txRow, error) {
 	for rs.Next() {
 		var r txRow
 		var amt string
-		if err := rs.Scan(&r.id, &r.memo, &r.from, &r.to, &amt, &r.createdAt); err != nil {
+		if err := rs.Scan(&r.id, &r.memo, &r.from, &r.to, &r.status, &amt, &r.createdAt); err != nil {
 			return nil, err
 		}
 		if r.amount, err = decimal.NewFromString(amt); err != nil {
@@ -395,28 +396,46 @@ func (e *env) checkLedger(ctx context.Context, l *ledger, seeded map[string]bool
 	}
 	// Readers see an event once every older transaction of the Postgres
 	// cluster ended (other scenarios share it): wait for the whole log.
+	// Each stored transaction has exactly the events of its status: a
+	// completed one transaction.completed, a pending one
+	// transaction.approval_requested, an expired one that and
+	// transaction.expired, each once.
+	wantEvents := map[string]map[string]int{}
 	n := 0
 	for _, r := range rows {
-		if !seeded[r.id] {
-			n++
+		if seeded[r.id] {
+			continue
+		}
+		w := txEvents(r.status)
+		if w == nil {
+			fail("transaction %s is stored %s", r.id, r.status)
+		}
+		wantEvents[r.id] = w
+		for _, c := range w {
+			n += c
 		}
 	}
 	a.events, err = e.waitLog(ctx, n, time.Minute)
 	if err != nil {
 		fail("read the event log: %v", err)
 	}
-	perTx := map[string]int{}
+	perTx := map[string]map[string]int{}
 	for _, ev := range a.events {
-		if ev.Type != event.TransactionCompleted {
+		if !slices.Contains(txEventTypes, ev.Type) {
 			continue
 		}
 		var d struct{ ID string }
 		_ = json.Unmarshal(ev.Data, &d)
-		perTx[d.ID]++
+		if perTx[d.ID] == nil {
+			perTx[d.ID] = map[string]int{}
+		}
+		perTx[d.ID][ev.Type]++
 	}
-	for _, r := range rows {
-		if !seeded[r.id] && perTx[r.id] != 1 {
-			fail("transaction %s has %d transaction.completed events, want 1", r.id, perTx[r.id])
+	for id, w := range wantEvents {
+		for _, typ := range txEventTypes {
+			if got := perTx[id][typ]; got != w[typ] {
+				fail("transaction %s has %d %s events, want %d", id, got, typ, w[typ])
+			}
 		}
 	}
 	if len(broken) > 10 {
@@ -476,9 +495,26 @@ func eventIDs(evs []event.Event) []string {
 	return out
 }
 
-// waitLog waits until the log holds at least n transaction.completed
-// events (readers see an event only once every older transaction of the
-// Postgres cluster ended) and returns it.
+// txEventTypes are the event types a stored execute's transaction has.
+var txEventTypes = []string{event.TransactionCompleted, event.TransactionApprovalRequested, event.TransactionExpired}
+
+// txEvents is how many events of each of txEventTypes a transaction
+// stored in status has (nil: a status an execute never leaves it in).
+func txEvents(status string) map[string]int {
+	switch status {
+	case "completed":
+		return map[string]int{event.TransactionCompleted: 1}
+	case "pending_approval":
+		return map[string]int{event.TransactionApprovalRequested: 1}
+	case "expired":
+		return map[string]int{event.TransactionApprovalRequested: 1, event.TransactionExpired: 1}
+	}
+	return nil
+}
+
+// waitLog waits until the log holds at least n events of txEventTypes
+// (readers see an event only once every older transaction of the Postgres
+// cluster ended) and returns it.
 func (e *env) waitLog(ctx context.Context, n int, timeout time.Duration) ([]event.Event, error) {
 	var evs []event.Event
 	var err error
@@ -486,14 +522,14 @@ func (e *env) waitLog(ctx context.Context, n int, timeout time.Duration) ([]even
 		evs, err = e.log(ctx)
 		c := 0
 		for _, ev := range evs {
-			if ev.Type == event.TransactionCompleted {
+			if slices.Contains(txEventTypes, ev.Type) {
 				c++
 			}
 		}
 		return err == nil && c >= n
 	})
 	if !ok && err == nil {
-		err = fmt.Errorf("the log holds fewer than %d transaction.completed events after %s", n, timeout)
+		err = fmt.Errorf("the log holds fewer than %d transaction events after %s", n, timeout)
 	}
 	return evs, err
 }

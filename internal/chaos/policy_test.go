@@ -18,9 +18,14 @@ import (
 // weeklyLimitFor.
 var velocity = client.VelocityLimit{MaxCount: 5, WindowSeconds: 1}
 
+// approval is the policy scenario's approval rule: about three executes in
+// ten (1.21 to 1.50) wait for an approval no one gives.
+var approval = client.ApprovalRule{Above: decimal.New(120, -2), ExpiresAfterSeconds: 60}
+
 // weeklyLimitFor is a weekly limit that lasts about one and a half loads at
-// the velocity limit's pace (executes of 0.50 to 1.50): it is spent partly
-// before the kill and partly after it, in either form.
+// the velocity limit's pace (executes of 0.50 to 1.50, those that complete
+// a little less): it is spent partly before the kill and partly after it,
+// in either form.
 func weeklyLimitFor(p profile) decimal.Decimal {
 	perSecond := float64(velocity.MaxCount) / float64(velocity.WindowSeconds)
 	return decimal.NewFromFloat(1.5 * perSecond * p.load.Seconds()).Round(2)
@@ -32,8 +37,11 @@ func weeklyLimitFor(p profile) decimal.Decimal {
 // started again, and the storm goes on. Afterwards no limit was exceeded
 // (the completed amounts within the week at most the weekly limit, at most
 // maxCount completed in any trailing velocity window), every acknowledged
-// transaction is stored once and readable through the API, refusals name
-// only the two limits, and every agent's audit chain verifies.
+// transaction is stored once and readable through the API, completed, or
+// pending_approval or expired (with one transaction.expired event) when over
+// the approval threshold, and only the completed ones count toward the
+// limits; refusals name only the two limits, and every agent's audit chain
+// verifies.
 func TestPolicyLimitsUnderKillNine(t *testing.T) {
 	t.Parallel()
 	p := current()
@@ -47,6 +55,7 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 	if _, err := c.Agents.SetPolicy(ctx, sender, client.SpendPolicyInput{
 		SpendLimits:    []client.SpendLimit{{Amount: weeklyLimit, Window: client.WindowWeek, Mode: client.ModeRolling}},
 		VelocityLimits: []client.VelocityLimit{velocity},
+		Approval:       &approval,
 	}, nil); err != nil {
 		t.Fatalf("set the sender's policy: %v", err)
 	}
@@ -101,9 +110,13 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 		case denied:
 			reasons[o.reason]++
 		case acked:
-			// Acknowledged means readable through the API too, completed.
+			// Acknowledged means readable through the API too: completed, or
+			// over the threshold waiting (or, past its expiry, expired).
 			tx, err := c.Transactions.Get(sctx, o.txID)
-			if err != nil || tx.Status != client.TransactionCompleted || !tx.Amount.Equal(o.in.Amount) {
+			waits := o.in.Amount.GreaterThan(approval.Above)
+			ok := err == nil && tx.Amount.Equal(o.in.Amount) && (!waits && tx.Status == client.TransactionCompleted ||
+				waits && (tx.Status == client.TransactionPendingApproval || tx.Status == client.TransactionExpired))
+			if !ok {
 				t.Errorf("PROMISE BROKEN: acknowledged %s (key %s) reads back as %+v, %v", o.txID, o.in.IdempotencyKey, tx, err)
 			}
 		}
@@ -114,20 +127,23 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 		}
 	}
 
-	// Every stored transaction of the sender is completed, so each counts
-	// toward both limits. (Once approvals exist, an execute held as
-	// pending_approval is the other outcome to admit here, and to leave out
-	// of the sums until it is approved.)
+	// Only the completed transactions count toward the limits; a pending
+	// or expired one (its events checkLedger counted) counts toward none.
 	spent := decimal.Zero
 	var times []time.Time
+	waiting := map[string]int{}
 	for _, r := range a.rows {
-		if r.from == sender {
+		switch {
+		case r.from != sender:
+		case r.status == "completed":
 			spent = spent.Add(r.amount)
 			times = append(times, r.createdAt)
+		default:
+			waiting[r.status]++
 		}
 	}
-	if n, err := e.notCompleted(sctx, sender); err != nil || n > 0 {
-		t.Errorf("PROMISE BROKEN: %d of the sender's transactions are stored in a status other than completed (%v)", n, err)
+	if counted, err := e.outflowCounted(sctx, sender); err != nil || !counted.Equal(spent) {
+		t.Errorf("PROMISE BROKEN: the sender's outflow buckets hold %s, its completed transactions %s (%v)", counted, spent, err)
 	}
 	// The scenario lasts seconds, so the whole outflow is in one week.
 	if spent.GreaterThan(weeklyLimit) {
@@ -141,6 +157,9 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 	if reasons["weekly_limit_exceeded"] == 0 || reasons["velocity_limit_exceeded"] == 0 {
 		t.Logf("NOTE: a limit never refused an execute (%v): the storm did not test it", reasons)
 	}
+	if waiting["pending_approval"]+waiting["expired"] == 0 {
+		t.Logf("NOTE: no execute waited for approval: the storm did not test the approval rule")
+	}
 	if broken := verifyChains(sctx, c, append([]string{sender}, receivers...)); len(broken) > 0 {
 		t.Errorf("PROMISE BROKEN: audit chains after the kill:\n  %s", brokenf(broken))
 	}
@@ -153,17 +172,19 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 	report(t, "7. spend policy under a kill -9",
 		fmt.Sprintf("%d workers on 1 agent (weekly %s, %d per %d s), kill -9 after %s", p.workers, weeklyLimit.StringFixed(2),
 			velocity.MaxCount, velocity.WindowSeconds, p.load),
-		join(fmt.Sprintf("%d acknowledged and %d refused before the kill, %d unanswered resent with their keys; %d acknowledged, %d refused in all (%s); restart %s; %s spent ≤ %s; busiest %d s: %d ≤ %d; audit chains verify",
-			ackAtKill, denAtKill, unk, ack, den, strings.Join(rs, ", "), ms(restart), spent.StringFixed(2), weeklyLimit.StringFixed(2),
-			velocity.WindowSeconds, busiest, velocity.MaxCount), l.note500s(t)))
+		join(fmt.Sprintf("%d acknowledged and %d refused before the kill, %d unanswered resent with their keys; %d acknowledged (%d pending approval, %d expired), %d refused in all (%s); restart %s; %s spent ≤ %s; busiest %d s: %d ≤ %d; audit chains verify",
+			ackAtKill, denAtKill, unk, ack, waiting["pending_approval"], waiting["expired"], den, strings.Join(rs, ", "), ms(restart),
+			spent.StringFixed(2), weeklyLimit.StringFixed(2), velocity.WindowSeconds, busiest, velocity.MaxCount), l.note500s(t)))
 }
 
-// notCompleted counts the agent's stored transactions in another status
-// than completed.
-func (e *env) notCompleted(ctx context.Context, agentID string) (int, error) {
-	var n int
-	err := e.sql.QueryRowContext(ctx, `SELECT count(*) FROM transactions WHERE from_agent = $1 AND status <> 'completed'`, agentID).Scan(&n)
-	return n, err
+// outflowCounted is the agent's outflow as its hour buckets, which the
+// window and velocity limits read, hold it.
+func (e *env) outflowCounted(ctx context.Context, agentID string) (decimal.Decimal, error) {
+	var sum string
+	if err := e.sql.QueryRowContext(ctx, `SELECT coalesce(sum(amount), 0)::text FROM agent_outflow_hours WHERE agent_id = $1`, agentID).Scan(&sum); err != nil {
+		return decimal.Zero, err
+	}
+	return decimal.NewFromString(sum)
 }
 
 // busiestWindow returns the most times within any trailing window (after
