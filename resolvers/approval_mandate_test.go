@@ -3,8 +3,11 @@ package resolvers_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/internal/testkit"
@@ -146,4 +149,84 @@ func TestApprovalUnderMandate(t *testing.T) {
 	}
 	wantUse(unused, "0", 0)
 	wantUse(full, "450", 1)
+}
+
+// Approvals, executes and a revocation racing on one mandate: nothing
+// deadlocks, the budget and uses are never exceeded, and the mandate's
+// spent and uses are exactly its completed transactions'.
+func TestApprovalUnderMandateStorm(t *testing.T) {
+	t.Parallel()
+	w := setupMandates(t)
+	k := w.k
+	k.SetPolicy(k.Key, w.buyer.ID, map[string]any{"approval": map[string]any{"above": "300", "expiresAfterSeconds": 3600}})
+	maxUses := 8
+	m := k.MustCreateMandate(testkit.MandateInput(w.buyer, "2000", map[string]any{"maxUses": maxUses})).ID
+	const pendingN, executes = 6, 10
+	var queue []string
+	for range pendingN {
+		var tx testkit.MandateTransaction
+		k.ExecuteUnder(k.Key, m, testkit.Pay(w.buyer, w.seller, "400")).Into(t, "executeTransaction", &tx)
+		if tx.Status != "pending_approval" {
+			t.Fatalf("400: %+v", tx)
+		}
+		queue = append(queue, tx.ID)
+	}
+	wantUse := func(spent string, uses int) {
+		t.Helper()
+		if s, u := mandateUse(t, k, m); s != spent || u != uses {
+			t.Fatalf("mandate: spent %s uses %d, want %s and %d", s, u, spent, uses)
+		}
+	}
+	wantUse("0", 0)
+	codes := make([]string, pendingN+executes)
+	var wg sync.WaitGroup
+	for i, id := range queue {
+		wg.Go(func() { codes[i] = outcome(k.Approve(k.Key, id)) })
+	}
+	for i := range executes {
+		wg.Go(func() { codes[pendingN+i] = outcome(k.ExecuteUnder(k.Key, m, testkit.Pay(w.buyer, w.seller, "150"))) })
+	}
+	wg.Wait()
+	for _, c := range codes {
+		if c != "ok" && c != "mandate_exhausted" && c != "mandate_amount_exceeded" {
+			t.Fatalf("outcomes %v", codes)
+		}
+	}
+	var sum string
+	var n int
+	if err := k.DB.Pool().QueryRow(context.Background(), `SELECT coalesce(sum(amount), 0)::text, count(*) FROM transactions
+		WHERE mandate_id = $1 AND status = 'completed'`, m).Scan(&sum, &n); err != nil {
+		t.Fatal(err)
+	}
+	spent, uses := mandateUse(t, k, m)
+	if !decimal.RequireFromString(spent).Equal(decimal.RequireFromString(sum)) || uses != n || uses > maxUses || n == 0 ||
+		decimal.RequireFromString(spent).GreaterThan(decimal.NewFromInt(2000)) {
+		t.Fatalf("mandate: spent %s in %d uses; completed under it: %s in %d (outcomes %v)", spent, uses, sum, n, codes)
+	}
+	for _, id := range queue {
+		if st, _ := txMandate(t, k, id); st != "completed" && st != "pending_approval" {
+			t.Fatalf("%s after the storm: %s", id, st)
+		}
+	}
+	// A revocation ends it: what still waits can no longer be approved.
+	k.RevokeMandate(k.Key, m, nil).Into(t, "revokeMandate", new(testkit.Mandate))
+	for _, id := range queue {
+		if st, _ := txMandate(t, k, id); st == "pending_approval" {
+			if r := k.Approve(k.Key, id); r.ReasonCode() != "mandate_revoked" {
+				t.Fatalf("approving %s after the revocation: %s", id, r.Body)
+			}
+		}
+	}
+	wantUse(spent, uses)
+}
+
+// outcome is "ok" for a successful answer, else its reasonCode or code.
+func outcome(r *testkit.Response) string {
+	if len(r.Errors) == 0 {
+		return "ok"
+	}
+	if c := r.ReasonCode(); c != "" {
+		return c
+	}
+	return r.Code()
 }
