@@ -54,9 +54,14 @@ type viewCounters struct {
 }
 
 // viewColumns are agentView's own columns, of agents AS a; amounts come as
-// text, the exact form money.Amount reads.
-const viewColumns = `a.seq, a.id, a.org_id, a.name, a.authorized_actions, a.spending_limit::text AS spending_limit,
- a.daily_limit::text AS daily_limit, a.policy, a.currency, a.environment, a.status, a.fingerprint, a.created_at, a.updated_at`
+// text, the exact form money.Amount reads. pageColumns are the same without
+// the spend policy, which a page reads only when asked for it: decoding its
+// JSON costs more than the rest of the row.
+const (
+	pageColumns = `a.seq, a.id, a.org_id, a.name, a.authorized_actions, a.spending_limit::text AS spending_limit,
+ a.daily_limit::text AS daily_limit, a.currency, a.environment, a.status, a.fingerprint, a.created_at, a.updated_at`
+	viewColumns = pageColumns + `, a.policy`
+)
 
 // readViews reads rows of viewColumns, with trustColumns or without.
 func readViews(rows pgx.Rows) ([]agentView, error) {
@@ -117,7 +122,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 		args = append(args, seq)
 	}
 	args = append(args, f.Limit+1)
-	rows, err := d.query(ctx, listStatements[listStatement(f.Status != nil, w.Cursor() != "", withTrust, w.Backward)], args...)
+	rows, err := d.query(ctx, listStatements[listStatement(f.Status != nil, w.Cursor() != "", withTrust, w.Backward, f.WithPolicy)], args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list agents: %w", err)
 	}
@@ -155,16 +160,16 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 
 // listStatements are listAgents' statements, one per combination of
 // listStatement's options, written once.
-var listStatements = func() (out [16]string) {
+var listStatements = func() (out [32]string) {
 	for i := range out {
-		out[i] = listSQL(i&1 != 0, i&2 != 0, i&4 != 0, i&8 != 0)
+		out[i] = listSQL(i&1 != 0, i&2 != 0, i&4 != 0, i&8 != 0, i&16 != 0)
 	}
 	return out
 }()
 
-func listStatement(status, cursor, withTrust, backward bool) int {
+func listStatement(status, cursor, withTrust, backward, withPolicy bool) int {
 	i := 0
-	for bit, on := range []bool{status, cursor, withTrust, backward} {
+	for bit, on := range []bool{status, cursor, withTrust, backward, withPolicy} {
 		if on {
 			i |= 1 << bit
 		}
@@ -178,14 +183,19 @@ func listStatement(status, cursor, withTrust, backward bool) int {
 // plan uses the index made for it), then limited. A backward page reads
 // from its cursor towards the newer agents, oldest first. A page with trust
 // reads each agent's counters by the same statement (primary-key lookups
-// beside the page's rows), so it needs no second one. Its parameters come
-// in that order: org, status, seq, limit.
-func listSQL(status, cursor, withTrust, backward bool) string {
+// beside the page's rows), so it needs no second one. The spend policy is
+// read only withPolicy. Its parameters come in that order: org, status,
+// seq, limit.
+func listSQL(status, cursor, withTrust, backward, withPolicy bool) string {
 	cmp, order := "<", "DESC"
 	if backward {
 		cmp, order = ">", "ASC"
 	}
-	sql, n := `SELECT `+viewColumns+` FROM agents AS a WHERE a.org_id = $1`, 1
+	cols := pageColumns
+	if withPolicy {
+		cols = viewColumns
+	}
+	sql, n := `SELECT `+cols+` FROM agents AS a WHERE a.org_id = $1`, 1
 	if status {
 		n++
 		sql += fmt.Sprintf(" AND a.status = $%d", n)

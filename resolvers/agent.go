@@ -30,8 +30,8 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 	if err != nil {
 		return nil, err
 	}
-	f := agent.ListFilter{Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward}
 	sel := preload.OfNodes(ctx)
+	f := agent.ListFilter{Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward, WithPolicy: sel.Policy}
 	var (
 		page     *agent.Page
 		profiles []*trust.Profile
