@@ -63,17 +63,18 @@ const (
 	viewColumns = pageColumns + `, a.policy`
 )
 
-// readViews reads rows of viewColumns, with trustColumns or without.
-func readViews(rows pgx.Rows) ([]agentView, error) {
-	return pgx.CollectRows(rows, pgx.RowToStructByNameLax[agentView])
+// readViews reads rows of viewColumns, with trustColumns or without. A view
+// is large: each is scanned where it stays, not copied into a growing slice.
+func readViews(rows pgx.Rows) ([]*agentView, error) {
+	return pgx.CollectRows(rows, pgx.RowToAddrOfStructByNameLax[agentView])
 }
 
 // hasCounters reports whether the row had trust counters (evidence_at is NOT NULL).
 func (v *agentView) hasCounters() bool { return v.EvidenceAt.Valid }
 
 // agent is the view as the domain's agent.
-func (v *agentView) agent() *agent.Agent {
-	return &agent.Agent{ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
+func (v *agentView) agent() agent.Agent {
+	return agent.Agent{ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
 		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency,
 		Environment: agent.Environment(v.Environment), Status: agent.Status(v.Status),
 		Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt.UTC(), UpdatedAt: v.UpdatedAt.UTC()}
@@ -84,16 +85,22 @@ func (v *agentView) row() *agentRow {
 	r := &agentRow{Seq: v.Seq, ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
 		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency, Environment: v.Environment,
 		Status: v.Status, Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
+	r.TC = v.counters()
+	return r
+}
+
+// counters are the view's trust counters as an agentRow holds them.
+func (v *agentView) counters() trustCounters {
 	c := &v.viewCounters
-	r.TC = trustCounters{EvidenceAt: c.EvidenceAt.Time, Completed: c.Completed.Float64, Failures: c.Failures.Float64,
+	tc := trustCounters{EvidenceAt: c.EvidenceAt.Time, Completed: c.Completed.Float64, Failures: c.Failures.Float64,
 		LimitRefusals: c.LimitRefusals.Float64, Reversals: c.Reversals.Float64, DisputingOrgs: c.DisputingOrgs.Float64,
 		OpenDisputes: c.OpenDisputes.Int64, CounterpartyOrgs: c.CounterpartyOrgs.Int64, Score: int(c.Score.Int64),
 		Assessment: c.Assessment.String, UpdatedAt: c.UpdatedAt.Time}
 	if c.FirstExternalAt.Valid {
 		t := c.FirstExternalAt.Time
-		r.TC.FirstExternalAt = &t
+		tc.FirstExternalAt = &t
 	}
-	return r
+	return tc
 }
 
 // listAgents reads a page of the caller's agents in one statement, and with
@@ -136,8 +143,10 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	}
 	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), Cursors: make([]string, len(views))}
 	page.HasNextPage, page.HasPreviousPage = w.Flags(more)
+	slab := make([]agent.Agent, len(views))
 	for i := range views {
-		page.Agents[i] = views[i].agent()
+		slab[i] = views[i].agent()
+		page.Agents[i] = &slab[i]
 		page.Cursors[i] = seqCursor(views[i].Seq)
 	}
 	if n := len(views); n > 0 {
@@ -148,11 +157,12 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	}
 	now := d.Now()
 	profiles := make([]*trust.Profile, len(views))
-	for i := range views {
-		if v := &views[i]; v.hasCounters() {
-			r := v.row()
-			p := trust.NewProfile(v.ID, r.trustOf(), now, r.TC.UpdatedAt.UTC())
-			profiles[i] = &p
+	scored := make([]trust.Profile, len(views))
+	for i, v := range views {
+		if v.hasCounters() {
+			tc := v.counters()
+			scored[i] = trust.NewProfile(v.ID, tc.counters(v.Status), now, tc.UpdatedAt.UTC())
+			profiles[i] = &scored[i]
 		}
 	}
 	return page, profiles, nil

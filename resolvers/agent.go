@@ -50,8 +50,8 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 	}
 	return &model.AgentConnection{
 		Nodes: nodes, Status: status,
-		Edges: edges(nodes, page.Cursors, func(c string, n *preload.Agent) *model.AgentEdge {
-			return &model.AgentEdge{Cursor: c, Node: n}
+		Edges: edges(nodes, page.Cursors, func(c string, n *preload.Agent) model.AgentEdge {
+			return model.AgentEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),
 	}, nil
