@@ -217,6 +217,9 @@ type ListFilter struct {
 	// (the oldest Limit without one), still newest first.
 	Before   string
 	Backward bool
+	// WithPolicy reads each agent's spend policy too; without it the page's
+	// agents have a zero Policy (and SpendPolicy).
+	WithPolicy bool
 }
 
 // Page is one page of agents.

@@ -54,21 +54,27 @@ type viewCounters struct {
 }
 
 // viewColumns are agentView's own columns, of agents AS a; amounts come as
-// text, the exact form money.Amount reads.
-const viewColumns = `a.seq, a.id, a.org_id, a.name, a.authorized_actions, a.spending_limit::text AS spending_limit,
- a.daily_limit::text AS daily_limit, a.policy, a.currency, a.environment, a.status, a.fingerprint, a.created_at, a.updated_at`
+// text, the exact form money.Amount reads. pageColumns are the same without
+// the spend policy, which a page reads only when asked for it: decoding its
+// JSON costs more than the rest of the row.
+const (
+	pageColumns = `a.seq, a.id, a.org_id, a.name, a.authorized_actions, a.spending_limit::text AS spending_limit,
+ a.daily_limit::text AS daily_limit, a.currency, a.environment, a.status, a.fingerprint, a.created_at, a.updated_at`
+	viewColumns = pageColumns + `, a.policy`
+)
 
-// readViews reads rows of viewColumns, with trustColumns or without.
-func readViews(rows pgx.Rows) ([]agentView, error) {
-	return pgx.CollectRows(rows, pgx.RowToStructByNameLax[agentView])
+// readViews reads rows of viewColumns, with trustColumns or without. A view
+// is large: each is scanned where it stays, not copied into a growing slice.
+func readViews(rows pgx.Rows) ([]*agentView, error) {
+	return pgx.CollectRows(rows, pgx.RowToAddrOfStructByNameLax[agentView])
 }
 
 // hasCounters reports whether the row had trust counters (evidence_at is NOT NULL).
 func (v *agentView) hasCounters() bool { return v.EvidenceAt.Valid }
 
 // agent is the view as the domain's agent.
-func (v *agentView) agent() *agent.Agent {
-	return &agent.Agent{ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
+func (v *agentView) agent() agent.Agent {
+	return agent.Agent{ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
 		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency,
 		Environment: agent.Environment(v.Environment), Status: agent.Status(v.Status),
 		Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt.UTC(), UpdatedAt: v.UpdatedAt.UTC()}
@@ -79,16 +85,22 @@ func (v *agentView) row() *agentRow {
 	r := &agentRow{Seq: v.Seq, ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
 		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency, Environment: v.Environment,
 		Status: v.Status, Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
+	r.TC = v.counters()
+	return r
+}
+
+// counters are the view's trust counters as an agentRow holds them.
+func (v *agentView) counters() trustCounters {
 	c := &v.viewCounters
-	r.TC = trustCounters{EvidenceAt: c.EvidenceAt.Time, Completed: c.Completed.Float64, Failures: c.Failures.Float64,
+	tc := trustCounters{EvidenceAt: c.EvidenceAt.Time, Completed: c.Completed.Float64, Failures: c.Failures.Float64,
 		LimitRefusals: c.LimitRefusals.Float64, Reversals: c.Reversals.Float64, DisputingOrgs: c.DisputingOrgs.Float64,
 		OpenDisputes: c.OpenDisputes.Int64, CounterpartyOrgs: c.CounterpartyOrgs.Int64, Score: int(c.Score.Int64),
 		Assessment: c.Assessment.String, UpdatedAt: c.UpdatedAt.Time}
 	if c.FirstExternalAt.Valid {
 		t := c.FirstExternalAt.Time
-		r.TC.FirstExternalAt = &t
+		tc.FirstExternalAt = &t
 	}
-	return r
+	return tc
 }
 
 // listAgents reads a page of the caller's agents in one statement, and with
@@ -117,7 +129,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 		args = append(args, seq)
 	}
 	args = append(args, f.Limit+1)
-	rows, err := d.query(ctx, listStatements[listStatement(f.Status != nil, w.Cursor() != "", withTrust, w.Backward)], args...)
+	rows, err := d.query(ctx, listStatements[listStatement(f.Status != nil, w.Cursor() != "", withTrust, w.Backward, f.WithPolicy)], args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list agents: %w", err)
 	}
@@ -131,8 +143,10 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	}
 	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), Cursors: make([]string, len(views))}
 	page.HasNextPage, page.HasPreviousPage = w.Flags(more)
+	slab := make([]agent.Agent, len(views))
 	for i := range views {
-		page.Agents[i] = views[i].agent()
+		slab[i] = views[i].agent()
+		page.Agents[i] = &slab[i]
 		page.Cursors[i] = seqCursor(views[i].Seq)
 	}
 	if n := len(views); n > 0 {
@@ -143,11 +157,12 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	}
 	now := d.Now()
 	profiles := make([]*trust.Profile, len(views))
-	for i := range views {
-		if v := &views[i]; v.hasCounters() {
-			r := v.row()
-			p := trust.NewProfile(v.ID, r.trustOf(), now, r.TC.UpdatedAt.UTC())
-			profiles[i] = &p
+	scored := make([]trust.Profile, len(views))
+	for i, v := range views {
+		if v.hasCounters() {
+			tc := v.counters()
+			scored[i] = trust.NewProfile(v.ID, tc.counters(v.Status), now, tc.UpdatedAt.UTC())
+			profiles[i] = &scored[i]
 		}
 	}
 	return page, profiles, nil
@@ -155,16 +170,16 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 
 // listStatements are listAgents' statements, one per combination of
 // listStatement's options, written once.
-var listStatements = func() (out [16]string) {
+var listStatements = func() (out [32]string) {
 	for i := range out {
-		out[i] = listSQL(i&1 != 0, i&2 != 0, i&4 != 0, i&8 != 0)
+		out[i] = listSQL(i&1 != 0, i&2 != 0, i&4 != 0, i&8 != 0, i&16 != 0)
 	}
 	return out
 }()
 
-func listStatement(status, cursor, withTrust, backward bool) int {
+func listStatement(status, cursor, withTrust, backward, withPolicy bool) int {
 	i := 0
-	for bit, on := range []bool{status, cursor, withTrust, backward} {
+	for bit, on := range []bool{status, cursor, withTrust, backward, withPolicy} {
 		if on {
 			i |= 1 << bit
 		}
@@ -178,14 +193,19 @@ func listStatement(status, cursor, withTrust, backward bool) int {
 // plan uses the index made for it), then limited. A backward page reads
 // from its cursor towards the newer agents, oldest first. A page with trust
 // reads each agent's counters by the same statement (primary-key lookups
-// beside the page's rows), so it needs no second one. Its parameters come
-// in that order: org, status, seq, limit.
-func listSQL(status, cursor, withTrust, backward bool) string {
+// beside the page's rows), so it needs no second one. The spend policy is
+// read only withPolicy. Its parameters come in that order: org, status,
+// seq, limit.
+func listSQL(status, cursor, withTrust, backward, withPolicy bool) string {
 	cmp, order := "<", "DESC"
 	if backward {
 		cmp, order = ">", "ASC"
 	}
-	sql, n := `SELECT `+viewColumns+` FROM agents AS a WHERE a.org_id = $1`, 1
+	cols := pageColumns
+	if withPolicy {
+		cols = viewColumns
+	}
+	sql, n := `SELECT `+cols+` FROM agents AS a WHERE a.org_id = $1`, 1
 	if status {
 		n++
 		sql += fmt.Sprintf(" AND a.status = $%d", n)

@@ -33,9 +33,11 @@ func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agen
 	if err != nil {
 		return nil, fmt.Errorf("get agents by id: %w", err)
 	}
+	slab := make([]agent.Agent, len(views))
 	out := make([]*agent.Agent, len(views))
 	for i := range views {
-		out[i] = views[i].agent()
+		slab[i] = views[i].agent()
+		out[i] = &slab[i]
 	}
 	return out, nil
 }

@@ -30,8 +30,8 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 	if err != nil {
 		return nil, err
 	}
-	f := agent.ListFilter{Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward}
 	sel := preload.OfNodes(ctx)
+	f := agent.ListFilter{Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward, WithPolicy: sel.Policy}
 	var (
 		page     *agent.Page
 		profiles []*trust.Profile
@@ -50,8 +50,8 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 	}
 	return &model.AgentConnection{
 		Nodes: nodes, Status: status,
-		Edges: edges(nodes, page.Cursors, func(c string, n *preload.Agent) *model.AgentEdge {
-			return &model.AgentEdge{Cursor: c, Node: n}
+		Edges: edges(nodes, page.Cursors, func(c string, n *preload.Agent) model.AgentEdge {
+			return model.AgentEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),
 	}, nil

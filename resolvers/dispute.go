@@ -24,8 +24,8 @@ func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *t
 	}
 	return &model.DisputeConnection{
 		Nodes: page.Disputes, Filter: f,
-		Edges: edges(page.Disputes, page.Cursors, func(c string, n *trust.Dispute) *model.DisputeEdge {
-			return &model.DisputeEdge{Cursor: c, Node: n}
+		Edges: edges(page.Disputes, page.Cursors, func(c string, n *trust.Dispute) model.DisputeEdge {
+			return model.DisputeEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),
 	}, nil

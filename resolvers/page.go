@@ -31,11 +31,13 @@ func connectionInfo(cursors []string, endCursor string, hasNext, hasPrevious boo
 }
 
 // edges pairs a page's nodes with their cursors: the same rows as nodes,
-// read once.
-func edges[N, E any](nodes []N, cursors []string, edge func(cursor string, node N) E) []E {
-	out := make([]E, len(nodes))
+// read once, the edges allocated together.
+func edges[N, E any](nodes []N, cursors []string, edge func(cursor string, node N) E) []*E {
+	slab := make([]E, len(nodes))
+	out := make([]*E, len(nodes))
 	for i, n := range nodes {
-		out[i] = edge(cursors[i], n)
+		slab[i] = edge(cursors[i], n)
+		out[i] = &slab[i]
 	}
 	return out
 }

@@ -84,6 +84,25 @@ func TestSetAgentPolicy(t *testing.T) {
 	if set, _ := json.Marshal(v); string(got) != string(set) {
 		t.Fatalf("read back %s, set %s", got, set)
 	}
+	// A page of agents reads the policy only when asked for it, and then answers the same.
+	for _, q := range []string{
+		`{ agents { nodes { dailyLimit fingerprint policy { ` + policyFields + ` } } } }`,
+		`{ agents { edges { node { dailyLimit fingerprint trust { score } ...on Agent { policy { ` + policyFields + ` } } } } } }`,
+	} {
+		var page struct {
+			Nodes []policyView `json:"nodes"`
+			Edges []struct {
+				Node policyView `json:"node"`
+			} `json:"edges"`
+		}
+		b.Query(q, nil).Into(t, "agents", &page)
+		for _, e := range page.Edges {
+			page.Nodes = append(page.Nodes, e.Node)
+		}
+		if listed, _ := json.Marshal(page.Nodes); string(listed) != "["+string(got)+"]" {
+			t.Fatalf("%s: listed %s, read %s", q, listed, got)
+		}
+	}
 	chain := b.AuditChain(a.ID)
 	last := chain[len(chain)-1]
 	if last.Action != "agent.policy_changed" || fmt.Sprint(last.Details["version"]) != "2" {

@@ -26,8 +26,8 @@ func (r *queryResolver) Transactions(ctx context.Context, agentID *string, statu
 	}
 	return &model.TransactionConnection{
 		Nodes: page.Transactions, Filter: f,
-		Edges: edges(page.Transactions, page.Cursors, func(c string, n *transaction.Transaction) *model.TransactionEdge {
-			return &model.TransactionEdge{Cursor: c, Node: n}
+		Edges: edges(page.Transactions, page.Cursors, func(c string, n *transaction.Transaction) model.TransactionEdge {
+			return model.TransactionEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),
 	}, nil

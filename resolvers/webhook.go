@@ -28,8 +28,8 @@ func (r *webhookResolver) Deliveries(ctx context.Context, ep *webhook.Endpoint, 
 	}
 	return &model.WebhookDeliveryConnection{
 		Nodes: nodes,
-		Edges: edges(nodes, page.Cursors, func(c string, n *webhook.Delivery) *model.WebhookDeliveryEdge {
-			return &model.WebhookDeliveryEdge{Cursor: c, Node: n}
+		Edges: edges(nodes, page.Cursors, func(c string, n *webhook.Delivery) model.WebhookDeliveryEdge {
+			return model.WebhookDeliveryEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.NextCursor, page.NextCursor != "", page.HasPreviousPage),
 	}, nil

@@ -14,6 +14,7 @@ import (
 // audit chains (each distinct page once, whatever the aliases).
 type Selection struct {
 	Trust  bool
+	Policy bool // the spend policy, which a page of agents reads only when asked
 	Chains []agent.ChainPage
 }
 
@@ -58,6 +59,8 @@ func (s *Selection) add(oc *graphql.OperationContext, sel ast.SelectionSet) {
 		switch f.Name {
 		case "trust":
 			s.Trust = true
+		case "policy":
+			s.Policy = true
 		case "auditChain":
 			s.addChain(chainArgs(f.ArgumentMap(oc.Variables)))
 		}
