@@ -46,10 +46,7 @@ func TestNoisyNeighbourDoesNotDelayOthers(t *testing.T) {
 
 	b50, b99 := percentile(base, 50), percentile(base, 99)
 	w50, w99 := percentile(beside, 50), percentile(beside, 99)
-	// The same bound as the bad endpoints' scenario: it survives a noisy
-	// shared machine, yet fails when the noisy organization takes the
-	// workers, each hung attempt holding one for the 15 s request timeout.
-	limit := max(3*b99, b99+time.Second)
+	limit := besideLimit(b99)
 	if w99 > limit {
 		t.Errorf("PROMISE BROKEN: the quiet organization's p99 commit-to-delivery rose from %s to %s beside the noisy one (allowed %s)", ms(b99), ms(w99), ms(limit))
 	}

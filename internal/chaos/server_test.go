@@ -115,9 +115,10 @@ type server struct {
 }
 
 // startServer runs the binary against the env's database, with short
-// webhook retries, private networks allowed and the receivers' CA trusted,
-// and waits until /readyz answers 200.
-func (e *env) startServer(name string) *server {
+// webhook retries, private networks allowed, the receivers' CA trusted and
+// the scenario's extra settings (NAME=value), and waits until /readyz
+// answers 200.
+func (e *env) startServer(name string, settings ...string) *server {
 	e.t.Helper()
 	s := &server{t: e.t, name: name, bin: serverBinary(e.t), addr: freeAddr(e.t), logs: &tail{max: 256 << 10}}
 	s.URL = "http://" + s.addr
@@ -133,6 +134,7 @@ func (e *env) startServer(name string) *server {
 		"BOOTSTRAP_API_KEY=",
 		"GORACE=halt_on_error=1",
 	)
+	s.env = append(s.env, settings...)
 	s.start()
 	e.t.Cleanup(func() {
 		s.stop()

@@ -130,3 +130,14 @@ func (s *stream) checkSignatures() {
 		}
 	}
 }
+
+// besideLimit is the most a healthy endpoint's p99 commit-to-delivery may
+// reach beside bad endpoints, given the baseline's p99: three times it or
+// one slow answer (slowDelay) more, whichever is larger, since a loaded
+// machine slows the phase beside the bad endpoints (their requests cost CPU
+// too) by a fraction of that, while a healthy delivery that has to wait for
+// a worker a bad endpoint holds waits for seconds (a hung attempt holds it
+// for the 15 s request timeout).
+func besideLimit(b99 time.Duration) time.Duration {
+	return max(3*b99, b99+slowDelay)
+}
