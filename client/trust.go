@@ -84,18 +84,27 @@ type EvaluateInput struct {
 	MandateID string `json:"mandateId,omitempty"`
 }
 
-// Reason codes of TrustEvaluation.ReasonCode and PolicyDeniedError.ReasonCode.
+// Reason codes of TrustEvaluation.ReasonCode and PolicyDeniedError.ReasonCode,
+// in the order the policy checks them (the mandate codes, checked after
+// ReasonActionNotAuthorized, are in mandates.go).
 const (
-	ReasonOK                    = "ok"
-	ReasonAgentSuspended        = "agent_suspended"
-	ReasonActionNotAuthorized   = "action_not_authorized"
-	ReasonAmountExceedsLimit    = "amount_exceeds_limit"
-	ReasonDailyLimitExceeded    = "daily_limit_exceeded"
-	ReasonCurrencyMismatch      = "currency_mismatch"
-	ReasonEnvironmentMismatch   = "environment_mismatch"
-	ReasonTrustTooLow           = "trust_too_low"
-	ReasonCounterpartySuspended = "counterparty_suspended"
-	ReasonInvalidAmount         = "invalid_amount"
+	ReasonOK                      = "ok"                         // allowed
+	ReasonAgentSuspended          = "agent_suspended"            // the sender is not active
+	ReasonCounterpartySuspended   = "counterparty_suspended"     // the receiver is not active
+	ReasonInvalidAmount           = "invalid_amount"             // not a positive amount in the sender's currency
+	ReasonCurrencyMismatch        = "currency_mismatch"          // the request or the receiver uses another currency
+	ReasonEnvironmentMismatch     = "environment_mismatch"       // sender and receiver in different environments
+	ReasonActionNotAuthorized     = "action_not_authorized"      // the action is not among the sender's
+	ReasonCounterpartyBlocked     = "counterparty_blocked"       // the policy denies the receiver or its organization
+	ReasonCounterpartyNotAllowed  = "counterparty_not_allowed"   // an allow list holds neither the receiver nor its organization
+	ReasonTrustTooLow             = "trust_too_low"              // the sender is assessed High Risk
+	ReasonCounterpartyTrustTooLow = "counterparty_trust_too_low" // the receiver's score is below the policy's minimum
+	ReasonAmountExceedsLimit      = "amount_exceeds_limit"       // above the per-transaction limit (after the trust tier)
+	ReasonVelocityLimitExceeded   = "velocity_limit_exceeded"    // one more would exceed a velocity limit
+	ReasonDailyLimitExceeded      = "daily_limit_exceeded"       // over a day window's limit
+	ReasonWeeklyLimitExceeded     = "weekly_limit_exceeded"      // over a week window's limit
+	ReasonMonthlyLimitExceeded    = "monthly_limit_exceeded"     // over a month window's limit
+	ReasonTotalLimitExceeded      = "total_limit_exceeded"       // over the all-time total limit
 )
 
 // TrustEvaluation is what an execute would do right now.

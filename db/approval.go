@@ -28,7 +28,7 @@ func requestApproval(ctx context.Context, tx *txn, sender, receiver *agentRow, i
 		return nil, err
 	}
 	t := row.transaction()
-	_, err := appendEvent(ctx, tx, event.TransactionApprovalRequested, now, transaction.ApprovalRequestedEvent{Data: t.ToData()}, t.FromOrg, t.ToOrg)
+	_, err := appendEvent(ctx, tx, event.TransactionApprovalRequested, now, transaction.ApprovalRequestedEvent{Data: t.ToData(), MandateID: t.MandateID}, t.FromOrg, t.ToOrg)
 	return t, err
 }
 

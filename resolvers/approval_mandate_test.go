@@ -109,6 +109,10 @@ func TestApprovalUnderMandate(t *testing.T) {
 	// Approved, it completes under its mandate and charges it.
 	fresh := mk("1000")
 	q := pending(fresh, "600", "")
+	reqs := k.EventsOf(w.sellerOrg, "transaction.approval_requested")
+	if last := data(t, reqs[len(reqs)-1]); last["id"] != q.ID || last["mandate_id"] != fresh {
+		t.Fatalf("the pending execute's transaction.approval_requested: %v", last)
+	}
 	var approved testkit.MandateTransaction
 	k.Do(k.Key, `mutation($id: ID!) { approveTransaction(id: $id) { `+testkit.TxFields+` mandateId } }`,
 		map[string]any{"id": q.ID}).Into(t, "approveTransaction", &approved)

@@ -158,7 +158,7 @@ const (
 
 func benchHistory(b *testing.B, n int) {
 	e := newBenchEnv(b)
-	_, keyB := e.NewOrg("globex")
+	orgB, keyB := e.NewOrg("globex")
 	hub := e.registerMany(e.Key, "hub", 1, "1000000")[0]
 	quiet := e.registerMany(e.Key, "quiet", 1, "1000")[0]
 	own := e.registerMany(e.Key, "own", 48, "1000")
@@ -166,7 +166,10 @@ func benchHistory(b *testing.B, n int) {
 	// Receivers of the timed executes: outside the seeded history, with steady
 	// counters, so the execute's statements do not depend on the history size.
 	sinks := e.registerMany(keyB, "sink", 5, "1000")
-	e.steadyTrust(sinks, 10_000)
+	// The interleaved benchmark's sender without a policy: no history needed,
+	// as without a policy an execute reads none.
+	twin := e.registerMany(e.Key, "twin", 1, "1000000")[0]
+	e.steadyTrust(append(sinks, twin), 10_000)
 	// The quiet agent's five transactions are newer than all the history.
 	for i := range 5 {
 		if err := e.call(e.Key, executeBody(quiet, theirs[i], "1.00")); err != nil {
@@ -182,9 +185,9 @@ func benchHistory(b *testing.B, n int) {
 	}
 	evalBody := gqlBody(benchEvalQuery, map[string]any{"input": map[string]any{
 		"agentId": hub, "action": "purchase", "amount": "1.00", "currency": "USD"}})
-	execBodies := make([][]byte, len(sinks))
+	execBodies, twinBodies := make([][]byte, len(sinks)), make([][]byte, len(sinks))
 	for i, s := range sinks {
-		execBodies[i] = executeBody(hub, s, "1.00")
+		execBodies[i], twinBodies[i] = executeBody(hub, s, "1.00"), executeBody(twin, s, "1.00")
 	}
 	e.explain("transactions page", benchPageSQL(e.OrgID, ""))
 	e.explain("transactions page, agent=hub", benchPageSQL(e.OrgID, hub))
@@ -251,13 +254,45 @@ func benchHistory(b *testing.B, n int) {
 	})
 	e.decode(e.Key, gqlBody(benchUpdateDaily, map[string]any{"id": hub, "daily": nil}), "updateAgent", &upd)
 	b.Run("execute", func(b *testing.B) { e.measure(b, e.Key, execBodies...) })
-	// Every window (rolling and calendar), a total and a velocity limit, none reached.
-	e.decode(e.Key, gqlBody(benchSetPolicy, map[string]any{"id": hub}), "setAgentPolicy", &upd)
+	// Every window (rolling and calendar), a total and velocity limits,
+	// counterparty lists, a minimum receiver score and trust tiers, none reached.
+	e.decode(e.Key, gqlBody(benchSetPolicy, map[string]any{"id": hub, "orgs": []string{orgB}, "deny": []string{quiet}}), "setAgentPolicy", &upd)
 	b.Run("execute/policy", func(b *testing.B) { e.measure(b, e.Key, execBodies...) })
+	// The same two executes in turn, each timed on its own, so both see the
+	// same load: a sender without a policy, then the hub with it.
+	b.Run("execute/interleaved", func(b *testing.B) { e.interleave(b, twinBodies, execBodies) })
 }
 
-const benchSetPolicy = `mutation($id: ID!) { setAgentPolicy(agentId: $id, input: { timezone: "Europe/Berlin",
+// interleave times pairs of requests, one of none then one of policy, and
+// reports each one's ms/op and statements per request, and none/policy.
+func (e *benchEnv) interleave(b *testing.B, none, policy [][]byte) {
+	b.Helper()
+	var took [2]time.Duration
+	var stmts [2]int64
+	i := 0
+	for b.Loop() {
+		for k, bodies := range [2][][]byte{none, policy} {
+			before, start := e.DB.Statements(), time.Now()
+			if err := e.call(e.Key, bodies[i%len(bodies)]); err != nil {
+				b.Fatal(err)
+			}
+			took[k] += time.Since(start)
+			stmts[k] += e.DB.Statements() - before
+		}
+		i++
+	}
+	n := float64(b.N)
+	b.ReportMetric(ms(took[0])/n, "none-ms/op")
+	b.ReportMetric(ms(took[1])/n, "policy-ms/op")
+	b.ReportMetric(float64(stmts[0])/n, "none-stmts/op")
+	b.ReportMetric(float64(stmts[1])/n, "policy-stmts/op")
+	b.ReportMetric(float64(took[0])/float64(took[1]), "none/policy")
+}
+
+const benchSetPolicy = `mutation($id: ID!, $orgs: [ID!]!, $deny: [ID!]!) { setAgentPolicy(agentId: $id, input: { timezone: "Europe/Berlin",
  spendLimits: [{amount: "900000000000", window: day}, {amount: "900000000000", window: week, mode: calendar},
   {amount: "900000000000", window: month}, {amount: "900000000000", window: month, mode: calendar},
   {amount: "900000000000", window: total}],
- velocityLimits: [{maxCount: 100000000, windowSeconds: 3600}, {maxCount: 100000000, windowSeconds: 86400, actions: ["purchase"]}] }) { id } }`
+ velocityLimits: [{maxCount: 100000000, windowSeconds: 3600}, {maxCount: 100000000, windowSeconds: 86400, actions: ["purchase"]}],
+ counterparties: {allowOrgs: $orgs, denyAgents: $deny}, minCounterpartyScore: 0,
+ trustTiers: [{minScore: 0, limitPercent: 100}, {minScore: 900, limitPercent: 100}] }) { id } }`

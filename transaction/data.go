@@ -62,9 +62,11 @@ func (CompletedEvent) EventType() string { return event.TransactionCompleted }
 func (ReversedEvent) EventType() string { return event.TransactionReversed }
 
 // ApprovalRequestedEvent is the data of a transaction.approval_requested
-// event: the transaction pending approval, with expires_at.
+// event: the transaction pending approval, with expires_at and the mandate
+// it names.
 type ApprovalRequestedEvent struct {
 	Data
+	MandateID *string `json:"mandate_id"` // the mandate it would be made under; null when none
 }
 
 // DeclinedEvent is the data of a transaction.declined event: the declined

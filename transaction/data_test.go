@@ -37,7 +37,8 @@ func TestEventPayloads(t *testing.T) {
 	}{
 		{transaction.CompletedEvent{Data: tx.ToData(), MandateID: &mdt}, "transaction.completed", map[string]string{"mandate_id": `"mdt_m"`}},
 		{transaction.ReversedEvent{Data: tx.ToData()}, "transaction.reversed", nil},
-		{transaction.ApprovalRequestedEvent{Data: tx.ToData()}, "transaction.approval_requested", nil},
+		{transaction.ApprovalRequestedEvent{Data: tx.ToData(), MandateID: &mdt}, "transaction.approval_requested", map[string]string{"mandate_id": `"mdt_m"`}},
+		{transaction.ApprovalRequestedEvent{Data: tx.ToData()}, "transaction.approval_requested", map[string]string{"mandate_id": `null`}},
 		{transaction.DeclinedEvent{Data: tx.ToData()}, "transaction.declined", nil},
 		{transaction.ExpiredEvent{Data: tx.ToData()}, "transaction.expired", nil},
 	} {
