@@ -77,6 +77,11 @@ type ListMandatesParams struct {
 	Status  MandateStatus // "" lists every status
 	Limit   int           // 1..200; 0 is the server's default of 50
 	After   string        // the EndCursor of the previous page
+	// Last and Before page backwards (not with Limit or After): the Last
+	// mandates (1..200, 0 the server's default) just before Before, the
+	// StartCursor of the page after; empty Before: the list's last ones.
+	Last   int
+	Before string
 }
 
 // MandatePage is one page of mandates, newest first.
@@ -126,10 +131,10 @@ func (s *MandatesService) Get(ctx context.Context, id string) (*Mandate, error) 
 
 // List returns one page of your organization's mandates, newest first.
 func (s *MandatesService) List(ctx context.Context, p ListMandatesParams) (*MandatePage, error) {
-	vars := pageVars(p.Limit, p.After, "agentId", p.AgentID, "status", string(p.Status))
+	vars := backVars(pageVars(p.Limit, p.After, "agentId", p.AgentID, "status", string(p.Status)), p.Last, p.Before)
 	var conn connection[Mandate]
 	err := s.c.graphql(ctx, "mandates.list", safe,
-		`query($agentId: ID, $status: MandateStatus, $limit: Int, $after: String) { mandates(agentId: $agentId, status: $status, limit: $limit, after: $after) { nodes { `+mandateFields+` } `+pageInfoFields+` totalCount } }`,
+		`query($agentId: ID, $status: MandateStatus, $limit: Int, $after: String, $last: Int, $before: String) { mandates(agentId: $agentId, status: $status, limit: $limit, after: $after, last: $last, before: $before) { nodes { `+mandateFields+` } `+pageInfoFields+` totalCount } }`,
 		vars, "mandates", &conn)
 	if err != nil {
 		return nil, err
@@ -142,6 +147,23 @@ func (s *MandatesService) List(ctx context.Context, p ListMandatesParams) (*Mand
 func (s *MandatesService) ListAll(ctx context.Context, p ListMandatesParams) iter.Seq2[Mandate, error] {
 	return every(ctx, p.After, func(ctx context.Context, after string) ([]Mandate, PageInfo, error) {
 		p.After = after
+		page, err := s.List(ctx, p)
+		if err != nil {
+			return nil, PageInfo{}, err
+		}
+		return page.Mandates, page.PageInfo, nil
+	})
+}
+
+// ListAllBackward iterates over every mandate matching p from p.Before (the
+// oldest when empty) towards the newest, page before page of p.Last: oldest
+// first. The first error ends it.
+func (s *MandatesService) ListAllBackward(ctx context.Context, p ListMandatesParams) iter.Seq2[Mandate, error] {
+	if p.Last == 0 {
+		p.Last = defaultPageSize
+	}
+	return backward(ctx, p.Before, func(ctx context.Context, before string) ([]Mandate, PageInfo, error) {
+		p.Before = before
 		page, err := s.List(ctx, p)
 		if err != nil {
 			return nil, PageInfo{}, err

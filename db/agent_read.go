@@ -137,20 +137,13 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list agents: %w", err)
 	}
-	views, more := trimPage(views, f.Limit)
-	if w.Backward {
-		reverse(views)
-	}
-	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), Cursors: make([]string, len(views))}
-	page.HasNextPage, page.HasPreviousPage = w.Flags(more)
+	views, end := finishPage(views, w, func(v *agentView) string { return seqCursor(v.Seq) })
+	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), Cursors: end.cursors, EndCursor: end.endCursor,
+		HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
 	slab := make([]agent.Agent, len(views))
 	for i := range views {
 		slab[i] = views[i].agent()
 		page.Agents[i] = &slab[i]
-		page.Cursors[i] = seqCursor(views[i].Seq)
-	}
-	if n := len(views); n > 0 {
-		page.EndCursor = page.Cursors[n-1]
 	}
 	if !withTrust {
 		return page, nil, nil

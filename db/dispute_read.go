@@ -54,34 +54,19 @@ func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*tr
 		return nil, err
 	}
 	w := window(f.Limit, f.After, f.Before, f.Backward)
-	cmp, order := "<", "seq DESC"
-	if w.Backward {
-		cmp, order = ">", "seq ASC"
-	}
-	q := visibleDisputes(s.db.bun, p.OrgID, f)
-	if c := w.Cursor(); c != "" {
-		seq, err := parseSeqCursor(c)
-		if err != nil {
-			return nil, cursorErr(err, w)
-		}
-		q = q.Where("seq "+cmp+" ?", seq)
+	q, err := seqWindow(visibleDisputes(s.db.bun, p.OrgID, f), w)
+	if err != nil {
+		return nil, err
 	}
 	var rows []disputeRow
-	if err := q.Order(order).Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
+	if err := q.Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list disputes: %w", err)
 	}
-	rows, more := trimPage(rows, f.Limit)
-	if w.Backward {
-		reverse(rows)
-	}
-	page := &trust.DisputePage{Disputes: make([]*trust.Dispute, len(rows)), Cursors: make([]string, len(rows))}
-	page.HasNextPage, page.HasPreviousPage = w.Flags(more)
+	rows, end := finishPage(rows, w, func(r disputeRow) string { return seqCursor(r.Seq) })
+	page := &trust.DisputePage{Disputes: make([]*trust.Dispute, len(rows)), Cursors: end.cursors, EndCursor: end.endCursor,
+		HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
 	for i := range rows {
 		page.Disputes[i] = rows[i].dispute()
-		page.Cursors[i] = seqCursor(rows[i].Seq)
-	}
-	if len(rows) > 0 {
-		page.EndCursor = page.Cursors[len(rows)-1]
 	}
 	return page, nil
 }

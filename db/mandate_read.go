@@ -48,35 +48,20 @@ func (s *MandateService) List(ctx context.Context, f mandate.Filter) (*mandate.P
 		return nil, err
 	}
 	w := window(f.Limit, f.After, f.Before, f.Backward)
-	cmp, order := "<", "seq DESC"
-	if w.Backward {
-		cmp, order = ">", "seq ASC"
-	}
 	now := s.db.Now()
-	q := visibleMandates(s.db.bun, p.OrgID, f, now)
-	if c := w.Cursor(); c != "" {
-		seq, err := parseSeqCursor(c)
-		if err != nil {
-			return nil, cursorErr(err, w)
-		}
-		q = q.Where("seq "+cmp+" ?", seq)
+	q, err := seqWindow(visibleMandates(s.db.bun, p.OrgID, f, now), w)
+	if err != nil {
+		return nil, err
 	}
 	var rows []mandateRow
-	if err := q.Order(order).Limit(f.Limit+1).Scan(ctx, &rows); err != nil {
+	if err := q.Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list mandates: %w", err)
 	}
-	rows, more := trimPage(rows, f.Limit)
-	if w.Backward {
-		reverse(rows)
-	}
-	page := &mandate.Page{Mandates: make([]*mandate.Mandate, len(rows)), Cursors: make([]string, len(rows))}
-	page.HasNextPage, page.HasPreviousPage = w.Flags(more)
+	rows, end := finishPage(rows, w, func(r mandateRow) string { return seqCursor(r.Seq) })
+	page := &mandate.Page{Mandates: make([]*mandate.Mandate, len(rows)), Cursors: end.cursors, EndCursor: end.endCursor,
+		HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
 	for i := range rows {
 		page.Mandates[i] = rows[i].mandate(now)
-		page.Cursors[i] = seqCursor(rows[i].Seq)
-	}
-	if len(rows) > 0 {
-		page.EndCursor = page.Cursors[len(rows)-1]
 	}
 	return page, nil
 }

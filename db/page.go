@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/paging"
 )
@@ -111,4 +113,51 @@ func cursorErr(err error, w paging.Window) error {
 		return failure.Invalid("before", "is not a cursor returned by this list: pass pageInfo.startCursor or an edge's cursor unchanged")
 	}
 	return err
+}
+
+// seqWindow narrows q, a list ordered newest first by its seq column, to w's
+// page: the rows past w's cursor in the direction w reads (a backward page
+// oldest first from its cursor), one more than the page to tell whether
+// another follows.
+func seqWindow(q *bun.SelectQuery, w paging.Window) (*bun.SelectQuery, error) {
+	cmp, order := "<", "seq DESC"
+	if w.Backward {
+		cmp, order = ">", "seq ASC"
+	}
+	if c := w.Cursor(); c != "" {
+		seq, err := parseSeqCursor(c)
+		if err != nil {
+			return nil, cursorErr(err, w)
+		}
+		q = q.Where("seq "+cmp+" ?", seq)
+	}
+	return q.Order(order).Limit(w.Limit + 1), nil
+}
+
+// pageEnd is what every keyset page says besides its items: each item's
+// cursor, the last one's, and whether rows follow and precede it.
+type pageEnd struct {
+	cursors              []string
+	endCursor            string
+	hasNext, hasPrevious bool
+}
+
+// finishPage makes rows, read by w's keyset query (limit+1 in the direction
+// w reads), the page in the list's own order, with cursor giving each row's
+// cursor.
+func finishPage[T any](rows []T, w paging.Window, cursor func(T) string) ([]T, pageEnd) {
+	rows, more := trimPage(rows, w.Limit)
+	if w.Backward {
+		reverse(rows)
+	}
+	var end pageEnd
+	end.hasNext, end.hasPrevious = w.Flags(more)
+	end.cursors = make([]string, len(rows))
+	for i := range rows {
+		end.cursors[i] = cursor(rows[i])
+	}
+	if n := len(rows); n > 0 {
+		end.endCursor = end.cursors[n-1]
+	}
+	return rows, end
 }

@@ -103,18 +103,11 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 	if err := s.db.bun.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list transactions: %w", err)
 	}
-	rows, more := trimPage(rows, f.Limit)
-	if w.Backward {
-		reverse(rows)
-	}
-	page := &transaction.Page{Transactions: make([]*transaction.Transaction, len(rows)), Cursors: make([]string, len(rows))}
-	page.HasNextPage, page.HasPreviousPage = w.Flags(more)
+	rows, end := finishPage(rows, w, func(r transactionRow) string { return timeCursor(r.CreatedAt, r.ID) })
+	page := &transaction.Page{Transactions: make([]*transaction.Transaction, len(rows)), Cursors: end.cursors,
+		EndCursor: end.endCursor, HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
 	for i := range rows {
 		page.Transactions[i] = rows[i].transaction()
-		page.Cursors[i] = timeCursor(rows[i].CreatedAt, rows[i].ID)
-	}
-	if n := len(rows); n > 0 {
-		page.EndCursor = page.Cursors[n-1]
 	}
 	return page, nil
 }
