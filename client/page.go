@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"time"
 )
@@ -45,9 +46,20 @@ func every[T any](ctx context.Context, after string, fetch fetchPage[T]) iter.Se
 			if !next.HasNextPage || next.EndCursor == "" {
 				return
 			}
+			if next.EndCursor == after {
+				var zero T
+				yield(zero, stuckCursor(after))
+				return
+			}
 			after = next.EndCursor
 		}
 	}
+}
+
+// stuckCursor ends a walk whose server answered a page with the cursor it
+// was asked from, which would otherwise fetch that page forever.
+func stuckCursor(c string) error {
+	return fmt.Errorf("agenttrust: the server answered the page at cursor %q with the same cursor: stopping the walk", c)
 }
 
 // defaultPageSize is the server's page size when none is asked for: a
@@ -74,6 +86,11 @@ func backward[T any](ctx context.Context, before string, fetch fetchPage[T]) ite
 				}
 			}
 			if !page.HasPreviousPage || page.StartCursor == "" {
+				return
+			}
+			if page.StartCursor == before {
+				var zero T
+				yield(zero, stuckCursor(before))
 				return
 			}
 			before = page.StartCursor
