@@ -36,7 +36,7 @@ func (r auditRow) entry() agent.AuditEntry {
 // appendAudit seals the next entry of a's chain and stores it inside tx. The
 // caller must hold a's row lock (FOR UPDATE) so sequences never collide; a's
 // chain head is advanced in memory and must be written back by the caller's
-// row update, or by saveAuditHead. The new head is signed with the server key.
+// row update, or recordAudit is called instead. The new head is signed with the server key.
 //
 // The entry's actor is the acting API key's id when that key belongs to the
 // agent's organization, and ExternalActor otherwise: an agent's chain never
@@ -69,8 +69,12 @@ func (d *DB) appendAudit(ctx context.Context, tx *txn, a *agentRow, action strin
 const insertAudit = `INSERT INTO audit_entries (agent_id, sequence, action, at, actor, details, hash, previous_hash)
  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
 
-// saveAuditHead writes a's chain head back to its row.
-func saveAuditHead(ctx context.Context, tx *txn, a *agentRow) error {
+// recordAudit appends an entry to a's chain (appendAudit) and writes the new
+// head back to its row, for an event that changes nothing else of the row.
+func (d *DB) recordAudit(ctx context.Context, tx *txn, a *agentRow, action string, p auth.Principal, at time.Time, details any) error {
+	if err := d.appendAudit(ctx, tx, a, action, p, at, details); err != nil {
+		return err
+	}
 	return tx.write(ctx, "advance audit head", updateAuditHead, a.AuditSeq, a.AuditHead, a.AuditHeadMAC, a.ID)
 }
 

@@ -101,10 +101,7 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 			return fmt.Errorf("insert dispute evidence: %w", err)
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID, "reason": d.Reason, "evidence_ids": d.EvidenceIDs}
-		if err := s.db.appendAudit(ctx, tx, a, agent.AuditDisputeFiled, p, now, details); err != nil {
-			return err
-		}
-		if err := saveAuditHead(ctx, tx, a); err != nil {
+		if err := s.db.recordAudit(ctx, tx, a, agent.AuditDisputeFiled, p, now, details); err != nil {
 			return err
 		}
 		out = d.dispute()
@@ -238,10 +235,7 @@ func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.D
 			return fmt.Errorf("release dispute evidence: %w", err)
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID}
-		if err := s.db.appendAudit(ctx, tx, a, agent.AuditDisputeWithdrawn, p, now, details); err != nil {
-			return err
-		}
-		if err := saveAuditHead(ctx, tx, a); err != nil {
+		if err := s.db.recordAudit(ctx, tx, a, agent.AuditDisputeWithdrawn, p, now, details); err != nil {
 			return err
 		}
 		out = d.dispute()

@@ -94,10 +94,7 @@ func (s *MandateService) Create(ctx context.Context, in mandate.CreateInput) (*m
 		}
 		out = row.mandate(now)
 		data := out.ToData()
-		if err := s.db.appendAudit(ctx, tx, a, agent.AuditMandateCreated, p, now, data); err != nil {
-			return err
-		}
-		if err := saveAuditHead(ctx, tx, a); err != nil {
+		if err := s.db.recordAudit(ctx, tx, a, agent.AuditMandateCreated, p, now, data); err != nil {
 			return err
 		}
 		_, err = appendEvent(ctx, tx, event.MandateCreated, now, mandate.CreatedEvent{Data: data}, a.OrgID)
@@ -158,10 +155,7 @@ func (s *MandateService) Revoke(ctx context.Context, mandateID string, reason *s
 		}
 		out = row.mandate(now)
 		details := map[string]any{"mandate_id": row.ID, "reason": reason, "spent": row.Spent.String(), "uses": row.Uses}
-		if err := s.db.appendAudit(ctx, tx, a, agent.AuditMandateRevoked, p, now, details); err != nil {
-			return err
-		}
-		if err := saveAuditHead(ctx, tx, a); err != nil {
+		if err := s.db.recordAudit(ctx, tx, a, agent.AuditMandateRevoked, p, now, details); err != nil {
 			return err
 		}
 		_, err = appendEvent(ctx, tx, event.MandateRevoked, now, mandate.RevokedEvent{Data: out.ToData(), Reason: reason}, a.OrgID)

@@ -129,7 +129,7 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 	if receiver == nil {
 		return nil, nil, agentNotFound(in.ToAgent)
 	}
-	// The mandate is locked after the agents (the order revokeMandate
+	// The mandate is locked after the agents (the order MandateService.Revoke
 	// keeps too), and its clock read once it is held: an execute that waited
 	// for a revocation sees it.
 	ref, err := lockMandate(ctx, tx, sender.ID, in.MandateID)
@@ -289,10 +289,7 @@ func (s *TransactionService) recordRefusal(ctx context.Context, tx *txn, sender 
 	if in.MandateID != nil {
 		details["mandate_id"] = *in.MandateID
 	}
-	if err := s.db.appendAudit(ctx, tx, sender, agent.AuditTransactionRefused, actor, now, details); err != nil {
-		return err
-	}
-	if err := saveAuditHead(ctx, tx, sender); err != nil {
+	if err := s.db.recordAudit(ctx, tx, sender, agent.AuditTransactionRefused, actor, now, details); err != nil {
 		return err
 	}
 	if !trust.RefusalCounts(d.ReasonCode) { // the trust rule's own refusals never count against the agent
@@ -366,10 +363,7 @@ func (d *DB) auditBoth(ctx context.Context, tx *txn, action string, actor auth.P
 		for k, v := range extra {
 			details[k] = v
 		}
-		if err := d.appendAudit(ctx, tx, side.row, action, actor, now, details); err != nil {
-			return err
-		}
-		if err := saveAuditHead(ctx, tx, side.row); err != nil {
+		if err := d.recordAudit(ctx, tx, side.row, action, actor, now, details); err != nil {
 			return err
 		}
 	}
