@@ -252,7 +252,7 @@ func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow,
 		r := party(receiver, now)
 		in.Receiver = &r
 	}
-	in.SenderAssessment = sender.assessment(now)
+	in.SenderAssessment = trust.Assess(*in.Sender.Score) // the score party computed, not a second Compute
 	var err error
 	if in.Outflow, err = spendHistory(ctx, tx, in.Sender, now, false); err != nil {
 		return policy.Decision{}, err

@@ -61,12 +61,6 @@ func (tc *trustCounters) counters(status string) trust.Counters {
 // trustOf is the agent's trust counters as read with its row.
 func (r *agentRow) trustOf() trust.Counters { return r.TC.counters(r.Status) }
 
-// assessment is the agent's assessment at now, decayed from its counters:
-// the one the policy applies.
-func (r *agentRow) assessment(now time.Time) string {
-	return trust.Compute(r.trustOf(), now).Assessment
-}
-
 // initTrust stores a new agent's counters and first snapshot.
 func initTrust(ctx context.Context, tx *txn, a *agentRow, now time.Time) error {
 	res := trust.Compute(trust.Counters{At: now}, now)
