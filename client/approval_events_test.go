@@ -1,9 +1,6 @@
 package client_test
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -13,7 +10,6 @@ import (
 	"github.com/agenttrust/service/client"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
-	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/wire"
 )
 
@@ -24,13 +20,9 @@ func TestSubscribeApprovalEvents(t *testing.T) {
 	d := dbtest.New(t)
 	var skew atomic.Int64
 	d.Now = func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
-	srv := wire.NewServer(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000},
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ExpirySweep: 10 * time.Millisecond})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = srv.Run(ctx); close(done) }()
+	ctx, srv := runService(t, wire.Options{DB: d, ExpirySweep: 10 * time.Millisecond})
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { ts.Close(); cancel(); <-done })
+	t.Cleanup(ts.Close)
 	orgID, _, key, err := db.NewOrgService(d).CreateOrg(ctx, "acme")
 	if err != nil {
 		t.Fatal(err)

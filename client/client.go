@@ -166,6 +166,13 @@ func New(o Options) (*Client, error) {
 	return c, nil
 }
 
+// identify sets the headers every request to the service carries: the
+// API key and the library's User-Agent.
+func (c *Client) identify(h http.Header) {
+	h.Set("Authorization", "Bearer "+c.apiKey)
+	h.Set("User-Agent", c.userAgent)
+}
+
 // endpoint is the absolute URL of path under the base URL.
 func (c *Client) endpoint(path string) string {
 	return c.base.String() + path

@@ -191,8 +191,7 @@ func (st *EventStream) connect(ctx context.Context) (*websocket.Conn, error) {
 	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[u.Scheme]
 	u.Path += "/graphql"
 	h := http.Header{}
-	h.Set("Authorization", "Bearer "+c.apiKey)
-	h.Set("User-Agent", c.userAgent)
+	c.identify(h)
 	dialer := websocket.Dialer{
 		Subprotocols:     []string{"graphql-transport-ws"},
 		HandshakeTimeout: c.timeout,

@@ -28,8 +28,7 @@ func (s *TransactionsService) ExportTo(ctx context.Context, w io.Writer, p Expor
 	if err != nil {
 		return 0, fmt.Errorf("agenttrust transactions.exportTo: %w", err)
 	}
-	req.Header.Set("Authorization", "Bearer "+s.c.apiKey)
-	req.Header.Set("User-Agent", s.c.userAgent)
+	s.c.identify(req.Header)
 	resp, err := s.c.http.Do(req)
 	if err != nil {
 		return 0, fmt.Errorf("agenttrust transactions.exportTo: %w", err)

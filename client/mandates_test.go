@@ -1,10 +1,7 @@
 package client_test
 
 import (
-	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -13,7 +10,6 @@ import (
 	"github.com/agenttrust/service/client"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
-	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/wire"
 )
 
@@ -88,12 +84,9 @@ func TestMandates(t *testing.T) {
 func TestMandateEventsReachSubscriptions(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	srv := wire.NewServer(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = srv.Run(ctx); close(done) }()
+	ctx, srv := runService(t, wire.Options{DB: d})
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { ts.Close(); cancel(); <-done })
+	t.Cleanup(ts.Close)
 	_, _, key, err := db.NewOrgService(d).CreateOrg(ctx, "acme")
 	if err != nil {
 		t.Fatal(err)

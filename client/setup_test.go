@@ -2,6 +2,8 @@ package client_test
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -10,7 +12,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agenttrust/service/client"
+	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/internal/testkit"
+	"github.com/agenttrust/service/wire"
 )
 
 // bundle is one test's service: the test kit's database and handler behind a
@@ -62,6 +66,22 @@ func (b *bundle) otherOrg() *client.Client {
 	b.t.Helper()
 	_, key := b.kit.NewOrg("globex")
 	return b.client(key)
+}
+
+// runService runs the whole service of o (its background work too, unlike
+// setup's handler) until the test ends, under a rate limit no test reaches
+// and with its logs discarded; ctx ends with it. A server the caller puts
+// in front of it and closes at cleanup closes before the service stops.
+func runService(t *testing.T, o wire.Options) (ctx context.Context, srv *wire.Server) {
+	t.Helper()
+	o.Config = httpapi.Config{RateLimitRPS: 10000, RateLimitBurst: 10000}
+	o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv = wire.NewServer(o)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = srv.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return ctx, srv
 }
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }

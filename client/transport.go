@@ -111,8 +111,7 @@ func (c *Client) attempt(ctx context.Context, cl call) (*answer, error) {
 	for k, v := range cl.header {
 		req.Header[k] = v
 	}
-	req.Header.Set("Authorization", "Bearer "+c.apiKey)
-	req.Header.Set("User-Agent", c.userAgent)
+	c.identify(req.Header)
 	if cl.body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

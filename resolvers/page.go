@@ -9,20 +9,14 @@ import (
 	"github.com/agenttrust/service/paging"
 )
 
-func pageInfo(endCursor string, hasNext bool) *model.PageInfo {
-	p := &model.PageInfo{HasNextPage: hasNext}
-	if endCursor != "" {
-		p.EndCursor = &endCursor
-	}
-	return p
-}
-
 // connectionInfo is a page's PageInfo: its contract endCursor and
 // hasNextPage, and the Relay startCursor (its first row's) and
 // hasPreviousPage.
 func connectionInfo(cursors []string, endCursor string, hasNext, hasPrevious bool) *model.PageInfo {
-	p := pageInfo(endCursor, hasNext)
-	p.HasPreviousPage = hasPrevious
+	p := &model.PageInfo{HasNextPage: hasNext, HasPreviousPage: hasPrevious}
+	if endCursor != "" {
+		p.EndCursor = &endCursor
+	}
 	if len(cursors) > 0 {
 		start := cursors[0]
 		p.StartCursor = &start

@@ -16,8 +16,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
-
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/event"
@@ -81,8 +79,7 @@ func (k *Kit) NewOrg(name string) (orgID, key string) {
 }
 
 // SQL opens a database/sql handle on the test database, for seeding and
-// checks behind the service's back; it is closed when the test ends. Its
-// statement timeout is generous: bulk seeding on a busy machine is slow.
+// checks behind the service's back; it is closed when the test ends.
 func (k *Kit) SQL() *sql.DB {
 	k.T.Helper()
 	conn := k.openSQL()
@@ -90,13 +87,7 @@ func (k *Kit) SQL() *sql.DB {
 	return conn
 }
 
-func (k *Kit) openSQL() *sql.DB {
-	db, err := sql.Open("pgx", k.DBURL)
-	if err != nil {
-		k.T.Fatalf("open test database: %v", err)
-	}
-	return db
-}
+func (k *Kit) openSQL() *sql.DB { return dbtest.OpenSQL(k.DBURL) }
 
 // Exec runs SQL straight against the test database, behind the service's
 // back, and fails unless it changed a row.
