@@ -31,7 +31,7 @@ func setupMandates(t *testing.T) *mandateWorld {
 }
 
 func (w *mandateWorld) at(d time.Duration) string {
-	return w.clock.Now().Add(d).Format(time.RFC3339Nano)
+	return event.FormatTime(w.clock.Now().Add(d)) // the service's own form, so answers compare as strings
 }
 
 func TestMandateCreateReadListRevoke(t *testing.T) {
