@@ -14,7 +14,9 @@ import (
 	"github.com/agenttrust/service/failure"
 )
 
-// CSVHeader is the export's header row: the GraphQL Transaction fields.
+// CSVHeader is the export's header row: these GraphQL Transaction fields, by
+// their GraphQL names (expiresAt, decidedAt, decidedBy and mandateId are not
+// exported).
 var CSVHeader = []string{"id", "fromAgent", "toAgent", "action", "amount", "currency", "memo", "status", "reversalOf", "reversedBy", "reason", "createdAt"}
 
 // Encoder writes export rows to a writer as they come, so that a caller can
