@@ -69,7 +69,7 @@ func (s *TransactionService) Approve(ctx context.Context, txID string) (*transac
 		// checks and the money use the time the agents' and the mandate's
 		// locks were taken, as an execute's do.
 		now := s.db.Now()
-		d, err := evaluatePolicy(ctx, tx, sender, receiver, row.Action, row.Amount, row.Currency, now, ref)
+		d, err := evaluatePolicy(ctx, tx.querier(), sender, receiver, row.Action, row.Amount, row.Currency, now, ref)
 		if err != nil {
 			return err
 		}

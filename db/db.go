@@ -153,6 +153,28 @@ func (d *DB) query(ctx context.Context, sql string, args ...any) (pgx.Rows, erro
 	return d.pool.Query(ctx, sql, args...)
 }
 
+// querier runs reads on the pool or in a transaction through database/sql
+// (not bun, which writes arguments into the text), counted like bun's
+// statements: the arguments travel as parameters, so pgx prepares each
+// statement once per connection and Postgres need not plan it on every use.
+type querier struct {
+	d  *DB
+	db interface {
+		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	}
+}
+
+func (q querier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	q.d.statements.Add(1)
+	return q.db.QueryContext(ctx, query, args...)
+}
+
+// querier reads on the pool.
+func (d *DB) querier() querier { return querier{d: d, db: d.bun.DB} }
+
+// querier reads in the transaction.
+func (t *txn) querier() querier { return querier{d: t.d, db: t.Tx.Tx} }
+
 // queryRow is query for one row.
 func (d *DB) queryRow(ctx context.Context, sql string, args ...any) pgx.Row {
 	d.statements.Add(1)

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/policy"
 )
@@ -41,7 +39,7 @@ func explainsWithRows(code string) bool {
 // them add up to the whole history without scanning it. A bucket or total
 // beyond money.MaxAmount (no Amount holds it) is read as MaxAmount, still
 // more than any limit, so the policy refuses as it would with the true sum.
-func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time, rows bool) ([]policy.Outflow, error) {
+func spendHistory(ctx context.Context, q querier, p policy.Party, now time.Time, rows bool) ([]policy.Outflow, error) {
 	since, total := p.Since(now), p.HasTotal()
 	if !since.Before(now) && !total {
 		return nil, nil
@@ -52,14 +50,18 @@ func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time,
 	var flows []policy.Outflow
 	if since.Before(now) {
 		var err error
-		if flows, err = outflowRows(ctx, q, p.ID, since); err != nil {
+		if flows, err = readOutflows(ctx, q, "read outflow", outflowRowsSQL, p.ID, since); err != nil {
 			return nil, err
 		}
 	}
 	if !total {
 		return flows, nil
 	}
-	return addTotals(ctx, q, p.ID, flows)
+	totals, err := readOutflows(ctx, q, "read outflow totals", outflowTotalsSQL, p.ID, money.MaxAmount)
+	if err != nil {
+		return nil, err
+	}
+	return withTotals(flows, totals), nil
 }
 
 // outflowSums reads the outflow from the earliest edge's hour on,
@@ -69,12 +71,14 @@ func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time,
 // edges (a row exactly at an edge in a stretch of its own, as rolling
 // windows exclude it and calendar ones include it). No sum straddles an
 // edge, so every window's sum is exact, and what is shipped is bounded by
-// the number of edges and actions, whatever the history.
-//
-// With totals, the same statement also reads the running totals (as
-// addTotals does), so a policy's whole check is one round trip.
-func outflowSums(ctx context.Context, q bun.IDB, agentID string, edges []time.Time, totals bool) ([]policy.Outflow, error) {
-	exact := slices.Clone(edges)
+// the number of edges and actions, whatever the history. With totals, the
+// same statement also reads the running totals (dated at the zero time), so
+// a policy's whole check is one round trip.
+func outflowSums(ctx context.Context, q querier, agentID string, edges []time.Time, totals bool) ([]policy.Outflow, error) {
+	exact := make([]time.Time, len(edges))
+	for i, e := range edges {
+		exact[i] = e.UTC()
+	}
 	slices.SortFunc(exact, time.Time.Compare)
 	exact = slices.CompactFunc(exact, time.Time.Equal)
 	hours := make([]time.Time, len(exact))
@@ -82,95 +86,84 @@ func outflowSums(ctx context.Context, q bun.IDB, agentID string, edges []time.Ti
 		hours[i] = outflowHour(e)
 	}
 	hours = slices.CompactFunc(hours, time.Time.Equal)
-	var sums []struct {
-		At     *time.Time   `bun:"at"` // nil: a running total
-		Action string       `bun:"action"`
-		Amount money.Amount `bun:"amount"`
-		Count  int          `bun:"count"`
+	flows, err := readOutflows(ctx, q, "sum outflow", outflowSumsSQL, agentID, hours, exact, money.MaxAmount, totals)
+	if err != nil {
+		return nil, err
 	}
-	var sql string
-	var args []any
-	switch {
-	case len(exact) > 0 && totals:
-		sql, args = outflowSumsSQL+" UNION ALL "+outflowTotalsSQL, []any{agentID, hours[0], pgTimes(hours), pgTimes(exact), money.MaxAmount}
-	case len(exact) > 0:
-		sql, args = outflowSumsSQL, []any{agentID, hours[0], pgTimes(hours), pgTimes(exact), money.MaxAmount}
-	default:
-		sql, args = outflowTotalsSQL, []any{agentID, nil, nil, nil, money.MaxAmount}
-	}
-	if err := q.NewRaw(sql, args...).Scan(ctx, &sums); err != nil {
-		return nil, fmt.Errorf("sum outflow: %w", err)
-	}
-	var flows []policy.Outflow
-	var running []runningTotal
-	for _, s := range sums {
-		if s.At == nil {
-			running = append(running, runningTotal{Action: s.Action, Total: s.Amount})
-			continue
+	var running []policy.Outflow
+	flows = slices.DeleteFunc(flows, func(o policy.Outflow) bool {
+		if o.At.IsZero() {
+			running = append(running, o)
 		}
-		flows = append(flows, policy.Outflow{Amount: s.Amount, At: *s.At, Action: s.Action, Count: s.Count})
-	}
+		return o.At.IsZero()
+	})
 	return withTotals(flows, running), nil
 }
 
-// outflowTotalsSQL reads an agent's running totals per action (at NULL),
-// in outflowSumsSQL's columns and parameters.
-const outflowTotalsSQL = `
-SELECT NULL::timestamptz, action, least(total, ?4::numeric), 0 FROM agent_outflow_totals WHERE agent_id = ?0`
-
-// outflowSumsSQL sums an agent's outflow since hour ?1 per action and
-// stretch: buckets of the hours not in ?2 between the hours of ?2, rows of
-// the hours in ?2 between the exact edges ?3 (each edge's own instant apart).
-const outflowSumsSQL = `
-SELECT min(hour) AS at, action, least(sum(amount), ?4::numeric) AS amount, sum(count)::int AS count
-  FROM agent_outflow_hours
- WHERE agent_id = ?0 AND hour >= ?1 AND hour <> ALL(?2::timestamptz[])
- GROUP BY width_bucket(hour, ?2::timestamptz[]), action
-UNION ALL
-SELECT min(created_at), action, least(sum(amount), ?4::numeric), count(*)::int
-  FROM transactions, unnest(?2::timestamptz[]) AS h(start)
- WHERE from_agent = ?0 AND ` + countedOutflow + `
-   AND created_at >= h.start AND created_at < h.start + interval '1 hour'
- GROUP BY width_bucket(created_at, ?3::timestamptz[]), created_at = ANY(?3::timestamptz[]), action`
-
-// outflowRows reads the sender's counted rows from since on.
-func outflowRows(ctx context.Context, q bun.IDB, agentID string, since time.Time) ([]policy.Outflow, error) {
-	var rows []struct {
-		Amount    money.Amount `bun:"amount"`
-		Action    string       `bun:"action"`
-		CreatedAt time.Time    `bun:"created_at"`
-	}
-	err := q.NewSelect().Table("transactions").Column("amount", "action", "created_at").
-		Where("from_agent = ?", agentID).Where(countedOutflow).Where("created_at >= ?", since).Scan(ctx, &rows)
+// readOutflows runs one of the statements below, whose rows are outflows:
+// (at, action, amount, count), at NULL for a running total.
+func readOutflows(ctx context.Context, q querier, what, query string, args ...any) ([]policy.Outflow, error) {
+	rows, err := q.query(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read outflow: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	out := make([]policy.Outflow, len(rows))
-	for i, r := range rows {
-		out[i] = policy.Outflow{Amount: r.Amount, Action: r.Action, At: r.CreatedAt}
+	defer rows.Close()
+	var out []policy.Outflow
+	for rows.Next() {
+		var o policy.Outflow
+		var at *time.Time
+		if err := rows.Scan(&at, &o.Action, &o.Amount, &o.Count); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		if at != nil {
+			o.At = *at
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return out, nil
 }
 
-// runningTotal is an agent's running outflow total for one action.
-type runningTotal struct {
-	Action string       `bun:"action"`
-	Total  money.Amount `bun:"total"`
-}
+// outflowSumsSQL sums agent $1's outflow per action and stretch: the
+// buckets from the first hour of $2 on, except the hours in $2, summed
+// between those hours; the rows of the hours in $2, summed between the exact
+// edges $3 (each edge's own instant apart). With $5, the running totals
+// too, at NULL. Sums are capped at $4. Each edge hour's rows are one index
+// range scan: OFFSET 0 keeps the planner from joining them as one scan of
+// all the agent's rows, which it prefers whenever it thinks the agent has
+// few.
+const outflowSumsSQL = `
+SELECT min(hour), action, least(sum(amount), $4::numeric), sum(count)::int
+  FROM agent_outflow_hours
+ WHERE agent_id = $1 AND hour >= ($2::timestamptz[])[1] AND hour <> ALL($2::timestamptz[])
+ GROUP BY width_bucket(hour, $2::timestamptz[]), action
+UNION ALL
+SELECT min(created_at), action, least(sum(amount), $4::numeric), count(*)::int
+  FROM unnest($2::timestamptz[]) AS h(start), LATERAL (
+       SELECT created_at, action, amount FROM transactions
+        WHERE from_agent = $1 AND ` + countedOutflow + `
+          AND created_at >= h.start AND created_at < h.start + interval '1 hour'
+       OFFSET 0) AS t
+ GROUP BY width_bucket(created_at, $3::timestamptz[]), created_at = ANY($3::timestamptz[]), action
+UNION ALL
+SELECT NULL, action, least(total, $4::numeric), 0 FROM agent_outflow_totals WHERE agent_id = $1 AND $5::bool`
 
-// addTotals appends, per action, the running total less what flows already hold.
-func addTotals(ctx context.Context, q bun.IDB, agentID string, flows []policy.Outflow) ([]policy.Outflow, error) {
-	var totals []runningTotal
-	if err := q.NewSelect().Table("agent_outflow_totals").Column("action").ColumnExpr("least(total, ?::numeric) AS total", money.MaxAmount).Where("agent_id = ?", agentID).Scan(ctx, &totals); err != nil {
-		return nil, fmt.Errorf("read outflow totals: %w", err)
-	}
-	return withTotals(flows, totals), nil
-}
+// outflowRowsSQL reads agent $1's counted rows from $2 on, one outflow each.
+const outflowRowsSQL = `
+SELECT created_at, action, amount, 1 FROM transactions
+ WHERE from_agent = $1 AND ` + countedOutflow + ` AND created_at >= $2`
 
-// withTotals appends, per action, the running total less what flows already hold.
-func withTotals(flows []policy.Outflow, totals []runningTotal) []policy.Outflow {
+// outflowTotalsSQL reads agent $1's running totals per action, capped at $2.
+const outflowTotalsSQL = `
+SELECT NULL::timestamptz, action, least(total, $2::numeric), 0 FROM agent_outflow_totals WHERE agent_id = $1`
+
+// withTotals appends, per action, the running total (an outflow at the zero
+// time) less what flows already hold.
+func withTotals(flows, totals []policy.Outflow) []policy.Outflow {
 	for _, t := range totals {
-		rest := t.Total
+		rest := t.Amount
 		for _, o := range flows {
 			if o.Action == t.Action {
 				rest = rest.Sub(o.Amount)
@@ -179,18 +172,4 @@ func withTotals(flows []policy.Outflow, totals []runningTotal) []policy.Outflow 
 		flows = append(flows, policy.Outflow{Amount: rest, Action: t.Action})
 	}
 	return flows
-}
-
-// pgTimes formats times as a Postgres array literal.
-func pgTimes(ts []time.Time) string {
-	b := []byte{'{'}
-	for i, t := range ts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = t.UTC().AppendFormat(b, time.RFC3339Nano)
-		b = append(b, '"')
-	}
-	return string(append(b, '}'))
 }

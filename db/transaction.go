@@ -137,7 +137,7 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 		return nil, nil, err
 	}
 	now := s.db.Now()
-	decision, err := evaluatePolicy(ctx, tx, sender, receiver, in.Action, in.Amount, cur, now, ref)
+	decision, err := evaluatePolicy(ctx, tx.querier(), sender, receiver, in.Action, in.Amount, cur, now, ref)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,7 +246,7 @@ func lockParties(ctx context.Context, tx *txn, orgID, from, to string) (map[stri
 // windows and velocity limits count; the rows come from agentsFor, with both
 // parties' scores) and runs the one policy function: executeTransaction and
 // evaluateTrust both come through here, so they decide alike.
-func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time, ref *policy.MandateRef) (policy.Decision, error) {
+func evaluatePolicy(ctx context.Context, q querier, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time, ref *policy.MandateRef) (policy.Decision, error) {
 	in := policy.Input{Sender: party(sender, now), Action: action, Amount: amount, Currency: cur, Now: now, Mandate: ref}
 	if receiver != nil {
 		r := party(receiver, now)
@@ -254,7 +254,7 @@ func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow,
 	}
 	in.SenderAssessment = trust.Assess(*in.Sender.Score) // the score party computed, not a second Compute
 	var err error
-	if in.Outflow, err = spendHistory(ctx, tx, in.Sender, now, false); err != nil {
+	if in.Outflow, err = spendHistory(ctx, q, in.Sender, now, false); err != nil {
 		return policy.Decision{}, err
 	}
 	d := policy.Evaluate(in)
@@ -264,7 +264,7 @@ func evaluatePolicy(ctx context.Context, tx bun.IDB, sender, receiver *agentRow,
 	// The buckets decide; the rows explain (when enough frees up), read
 	// only for a refusal, so an allowed execute reads only the rows of the
 	// hours its windows begin in.
-	if in.Outflow, err = spendHistory(ctx, tx, in.Sender, now, true); err != nil {
+	if in.Outflow, err = spendHistory(ctx, q, in.Sender, now, true); err != nil {
 		return policy.Decision{}, err
 	}
 	return policy.Evaluate(in), nil

@@ -192,7 +192,7 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 	if err != nil {
 		return nil, err
 	}
-	d, err := evaluatePolicy(ctx, s.db.bun, sender, receiver, in.Action, in.Amount, cur, s.db.Now(), ref)
+	d, err := evaluatePolicy(ctx, s.db.querier(), sender, receiver, in.Action, in.Amount, cur, s.db.Now(), ref)
 	if err != nil {
 		return nil, err
 	}
