@@ -50,7 +50,7 @@ func (s *TransactionService) Approve(ctx context.Context, txID string) (*transac
 	}
 	var out *transaction.Transaction
 	err = s.db.inBatchTx(ctx, func(tx *txn) error {
-		row, err := lockPending(ctx, tx, p, txID, s.db.Now())
+		row, _, err := lockPending(ctx, tx, p, txID)
 		if err != nil {
 			return err
 		}
@@ -107,8 +107,7 @@ func (s *TransactionService) Decline(ctx context.Context, txID, reason string) (
 	}
 	var out *transaction.Transaction
 	err = s.db.inTx(ctx, func(tx *txn) error {
-		now := s.db.Now()
-		row, err := lockPending(ctx, tx, p, txID, now)
+		row, now, err := lockPending(ctx, tx, p, txID)
 		if err != nil {
 			return err
 		}
@@ -131,29 +130,31 @@ const decideSQL = `UPDATE transactions SET status = $2, created_at = $3, expires
  reason = $6 WHERE id = $1`
 
 // lockPending locks a transaction the caller's organization sent and that
-// is still pending at now. NotFound when the caller cannot see it;
-// Forbidden when its organization only received it; Conflict when it is
-// not pending, or its expiry has passed (the sweep marks it expired).
-func lockPending(ctx context.Context, tx *txn, p auth.Principal, txID string, now time.Time) (*transactionRow, error) {
+// is still pending once its lock is held, and returns it with that moment.
+// NotFound when the caller cannot see it; Forbidden when its organization
+// only received it; Conflict when it is not pending, or its expiry has
+// passed (the sweep marks it expired).
+func lockPending(ctx context.Context, tx *txn, p auth.Principal, txID string) (*transactionRow, time.Time, error) {
 	var row transactionRow
 	// NO KEY UPDATE, as Reverse: a dispute citing it takes a key-share lock.
 	err := tx.NewSelect().Model(&row).Where("id = ?", txID).
 		Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, txNotFound(txID)
+		return nil, time.Time{}, txNotFound(txID)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("lock transaction: %w", err)
+		return nil, time.Time{}, fmt.Errorf("lock transaction: %w", err)
 	}
+	now := tx.d.Now()
 	switch {
 	case row.FromOrg != p.OrgID:
-		return nil, failure.Errorf(failure.Forbidden, "only the sending organization may approve or decline transaction %q", txID)
+		return nil, now, failure.Errorf(failure.Forbidden, "only the sending organization may approve or decline transaction %q", txID)
 	case row.Status != string(transaction.PendingApproval):
-		return nil, failure.Errorf(failure.Conflict, "transaction %q is %s, not pending_approval", txID, row.Status)
+		return nil, now, failure.Errorf(failure.Conflict, "transaction %q is %s, not pending_approval", txID, row.Status)
 	case !now.Before(*row.ExpiresAt):
-		return nil, failure.Errorf(failure.Conflict, "transaction %q expired at %s", txID, event.FormatTime(*row.ExpiresAt))
+		return nil, now, failure.Errorf(failure.Conflict, "transaction %q expired at %s", txID, event.FormatTime(*row.ExpiresAt))
 	}
-	return &row, nil
+	return &row, now, nil
 }
 
 // ExpireBatch is how many transactions one statement of ExpireApprovals expires at most.
