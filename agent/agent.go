@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/policy"
 )
@@ -155,7 +155,7 @@ func validateName(f *failure.Fields, name string) {
 		f.Add("input.name", "must not be blank")
 	case n > MaxNameLength:
 		f.Add("input.name", "must be at most %d characters (got %d)", MaxNameLength, n)
-	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+	case !plaintext.Line(name):
 		f.Add("input.name", "must not contain control characters")
 	}
 }
@@ -200,9 +200,7 @@ func ValidateReason(reason *string) error {
 	if !utf8.ValidString(*reason) || utf8.RuneCountInString(*reason) > MaxReasonLength {
 		return failure.Invalid("reason", "must be valid UTF-8 of at most %d characters", MaxReasonLength)
 	}
-	if strings.ContainsFunc(*reason, func(r rune) bool {
-		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
-	}) {
+	if !plaintext.Text(*reason) {
 		return failure.Invalid("reason", "must not contain control characters other than tab and line breaks")
 	}
 	return nil

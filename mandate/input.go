@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/paging"
 )
@@ -64,7 +64,7 @@ func (in CreateInput) Validate(now time.Time, g Grantee) error {
 	var f failure.Fields
 	if n := utf8.RuneCountInString(in.Description); strings.TrimSpace(in.Description) == "" || n > MaxDescriptionLength {
 		f.Add("input.description", "must be 1 to %d characters and not blank", MaxDescriptionLength)
-	} else if !PlainText(in.Description) {
+	} else if !plaintext.Text(in.Description) {
 		f.Add("input.description", "must be valid UTF-8 without control characters other than tab and line breaks")
 	}
 	validateActions(&f, in.Actions, g.AuthorizedActions)
@@ -144,19 +144,10 @@ func ValidateReason(reason *string) error {
 	if reason == nil {
 		return nil
 	}
-	if n := utf8.RuneCountInString(*reason); n > MaxReasonLength || !PlainText(*reason) {
+	if n := utf8.RuneCountInString(*reason); n > MaxReasonLength || !plaintext.Text(*reason) {
 		return failure.Invalid("reason", "must be valid UTF-8 of at most %d characters, without control characters other than tab and line breaks", MaxReasonLength)
 	}
 	return nil
-}
-
-// PlainText reports whether s is valid UTF-8 without control characters
-// other than tab and line breaks (Postgres text refuses NUL).
-func PlainText(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' }) < 0
 }
 
 // Filter selects a page of the mandates of the caller's organization, newest first.

@@ -10,11 +10,11 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/money"
 )
 
@@ -93,7 +93,7 @@ func (in ExecuteInput) Validate() (money.Currency, error) {
 	}
 	if strings.TrimSpace(in.Action) == "" || len(in.Action) > 64 {
 		f.Add("input.action", "must be 1 to 64 characters")
-	} else if !plainText(in.Action, false) {
+	} else if !plaintext.Line(in.Action) {
 		f.Add("input.action", "must be valid UTF-8 without control characters")
 	}
 	cur, err := money.ParseCurrency(in.Currency)
@@ -102,7 +102,7 @@ func (in ExecuteInput) Validate() (money.Currency, error) {
 	} else if err := money.ValidateAmount(in.Amount, cur); err != nil {
 		f.Add("input.amount", "%s", err.Error())
 	}
-	if in.Memo != nil && (utf8.RuneCountInString(*in.Memo) > MaxMemoLength || !plainText(*in.Memo, true)) {
+	if in.Memo != nil && (utf8.RuneCountInString(*in.Memo) > MaxMemoLength || !plaintext.Text(*in.Memo)) {
 		f.Add("input.memo", "must be valid UTF-8 of at most %d characters, without control characters other than tab and line breaks", MaxMemoLength)
 	}
 	if in.MandateID != nil && !id.Has(*in.MandateID, id.Mandate) {
@@ -110,7 +110,7 @@ func (in ExecuteInput) Validate() (money.Currency, error) {
 	}
 	if k := in.IdempotencyKey; k != nil && (*k == "" || len(*k) > MaxIdempotencyKeyLength) {
 		f.Add("input.idempotencyKey", "must be 1 to %d bytes", MaxIdempotencyKeyLength)
-	} else if k != nil && !plainText(*k, false) {
+	} else if k != nil && !plaintext.Line(*k) {
 		f.Add("input.idempotencyKey", "must be valid UTF-8 without control characters")
 	}
 	return cur, f.Err()
@@ -135,25 +135,10 @@ func ValidateReason(reason string) error {
 		return failure.Invalid("reason", "is required and must not be blank")
 	case utf8.RuneCountInString(reason) > MaxReasonLength:
 		return failure.Invalid("reason", "must be at most %d characters", MaxReasonLength)
-	case !plainText(reason, true):
+	case !plaintext.Text(reason):
 		return failure.Invalid("reason", "must be valid UTF-8 without control characters other than tab and line breaks")
 	}
 	return nil
-}
-
-// plainText reports whether s is valid UTF-8 without control characters
-// (NUL above all: Postgres text refuses it in jsonb and the driver drops it);
-// multiline text may hold tabs and line breaks.
-func plainText(s string, multiline bool) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) && !(multiline && (r == '\t' || r == '\n' || r == '\r')) {
-			return false
-		}
-	}
-	return true
 }
 
 // ListFilter selects a page of visible transactions, newest first.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/paging"
 )
 
@@ -58,7 +59,7 @@ func (in ReportInput) Validate() error {
 	n := utf8.RuneCountInString(in.Reason)
 	if strings.TrimSpace(in.Reason) == "" || n > MaxReasonLength || !utf8.ValidString(in.Reason) {
 		f.Add("input.reason", "must be 1 to %d characters and not blank (got %d)", MaxReasonLength, n)
-	} else if !PlainReason(in.Reason) {
+	} else if !plaintext.Text(in.Reason) {
 		f.Add("input.reason", "must not contain control characters other than tab and line breaks")
 	}
 	switch {

@@ -3,8 +3,6 @@ package trust
 import (
 	"context"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/failure"
@@ -154,19 +152,4 @@ type Service interface {
 	// NotFound if not visible, Forbidden for the reported organization,
 	// Conflict if already withdrawn.
 	Withdraw(ctx context.Context, id string) (*Dispute, error)
-}
-
-// PlainReason reports whether a dispute or suspension reason is valid UTF-8
-// without control characters other than tab and line breaks (NUL above
-// all: the driver drops it and jsonb refuses it).
-func PlainReason(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
-			return false
-		}
-	}
-	return true
 }
