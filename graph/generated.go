@@ -2771,7 +2771,7 @@ type TransactionConnection {
 type TransactionExport {
   "The encoding of ` + "`" + `content` + "`" + `."
   format: ExportFormat!
-  "The encoded transactions, oldest first."
+  "The encoded transactions, oldest first, with every field of ` + "`" + `Transaction` + "`" + `: CSV with a header row of the field names (null is an empty cell), or a JSON array of objects."
   content: String!
   "How many transactions ` + "`" + `content` + "`" + ` holds."
   count: Int!

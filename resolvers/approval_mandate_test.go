@@ -2,6 +2,10 @@ package resolvers_test
 
 import (
 	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -233,4 +237,80 @@ func outcome(r *testkit.Response) string {
 		return c
 	}
 	return r.Code()
+}
+
+// An export holds every field of the GraphQL Transaction type: each
+// exported row, CSV or JSON, says what transaction(id) says, the approval
+// and mandate fields included.
+func TestExportHasEveryTransactionField(t *testing.T) {
+	t.Parallel()
+	w := setupMandates(t)
+	k := w.k
+	k.Query(`mutation($id: ID!, $in: UpdateAgentInput!) { updateAgent(id: $id, input: $in) { id } }`,
+		map[string]any{"id": w.buyer.ID, "in": map[string]any{"spendingLimit": "1000"}}).Into(t, "updateAgent", new(testkit.Agent))
+	k.SetPolicy(k.Key, w.buyer.ID, map[string]any{"approval": map[string]any{"above": "500", "expiresAfterSeconds": 3600}})
+	m := k.MustCreateMandate(testkit.MandateInput(w.buyer, "5000", nil)).ID
+	var done, waiting, declined testkit.MandateTransaction
+	k.ExecuteUnder(k.Key, m, testkit.Pay(w.buyer, w.seller, "100")).Into(t, "executeTransaction", &done)
+	k.ExecuteUnder(k.Key, m, testkit.Pay(w.buyer, w.seller, "600")).Into(t, "executeTransaction", &waiting)
+	k.ExecuteUnder(k.Key, m, testkit.Pay(w.buyer, w.seller, "700")).Into(t, "executeTransaction", &declined)
+	k.Decline(k.Key, declined.ID, "not this one").Into(t, "declineTransaction", new(testkit.Transaction))
+
+	fields := strings.Fields(`id fromAgent toAgent action amount currency memo status reversalOf reversedBy reason
+		createdAt expiresAt decidedAt decidedBy mandateId`)
+	want := map[string]map[string]any{}
+	for _, id := range []string{done.ID, waiting.ID, declined.ID} {
+		var tx map[string]any
+		k.Query(`query($id: ID!) { transaction(id: $id) { `+strings.Join(fields, " ")+` } }`, map[string]any{"id": id}).Into(t, "transaction", &tx)
+		want[id] = tx
+	}
+	if want[waiting.ID]["expiresAt"] == nil || want[declined.ID]["decidedBy"] != k.KeyID || want[done.ID]["mandateId"] != m {
+		t.Fatalf("the transactions themselves: %v", want)
+	}
+	// text is a field's value as a CSV cell: empty for null, amounts exact.
+	text := func(v any) string {
+		switch v := v.(type) {
+		case nil:
+			return ""
+		case float64:
+			return decimal.NewFromFloat(v).String()
+		case json.Number:
+			return v.String()
+		}
+		return fmt.Sprint(v)
+	}
+
+	var exp struct{ Content string }
+	k.Query(`{ exportTransactions(format: csv) { content } }`, nil).Into(t, "exportTransactions", &exp)
+	rows, err := csv.NewReader(strings.NewReader(exp.Content)).ReadAll()
+	if err != nil || len(rows) != 4 || !slices.Equal(rows[0], fields) {
+		t.Fatalf("csv export: %v %q", err, exp.Content)
+	}
+	for _, row := range rows[1:] {
+		tx := want[row[0]]
+		for i, f := range fields {
+			if row[i] != text(tx[f]) {
+				t.Errorf("csv %s.%s = %q, transaction says %q", row[0], f, row[i], text(tx[f]))
+			}
+		}
+	}
+
+	k.Query(`{ exportTransactions(format: json) { content } }`, nil).Into(t, "exportTransactions", &exp)
+	dec := json.NewDecoder(strings.NewReader(exp.Content))
+	dec.UseNumber()
+	var objs []map[string]any
+	if err := dec.Decode(&objs); err != nil || len(objs) != 3 {
+		t.Fatalf("json export: %v %s", err, exp.Content)
+	}
+	for _, o := range objs {
+		tx := want[text(o["id"])]
+		if len(o) != len(fields) {
+			t.Errorf("json row %v: %d fields, want %d", o["id"], len(o), len(fields))
+		}
+		for _, f := range fields {
+			if text(o[f]) != text(tx[f]) {
+				t.Errorf("json %s.%s = %q, transaction says %q", o["id"], f, text(o[f]), text(tx[f]))
+			}
+		}
+	}
 }

@@ -14,10 +14,11 @@ import (
 	"github.com/agenttrust/service/failure"
 )
 
-// CSVHeader is the export's header row: these GraphQL Transaction fields, by
-// their GraphQL names (expiresAt, decidedAt, decidedBy and mandateId are not
-// exported).
-var CSVHeader = []string{"id", "fromAgent", "toAgent", "action", "amount", "currency", "memo", "status", "reversalOf", "reversedBy", "reason", "createdAt"}
+// CSVHeader is the export's header row: the GraphQL Transaction fields, by
+// their GraphQL names (the approval and mandate fields last, after the
+// columns exports had before them).
+var CSVHeader = []string{"id", "fromAgent", "toAgent", "action", "amount", "currency", "memo", "status", "reversalOf",
+	"reversedBy", "reason", "createdAt", "expiresAt", "decidedAt", "decidedBy", "mandateId"}
 
 // Encoder writes export rows to a writer as they come, so that a caller can
 // feed it batch by batch and hold no more than a batch: CSV with a header
@@ -54,7 +55,8 @@ func (e *Encoder) Write(t *Transaction) error {
 	if e.format == CSV {
 		return e.csv.Write([]string{t.ID, t.FromAgent, t.ToAgent, t.Action, t.Amount.String(), string(t.Currency),
 			CSVCell(deref(t.Memo)), string(t.Status), deref(t.ReversalOf), deref(t.ReversedBy), CSVCell(deref(t.Reason)),
-			event.FormatTime(t.CreatedAt)})
+			event.FormatTime(t.CreatedAt), deref(formatTime(t.ExpiresAt)), deref(formatTime(t.DecidedAt)), deref(t.DecidedBy),
+			deref(t.MandateID)})
 	}
 	if e.count > 1 {
 		e.w.WriteByte(',')
@@ -155,12 +157,17 @@ type row struct {
 	ReversedBy *string `json:"reversedBy"`
 	Reason     *string `json:"reason"`
 	CreatedAt  string  `json:"createdAt"`
+	ExpiresAt  *string `json:"expiresAt"`
+	DecidedAt  *string `json:"decidedAt"`
+	DecidedBy  *string `json:"decidedBy"`
+	MandateID  *string `json:"mandateId"`
 }
 
 func exportRow(t *Transaction) row {
 	return row{ID: t.ID, FromAgent: t.FromAgent, ToAgent: t.ToAgent, Action: t.Action, Amount: t.Amount,
 		Currency: string(t.Currency), Memo: t.Memo, Status: string(t.Status), ReversalOf: t.ReversalOf,
-		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: event.FormatTime(t.CreatedAt)}
+		ReversedBy: t.ReversedBy, Reason: t.Reason, CreatedAt: event.FormatTime(t.CreatedAt),
+		ExpiresAt: formatTime(t.ExpiresAt), DecidedAt: formatTime(t.DecidedAt), DecidedBy: t.DecidedBy, MandateID: t.MandateID}
 }
 
 // CSVCell neutralises a free-text cell a spreadsheet would run as a formula
