@@ -32,17 +32,24 @@ func txMandate(t *testing.T, k *testkit.Kit, id string) (status string, mandateI
 	return tx.Status, tx.MandateID
 }
 
+// setupApprovals is setupMandates with the buyer able to pay up to 1000,
+// and any amount over 500 waiting an hour for an admin's approval.
+func setupApprovals(t *testing.T) *mandateWorld {
+	w := setupMandates(t)
+	w.k.Query(`mutation($id: ID!, $in: UpdateAgentInput!) { updateAgent(id: $id, input: $in) { id } }`,
+		map[string]any{"id": w.buyer.ID, "in": map[string]any{"spendingLimit": "1000"}}).Into(t, "updateAgent", new(testkit.Agent))
+	w.k.SetPolicy(w.k.Key, w.buyer.ID, map[string]any{"approval": map[string]any{"above": "500", "expiresAfterSeconds": 3600}})
+	return w
+}
+
 // A mandate is charged only when an execute completes: a pending execute
 // passes the mandate's checks but charges nothing; an approval re-checks
 // the mandate under its lock and charges it; a decline or an expiry never
 // does.
 func TestApprovalUnderMandate(t *testing.T) {
 	t.Parallel()
-	w := setupMandates(t)
+	w := setupApprovals(t)
 	k := w.k
-	k.Query(`mutation($id: ID!, $in: UpdateAgentInput!) { updateAgent(id: $id, input: $in) { id } }`,
-		map[string]any{"id": w.buyer.ID, "in": map[string]any{"spendingLimit": "1000"}}).Into(t, "updateAgent", new(testkit.Agent))
-	k.SetPolicy(k.Key, w.buyer.ID, map[string]any{"approval": map[string]any{"above": "500", "expiresAfterSeconds": 3600}})
 	mk := func(budget string) string { return k.MustCreateMandate(testkit.MandateInput(w.buyer, budget, nil)).ID }
 	pay := func(mandateID, amount, key string) map[string]any {
 		in := testkit.Pay(w.buyer, w.seller, amount)
@@ -244,11 +251,8 @@ func outcome(r *testkit.Response) string {
 // and mandate fields included.
 func TestExportHasEveryTransactionField(t *testing.T) {
 	t.Parallel()
-	w := setupMandates(t)
+	w := setupApprovals(t)
 	k := w.k
-	k.Query(`mutation($id: ID!, $in: UpdateAgentInput!) { updateAgent(id: $id, input: $in) { id } }`,
-		map[string]any{"id": w.buyer.ID, "in": map[string]any{"spendingLimit": "1000"}}).Into(t, "updateAgent", new(testkit.Agent))
-	k.SetPolicy(k.Key, w.buyer.ID, map[string]any{"approval": map[string]any{"above": "500", "expiresAfterSeconds": 3600}})
 	m := k.MustCreateMandate(testkit.MandateInput(w.buyer, "5000", nil)).ID
 	var done, waiting, declined testkit.MandateTransaction
 	k.ExecuteUnder(k.Key, m, testkit.Pay(w.buyer, w.seller, "100")).Into(t, "executeTransaction", &done)
