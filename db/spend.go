@@ -90,14 +90,15 @@ func outflowSums(ctx context.Context, q querier, agentID string, edges []time.Ti
 	if err != nil {
 		return nil, err
 	}
-	var running []policy.Outflow
-	flows = slices.DeleteFunc(flows, func(o policy.Outflow) bool {
+	var sums, running []policy.Outflow
+	for _, o := range flows {
 		if o.At.IsZero() {
 			running = append(running, o)
+		} else {
+			sums = append(sums, o)
 		}
-		return o.At.IsZero()
-	})
-	return withTotals(flows, running), nil
+	}
+	return withTotals(sums, running), nil
 }
 
 // readOutflows runs one of the statements below, whose rows are outflows:
