@@ -14,9 +14,8 @@ import (
 	"github.com/agenttrust/service/failure"
 )
 
-// CSVHeader is the export's header row: the GraphQL Transaction fields, by
-// their GraphQL names (the approval and mandate fields last, after the
-// columns exports had before them).
+// CSVHeader is the export's header row: every GraphQL Transaction field, by
+// its GraphQL name.
 var CSVHeader = []string{"id", "fromAgent", "toAgent", "action", "amount", "currency", "memo", "status", "reversalOf",
 	"reversedBy", "reason", "createdAt", "expiresAt", "decidedAt", "decidedBy", "mandateId"}
 
