@@ -123,7 +123,7 @@ func (m *Mandate) Check(u Use, now time.Time) (code, reason string) {
 	case m.NotBefore != nil && now.Before(*m.NotBefore):
 		return CodeNotActive, fmt.Sprintf("mandate %s is not active before %s", m.ID, stamp(*m.NotBefore))
 	case m.Spent.Cmp(m.Budget) >= 0:
-		return CodeExhausted, fmt.Sprintf("mandate %s has spent its whole budget of %s", m.ID, amt(m.Budget, cur))
+		return CodeExhausted, fmt.Sprintf("mandate %s has spent its whole budget of %s", m.ID, m.Budget.Format(cur))
 	case m.MaxUses != nil && m.Uses >= *m.MaxUses:
 		return CodeExhausted, fmt.Sprintf("mandate %s has been used %d of %d times", m.ID, m.Uses, *m.MaxUses)
 	case !slices.Contains(m.Actions, u.Action):
@@ -133,10 +133,10 @@ func (m *Mandate) Check(u Use, now time.Time) (code, reason string) {
 	case u.Receiver != "" && m.CounterpartyOrgs != nil && !slices.Contains(m.CounterpartyOrgs, u.ReceiverOrg):
 		return CodeScopeMismatch, fmt.Sprintf("counterparty agent %s's organization %s is not among mandate %s's counterparty organizations", u.Receiver, u.ReceiverOrg, m.ID)
 	case m.MaxPerTransaction != nil && u.Amount.Cmp(*m.MaxPerTransaction) > 0:
-		return CodeAmountExceeded, fmt.Sprintf("amount %s exceeds mandate %s's maximum of %s per transaction", amt(u.Amount, cur), m.ID, amt(*m.MaxPerTransaction, cur))
+		return CodeAmountExceeded, fmt.Sprintf("amount %s exceeds mandate %s's maximum of %s per transaction", u.Amount.Format(cur), m.ID, m.MaxPerTransaction.Format(cur))
 	case u.Amount.Cmp(m.Remaining()) > 0:
 		return CodeAmountExceeded, fmt.Sprintf("amount %s exceeds what remains of mandate %s's budget: %s of %s (%s spent)",
-			amt(u.Amount, cur), m.ID, amt(m.Remaining(), cur), amt(m.Budget, cur), amt(m.Spent, cur))
+			u.Amount.Format(cur), m.ID, m.Remaining().Format(cur), m.Budget.Format(cur), m.Spent.Format(cur))
 	}
 	return "", ""
 }
@@ -148,7 +148,7 @@ func (m *Mandate) Describe(u Use) string {
 	if m.MaxUses != nil {
 		uses = fmt.Sprintf(" and %d of %d uses", *m.MaxUses-m.Uses-1, *m.MaxUses)
 	}
-	return fmt.Sprintf("within mandate %s (%s of its budget%s would remain)", m.ID, amt(left, m.Currency), uses)
+	return fmt.Sprintf("within mandate %s (%s of its budget%s would remain)", m.ID, left.Format(m.Currency), uses)
 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -158,10 +158,4 @@ func because(reason *string) string {
 		return ""
 	}
 	return ": " + *reason
-}
-
-// amt formats an amount with the currency's minor units ("150.00 USD").
-func amt(a money.Amount, c money.Currency) string {
-	places := max(c.MinorUnits(), a.Places(), 0)
-	return a.StringFixed(places) + " " + string(c)
 }

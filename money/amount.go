@@ -81,6 +81,13 @@ func (a Amount) StringFixed(places int32) string {
 	return a.d.StringFixed(places)
 }
 
+// Format writes the amount with its currency's minor units and code
+// ("150.00 USD"), never hiding decimal places the value actually has
+// ("0.125 USD"): how reasons and messages show money.
+func (a Amount) Format(c Currency) string {
+	return a.StringFixed(max(c.MinorUnits(), a.Places(), 0)) + " " + string(c)
+}
+
 // small returns the amount as c × 10^exp when c fits an int64 (at most 16
 // digits), for the paths that need no math/big: every amount within
 // MaxAmount with up to one decimal place, and the usual amounts of any.

@@ -580,3 +580,21 @@ func TestAppend(t *testing.T) {
 		}
 	}
 }
+func TestFormat(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		amount string
+		cur    Currency
+		want   string
+	}{
+		{"150", "USD", "150.00 USD"},
+		{"0.125", "USD", "0.125 USD"},
+		{"1500", "JPY", "1500 JPY"},
+		{"1.5", "JPY", "1.5 JPY"},
+		{"0", "EUR", "0.00 EUR"},
+	} {
+		if got := MustParse(c.amount).Format(c.cur); got != c.want {
+			t.Errorf("%s in %s: %q, want %q", c.amount, c.cur, got, c.want)
+		}
+	}
+}

@@ -49,5 +49,5 @@ func needsApproval(p SpendPolicy, amount money.Amount, cur money.Currency) (bool
 	if r == nil || amount.Cmp(r.Above) <= 0 {
 		return false, ""
 	}
-	return true, "; over the approval threshold of " + fmtAmt(r.Above, cur) + ", it waits for an admin's approval"
+	return true, "; over the approval threshold of " + r.Above.Format(cur) + ", it waits for an admin's approval"
 }

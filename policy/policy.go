@@ -154,7 +154,7 @@ func Evaluate(in Input) Decision {
 	places := max(cur.MinorUnits(), 0)
 	limit := s.SpendingLimit.Percent(int64(pct), places)
 	if in.Amount.Cmp(limit) > 0 {
-		return deny(ReasonAmountExceedsLimit, "amount %s exceeds the spending limit of %s%s", fmtAmt(in.Amount, cur), fmtAmt(limit, cur), tierNote)
+		return deny(ReasonAmountExceedsLimit, "amount %s exceeds the spending limit of %s%s", in.Amount.Format(cur), limit.Format(cur), tierNote)
 	}
 	for _, v := range s.Policy.VelocityLimits {
 		if reason, ok := checkVelocity(in, v); !ok {
@@ -175,9 +175,9 @@ func Evaluate(in Input) Decision {
 		if !ok {
 			return deny(windowCode(l.Window), "%s%s", reason, tierNote)
 		}
-		budgets = append(budgets, fmt.Sprintf("the remaining %s budget%s of %s", windowNoun(l.Window), actionsNote(l.Actions), fmtAmt(remaining, cur)))
+		budgets = append(budgets, fmt.Sprintf("the remaining %s budget%s of %s", windowNoun(l.Window), actionsNote(l.Actions), remaining.Format(cur)))
 	}
-	within := "allowed: amount " + fmtAmt(in.Amount, cur) + " is within the spending limit of " + fmtAmt(limit, cur)
+	within := "allowed: amount " + in.Amount.Format(cur) + " is within the spending limit of " + limit.Format(cur)
 	approval, approvalNote := needsApproval(s.Policy, in.Amount, cur)
 	notes := tierNote + mandateNote(in) + approvalNote
 	d := Decision{Allowed: true, ReasonCode: ReasonOK, RequiresApproval: approval}
@@ -315,11 +315,4 @@ func list(actions []string) string {
 		return "none"
 	}
 	return strings.Join(actions, ", ")
-}
-
-// fmtAmt formats an amount with the currency's minor units ("150.00 USD"),
-// never hiding decimal places the value actually has.
-func fmtAmt(a money.Amount, c money.Currency) string {
-	places := max(c.MinorUnits(), a.Places(), 0)
-	return a.StringFixed(places) + " " + code(c)
 }

@@ -127,15 +127,15 @@ func checkLimit(in Input, l SpendLimit, limit money.Amount, loc *time.Location) 
 // remains, and when enough frees up (rolling) or the window resets (calendar).
 func limitReason(in Input, l SpendLimit, span Span, live []Outflow, limit, spent, remaining money.Amount, loc *time.Location) string {
 	cur := in.Sender.Currency
-	amt, noun := fmtAmt(in.Amount, cur), windowNoun(l.Window)
+	amt, noun := in.Amount.Format(cur), windowNoun(l.Window)
 	if in.Amount.Cmp(limit) > 0 {
-		return fmt.Sprintf("amount %s exceeds the %s limit of %s%s on its own", amt, noun, fmtAmt(limit, cur), actionsNote(l.Actions))
+		return fmt.Sprintf("amount %s exceeds the %s limit of %s%s on its own", amt, noun, limit.Format(cur), actionsNote(l.Actions))
 	}
 	if remaining.IsNegative() {
 		remaining = money.Amount{}
 	}
 	msg := fmt.Sprintf("amount %s exceeds the remaining %s budget of %s (limit %s%s, %s spent %s)",
-		amt, noun, fmtAmt(remaining, cur), fmtAmt(limit, cur), actionsNote(l.Actions), fmtAmt(spent, cur), spanText(l, span, loc))
+		amt, noun, remaining.Format(cur), limit.Format(cur), actionsNote(l.Actions), spent.Format(cur), spanText(l, span, loc))
 	switch {
 	case span.Rolling > 0:
 		if t, ok := freesUp(live, span.Rolling, in.Amount, limit); ok {
