@@ -50,10 +50,11 @@ type Transaction struct {
 	ReversedBy *string
 	Reason     *string
 	CreatedAt  time.Time
-	// ExpiresAt is set while the transaction is pending approval.
+	// ExpiresAt is set while the transaction is pending approval, and kept
+	// once it expired.
 	ExpiresAt *time.Time
 	// DecidedAt and DecidedBy (the deciding key's id) are set once an
-	// admin approved or declined it; an expired one has DecidedAt only.
+	// admin approved or declined it; an expired one has neither.
 	DecidedAt *time.Time
 	DecidedBy *string
 	// MandateID is the mandate the execute was made under.
