@@ -169,7 +169,8 @@ func (s *TransactionService) ExpireApprovals(ctx context.Context) (int, error) {
 	total := 0
 	for {
 		var rows []transactionRow
-		err := s.db.inTx(ctx, func(tx *txn) error {
+		// The events are queued and go out together before the commit.
+		err := s.db.inBatchTx(ctx, func(tx *txn) error {
 			now := s.db.Now()
 			if err := tx.NewRaw(expireSQL, now, ExpireBatch).Scan(ctx, &rows); err != nil {
 				return fmt.Errorf("expire pending transactions: %w", err)
