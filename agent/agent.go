@@ -14,6 +14,7 @@ import (
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/policy"
 )
 
@@ -209,12 +210,10 @@ func ValidateReason(reason *string) error {
 // ListFilter selects a page of an organization's agents, newest first.
 type ListFilter struct {
 	Status *Status
-	Limit  int
-	After  string // opaque cursor from the previous page's EndCursor
-	// Backward pages back: the Limit agents just before the Before cursor
-	// (the oldest Limit without one), still newest first.
-	Before   string
-	Backward bool
+	// Window is the page: Limit rows after the After cursor (from the
+	// newest without one), or with Backward the Limit rows just before the
+	// Before cursor (the oldest Limit without one); newest first either way.
+	paging.Window
 	// WithPolicy reads each agent's spend policy too; without it the page's
 	// agents have a zero Policy (and SpendPolicy).
 	WithPolicy bool

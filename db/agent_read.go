@@ -115,7 +115,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, nil, err
 	}
-	w := window(f.Limit, f.After, f.Before, f.Backward)
+	w := f.Window
 	args := make([]any, 1, 4)
 	args[0] = p.OrgID
 	if f.Status != nil {

@@ -53,7 +53,7 @@ func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*tr
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	w := window(f.Limit, f.After, f.Before, f.Backward)
+	w := f.Window
 	q, err := seqWindow(visibleDisputes(s.db.bun, p.OrgID, f), w)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/trust"
 )
@@ -104,17 +105,17 @@ func TestListWithProfiles(t *testing.T) {
 		}
 		return page
 	}
-	first := compare(t, ctx, agent.ListFilter{Limit: 4})
+	first := compare(t, ctx, agent.ListFilter{Window: paging.Window{Limit: 4}})
 	if !first.HasNextPage || len(first.Agents) != 4 {
 		t.Fatalf("first page %+v", first)
 	}
-	compare(t, ctx, agent.ListFilter{Limit: 4, After: first.EndCursor})
-	compare(t, ctx, agent.ListFilter{Limit: 50, Status: &suspended})
-	compare(t, ctx, agent.ListFilter{Limit: 50})
-	compare(t, ctx, agent.ListFilter{Limit: 50, WithPolicy: true})
+	compare(t, ctx, agent.ListFilter{Window: paging.Window{Limit: 4, After: first.EndCursor}})
+	compare(t, ctx, agent.ListFilter{Window: paging.Window{Limit: 50}, Status: &suspended})
+	compare(t, ctx, agent.ListFilter{Window: paging.Window{Limit: 50}})
+	compare(t, ctx, agent.ListFilter{Window: paging.Window{Limit: 50}, WithPolicy: true})
 
 	var profiles []*trust.Profile
-	if _, profiles, err = trustSvc.ListWithProfiles(ctx, agent.ListFilter{Limit: 50}); err != nil {
+	if _, profiles, err = trustSvc.ListWithProfiles(ctx, agent.ListFilter{Window: paging.Window{Limit: 50}}); err != nil {
 		t.Fatal(err)
 	}
 	missing := 0
@@ -126,10 +127,10 @@ func TestListWithProfiles(t *testing.T) {
 	if missing != 1 {
 		t.Fatalf("%d agents without a profile, want 1 (its counters deleted)", missing)
 	}
-	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Limit: 0}); failure.CodeOf(err) != failure.ValidationFailed {
+	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Window: paging.Window{Limit: 0}}); failure.CodeOf(err) != failure.ValidationFailed {
 		t.Fatalf("limit 0: %v", err)
 	}
-	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Limit: 5, After: "bogus"}); failure.CodeOf(err) != failure.ValidationFailed {
+	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Window: paging.Window{Limit: 5, After: "bogus"}}); failure.CodeOf(err) != failure.ValidationFailed {
 		t.Fatalf("bad cursor: %v", err)
 	}
 }

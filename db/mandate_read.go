@@ -47,7 +47,7 @@ func (s *MandateService) List(ctx context.Context, f mandate.Filter) (*mandate.P
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	w := window(f.Limit, f.After, f.Before, f.Backward)
+	w := f.Window
 	now := s.db.Now()
 	q, err := seqWindow(visibleMandates(s.db.bun, p.OrgID, f, now), w)
 	if err != nil {

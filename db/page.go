@@ -101,11 +101,6 @@ func reverse[T any](rows []T) {
 	}
 }
 
-// window is a list filter's page as paging.Window, for its flags.
-func window(limit int, after, before string, backward bool) paging.Window {
-	return paging.Window{Limit: limit, After: after, Before: before, Backward: backward}
-}
-
 // cursorErr names the argument a bad cursor came in: before on a backward
 // page, after (badCursor's) otherwise.
 func cursorErr(err error, w paging.Window) error {

@@ -81,7 +81,7 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, err
 	}
-	w := window(f.Limit, f.After, f.Before, f.Backward)
+	w := f.Window
 	var conds []string
 	var args []any
 	if f.Status != nil {

@@ -154,12 +154,10 @@ func ValidateReason(reason *string) error {
 type Filter struct {
 	AgentID *string
 	Status  *Status
-	Limit   int
-	After   string // opaque cursor from the previous page's EndCursor
-	// Backward pages back: the Limit mandates just before the Before cursor
-	// (the oldest Limit without one), still newest first.
-	Before   string
-	Backward bool
+	// Window is the page: Limit rows after the After cursor (from the
+	// newest without one), or with Backward the Limit rows just before the
+	// Before cursor (the oldest Limit without one); newest first either way.
+	paging.Window
 }
 
 // Validate checks the filter's bounds (ValidationFailed naming the argument).

@@ -31,7 +31,7 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 		return nil, err
 	}
 	sel := preload.OfNodes(ctx)
-	f := agent.ListFilter{Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward, WithPolicy: sel.Policy}
+	f := agent.ListFilter{Status: status, Window: w, WithPolicy: sel.Policy}
 	var (
 		page     *agent.Page
 		profiles []*trust.Profile

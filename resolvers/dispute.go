@@ -17,7 +17,7 @@ func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *t
 	if err != nil {
 		return nil, err
 	}
-	f := trust.DisputeFilter{AgentID: agentID, Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward}
+	f := trust.DisputeFilter{AgentID: agentID, Status: status, Window: w}
 	page, err := r.svc.Trust.Disputes(ctx, f)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ func (r *queryResolver) Mandates(ctx context.Context, agentID *string, status *m
 	if err != nil {
 		return nil, err
 	}
-	f := mandate.Filter{AgentID: agentID, Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward}
+	f := mandate.Filter{AgentID: agentID, Status: status, Window: w}
 	page, err := r.svc.Mandates.List(ctx, f)
 	if err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ func (r *queryResolver) Transactions(ctx context.Context, agentID *string, statu
 	if err != nil {
 		return nil, err
 	}
-	f := transaction.ListFilter{AgentID: agentID, Status: status, Limit: w.Limit, After: w.After, Before: w.Before, Backward: w.Backward}
+	f := transaction.ListFilter{AgentID: agentID, Status: status, Window: w}
 	page, err := r.svc.Transactions.List(ctx, f)
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/paging"
 )
 
 // Status is a transaction's state.
@@ -146,12 +147,10 @@ func ValidateReason(reason string) error {
 type ListFilter struct {
 	AgentID *string
 	Status  *Status
-	Limit   int
-	After   string
-	// Backward pages back: the Limit transactions just before the Before
-	// cursor (the oldest Limit without one), still newest first.
-	Before   string
-	Backward bool
+	// Window is the page: Limit rows after the After cursor (from the
+	// newest without one), or with Backward the Limit rows just before the
+	// Before cursor (the oldest Limit without one); newest first either way.
+	paging.Window
 }
 
 // Page is one page of transactions.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -67,10 +68,10 @@ func TestValidate(t *testing.T) {
 		{"batch ok", trust.ValidateBatch([]string{"agent_a"}), ""},
 		{"batch empty", trust.ValidateBatch(nil), "agentIds"},
 		{"batch 101", trust.ValidateBatch(make([]string, 101)), "agentIds"},
-		{"filter ok", trust.DisputeFilter{Limit: 200, Status: &open}.Validate(), ""},
-		{"filter limit 0", trust.DisputeFilter{Limit: 0}.Validate(), "limit"},
-		{"filter limit 201", trust.DisputeFilter{Limit: 201}.Validate(), "limit"},
-		{"filter bad status", trust.DisputeFilter{Limit: 5, Status: &bogus}.Validate(), "status"},
+		{"filter ok", trust.DisputeFilter{Window: paging.Window{Limit: 200}, Status: &open}.Validate(), ""},
+		{"filter limit 0", trust.DisputeFilter{Window: paging.Window{Limit: 0}}.Validate(), "limit"},
+		{"filter limit 201", trust.DisputeFilter{Window: paging.Window{Limit: 201}}.Validate(), "limit"},
+		{"filter bad status", trust.DisputeFilter{Window: paging.Window{Limit: 5}, Status: &bogus}.Validate(), "status"},
 	}
 	for _, tt := range tests {
 		if got := fieldsOf(tt.err); got != tt.fields || (tt.fields == "") != (tt.err == nil) {
