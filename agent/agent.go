@@ -209,11 +209,8 @@ func ValidateReason(reason *string) error {
 
 // ListFilter selects a page of an organization's agents, newest first.
 type ListFilter struct {
-	Status *Status
-	// Window is the page: Limit rows after the After cursor (from the
-	// newest without one), or with Backward the Limit rows just before the
-	// Before cursor (the oldest Limit without one); newest first either way.
-	paging.Window
+	Status        *Status
+	paging.Window // the page (see paging.Window), newest first either way
 	// WithPolicy reads each agent's spend policy too; without it the page's
 	// agents have a zero Policy (and SpendPolicy).
 	WithPolicy bool

@@ -152,12 +152,9 @@ func ValidateReason(reason *string) error {
 
 // Filter selects a page of the mandates of the caller's organization, newest first.
 type Filter struct {
-	AgentID *string
-	Status  *Status
-	// Window is the page: Limit rows after the After cursor (from the
-	// newest without one), or with Backward the Limit rows just before the
-	// Before cursor (the oldest Limit without one); newest first either way.
-	paging.Window
+	AgentID       *string
+	Status        *Status
+	paging.Window // the page (see paging.Window), newest first either way
 }
 
 // Validate checks the filter's bounds (ValidationFailed naming the argument).

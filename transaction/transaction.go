@@ -145,12 +145,9 @@ func ValidateReason(reason string) error {
 
 // ListFilter selects a page of visible transactions, newest first.
 type ListFilter struct {
-	AgentID *string
-	Status  *Status
-	// Window is the page: Limit rows after the After cursor (from the
-	// newest without one), or with Backward the Limit rows just before the
-	// Before cursor (the oldest Limit without one); newest first either way.
-	paging.Window
+	AgentID       *string
+	Status        *Status
+	paging.Window // the page (see paging.Window), newest first either way
 }
 
 // Page is one page of transactions.

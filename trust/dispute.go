@@ -81,12 +81,9 @@ func (in ReportInput) Validate() error {
 // DisputeFilter selects a page of the disputes filed by or against the
 // caller's organization, newest first.
 type DisputeFilter struct {
-	AgentID *string
-	Status  *DisputeStatus
-	// Window is the page: Limit rows after the After cursor (from the
-	// newest without one), or with Backward the Limit rows just before the
-	// Before cursor (the oldest Limit without one); newest first either way.
-	paging.Window
+	AgentID       *string
+	Status        *DisputeStatus
+	paging.Window // the page (see paging.Window), newest first either way
 }
 
 // Validate checks the filter's bounds (ValidationFailed naming the argument).
