@@ -61,6 +61,9 @@ type liveConn struct {
 	// consumer), so the events already handed over reach the peer first.
 	subs    int
 	pending *pendingClose
+	// writing counts completes being written: a close waits for them too,
+	// or its frame could overtake them on the wire.
+	writing int
 }
 
 type pendingClose struct {
@@ -200,7 +203,7 @@ func (lc *liveConn) EndLive(reason error, resumeAfter string) {
 // has written its complete.
 func (lc *liveConn) closeWhenIdle(code int, reason string) {
 	lc.mu.Lock()
-	if lc.subs > 0 && lc.ws != nil && !lc.closed {
+	if (lc.subs > 0 || lc.writing > 0) && lc.ws != nil && !lc.closed {
 		lc.pending = &pendingClose{code: code, reason: reason}
 		lc.mu.Unlock()
 		return
@@ -210,7 +213,8 @@ func (lc *liveConn) closeWhenIdle(code int, reason string) {
 }
 
 // completing is told by the websocket that it is about to write a complete
-// message; it answers whether to write it and whether to close after.
+// message; it answers whether to write it and whether to close after. A
+// complete written without a close after is counted until wroteComplete.
 func (lc *liveConn) completing() (write bool, closeAfter *pendingClose) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
@@ -219,16 +223,28 @@ func (lc *liveConn) completing() (write bool, closeAfter *pendingClose) {
 	}
 	p := lc.pending
 	switch {
-	case p == nil:
-		return true, nil
-	case p.immediate:
+	case p != nil && p.immediate:
 		lc.closed = true
 		return false, p
-	case lc.subs == 0:
+	case p != nil && lc.subs == 0 && lc.writing == 0:
 		lc.closed = true
 		return true, p
 	}
+	lc.writing++
 	return true, nil
+}
+
+// wroteComplete is told that a complete completing counted was written (or
+// failed); it answers the close that waited for it, if any.
+func (lc *liveConn) wroteComplete() *pendingClose {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	lc.writing--
+	if p := lc.pending; p != nil && !lc.closed && lc.subs == 0 && lc.writing == 0 {
+		lc.closed = true
+		return p
+	}
+	return nil
 }
 
 // tracksCompletes says whether the websocket must look for complete messages.

@@ -106,15 +106,20 @@ func (ws *wsConn) WriteJSON(v any) error {
 	if err != nil {
 		return err
 	}
-	write, after := true, (*pendingClose)(nil)
+	write, after, counted := true, (*pendingClose)(nil), false
 	// Both sub-protocols' messages encode "type" last, and a complete
 	// carries no payload.
 	if bytes.HasSuffix(b, []byte(`"type":"complete"}`)) && ws.lc != nil && ws.lc.tracksCompletes() {
 		write, after = ws.lc.completing()
+		counted = write && after == nil
 	}
 	if write {
 		_ = ws.c.SetWriteDeadline(time.Now().Add(ws.write))
-		if err := ws.c.WriteMessage(websocket.TextMessage, b); err != nil {
+		err := ws.c.WriteMessage(websocket.TextMessage, b)
+		if counted {
+			after = ws.lc.wroteComplete()
+		}
+		if err != nil {
 			_ = ws.c.Close()
 			return err
 		}
