@@ -3,7 +3,6 @@ package delivery
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"net"
 	"net/url"
@@ -237,9 +236,34 @@ func (p *proxy) serve(c net.Conn) {
 	}
 	p.conns[c], p.conns[up] = true, true
 	p.mu.Unlock()
-	go func() { _, _ = io.Copy(up, c); up.Close() }()
-	_, _ = io.Copy(c, up)
-	c.Close()
+	go p.pipe(up, c)
+	p.pipe(c, up)
+}
+
+// pipe copies src to dst until either ends or the outage starts: once
+// refused is set, no byte crosses, even on a connection refuse has not
+// closed yet, so no probe can pass during the outage.
+func (p *proxy) pipe(dst, src net.Conn) {
+	defer dst.Close()
+	defer src.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			refused := p.refused
+			p.mu.Unlock()
+			if refused {
+				return
+			}
+			if _, err := dst.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // refuse starts or ends the outage.
