@@ -71,6 +71,9 @@ var Operations = map[string]Access{
 	"Query.whoami":             read,
 	"Query.mandate":            read,
 	"Query.mandates":           read,
+	"Query.spendSeries":        {Roles: anyRole, Scope: ScopeArg, Arg: "agentId"},
+	"Query.overview":           {Roles: []Role{RoleAdmin, RoleReadonly}},
+	"Query.simulatePolicy":     {Roles: []Role{RoleAdmin, RoleReadonly}},
 
 	"Mutation.registerAgent":       admin,
 	"Mutation.updateAgent":         admin,

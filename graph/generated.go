@@ -17,6 +17,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/dashboard"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/mandate"
@@ -41,6 +42,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Agent() AgentResolver
 	AgentConnection() AgentConnectionResolver
 	AuditEntry() AuditEntryResolver
 	DisputeConnection() DisputeConnectionResolver
@@ -67,6 +69,7 @@ type ComplexityRoot struct {
 		Fingerprint       func(childComplexity int) int
 		ID                func(childComplexity int) int
 		Name              func(childComplexity int) int
+		PolicyUsage       func(childComplexity int) int
 		SpendPolicy       func(childComplexity int) int
 		SpendingLimit     func(childComplexity int) int
 		Status            func(childComplexity int) int
@@ -117,6 +120,11 @@ type ComplexityRoot struct {
 		Timestamp    func(childComplexity int) int
 	}
 
+	CountByKey struct {
+		Count func(childComplexity int) int
+		Key   func(childComplexity int) int
+	}
+
 	CounterpartyRules struct {
 		AllowAgents func(childComplexity int) int
 		AllowOrgs   func(childComplexity int) int
@@ -156,6 +164,26 @@ type ComplexityRoot struct {
 		Data      func(childComplexity int) int
 		ID        func(childComplexity int) int
 		Type      func(childComplexity int) int
+	}
+
+	LimitPeak struct {
+		Actions func(childComplexity int) int
+		At      func(childComplexity int) int
+		Limit   func(childComplexity int) int
+		Mode    func(childComplexity int) int
+		Peak    func(childComplexity int) int
+		Window  func(childComplexity int) int
+	}
+
+	LimitUsage struct {
+		Actions   func(childComplexity int) int
+		FreesUpAt func(childComplexity int) int
+		Limit     func(childComplexity int) int
+		Mode      func(childComplexity int) int
+		Remaining func(childComplexity int) int
+		ResetsAt  func(childComplexity int) int
+		Used      func(childComplexity int) int
+		Window    func(childComplexity int) int
 	}
 
 	Mandate struct {
@@ -215,11 +243,36 @@ type ComplexityRoot struct {
 		WithdrawDispute     func(childComplexity int, id string) int
 	}
 
+	Overview struct {
+		AgentsByAssessment  func(childComplexity int) int
+		AgentsByStatus      func(childComplexity int) int
+		OpenDisputes        func(childComplexity int) int
+		PendingApprovals    func(childComplexity int) int
+		TransactionsLast24h func(childComplexity int) int
+		WebhooksDisabled    func(childComplexity int) int
+		WebhooksFailing     func(childComplexity int) int
+	}
+
 	PageInfo struct {
 		EndCursor       func(childComplexity int) int
 		HasNextPage     func(childComplexity int) int
 		HasPreviousPage func(childComplexity int) int
 		StartCursor     func(childComplexity int) int
+	}
+
+	PolicySimulation struct {
+		Allowed         func(childComplexity int) int
+		HeldForApproval func(childComplexity int) int
+		Outcomes        func(childComplexity int) int
+		Peaks           func(childComplexity int) int
+		Refused         func(childComplexity int) int
+		RefusedByCode   func(childComplexity int) int
+		Replayed        func(childComplexity int) int
+	}
+
+	PolicyUsage struct {
+		SpendLimits    func(childComplexity int) int
+		VelocityLimits func(childComplexity int) int
 	}
 
 	Query struct {
@@ -236,6 +289,9 @@ type ComplexityRoot struct {
 		Mandates           func(childComplexity int, agentID *string, status *mandate.Status, limit *int, after *string, first *int, last *int, before *string) int
 		Node               func(childComplexity int, id string) int
 		Nodes              func(childComplexity int, ids []string) int
+		Overview           func(childComplexity int) int
+		SimulatePolicy     func(childComplexity int, agentID string, policy model.SpendPolicyInput, since time.Time, until *time.Time) int
+		SpendSeries        func(childComplexity int, agentID *string, currency *string, bucket dashboard.Bucket, since time.Time, until time.Time, action *string) int
 		Transaction        func(childComplexity int, id string) int
 		Transactions       func(childComplexity int, agentID *string, status *transaction.Status, limit *int, after *string, first *int, last *int, before *string) int
 		TrustHistory       func(childComplexity int, agentID string, since *time.Time) int
@@ -246,11 +302,30 @@ type ComplexityRoot struct {
 		Whoami             func(childComplexity int) int
 	}
 
+	ReasonCount struct {
+		Count      func(childComplexity int) int
+		ReasonCode func(childComplexity int) int
+	}
+
+	SimulatedOutcome struct {
+		Allowed          func(childComplexity int) int
+		Reason           func(childComplexity int) int
+		ReasonCode       func(childComplexity int) int
+		RequiresApproval func(childComplexity int) int
+		Transaction      func(childComplexity int) int
+	}
+
 	SpendLimit struct {
 		Actions func(childComplexity int) int
 		Amount  func(childComplexity int) int
 		Mode    func(childComplexity int) int
 		Window  func(childComplexity int) int
+	}
+
+	SpendPoint struct {
+		Amount func(childComplexity int) int
+		Count  func(childComplexity int) int
+		Start  func(childComplexity int) int
 	}
 
 	SpendPolicy struct {
@@ -368,6 +443,13 @@ type ComplexityRoot struct {
 		WindowSeconds func(childComplexity int) int
 	}
 
+	VelocityUsage struct {
+		Actions       func(childComplexity int) int
+		Count         func(childComplexity int) int
+		MaxCount      func(childComplexity int) int
+		WindowSeconds func(childComplexity int) int
+	}
+
 	Webhook struct {
 		Active              func(childComplexity int) int
 		ConsecutiveFailures func(childComplexity int) int
@@ -414,6 +496,9 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AgentResolver interface {
+	PolicyUsage(ctx context.Context, obj *preload.Agent) (*policy.Usage, error)
+}
 type AgentConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.AgentConnection) (int, error)
 }
@@ -471,6 +556,9 @@ type QueryResolver interface {
 	Whoami(ctx context.Context) (*auth.KeyInfo, error)
 	Mandate(ctx context.Context, id string) (*mandate.Mandate, error)
 	Mandates(ctx context.Context, agentID *string, status *mandate.Status, limit *int, after *string, first *int, last *int, before *string) (*model.MandateConnection, error)
+	SpendSeries(ctx context.Context, agentID *string, currency *string, bucket dashboard.Bucket, since time.Time, until time.Time, action *string) ([]*dashboard.SpendPoint, error)
+	Overview(ctx context.Context) (*dashboard.Overview, error)
+	SimulatePolicy(ctx context.Context, agentID string, policy model.SpendPolicyInput, since time.Time, until *time.Time) (*model.PolicySimulation, error)
 }
 type SubscriptionResolver interface {
 	Events(ctx context.Context, types []string, after *string) (<-chan *event.Event, error)
@@ -562,6 +650,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Agent.Name(childComplexity), true
+	case "Agent.policyUsage":
+		if e.ComplexityRoot.Agent.PolicyUsage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Agent.PolicyUsage(childComplexity), true
 	case "Agent.policy":
 		if e.ComplexityRoot.Agent.SpendPolicy == nil {
 			break
@@ -749,6 +843,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditEntry.Timestamp(childComplexity), true
 
+	case "CountByKey.count":
+		if e.ComplexityRoot.CountByKey.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CountByKey.Count(childComplexity), true
+	case "CountByKey.key":
+		if e.ComplexityRoot.CountByKey.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CountByKey.Key(childComplexity), true
+
 	case "CounterpartyRules.allowAgents":
 		if e.ComplexityRoot.CounterpartyRules.AllowAgents == nil {
 			break
@@ -892,6 +999,92 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.Type(childComplexity), true
+
+	case "LimitPeak.actions":
+		if e.ComplexityRoot.LimitPeak.Actions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitPeak.Actions(childComplexity), true
+	case "LimitPeak.at":
+		if e.ComplexityRoot.LimitPeak.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitPeak.At(childComplexity), true
+	case "LimitPeak.limit":
+		if e.ComplexityRoot.LimitPeak.Limit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitPeak.Limit(childComplexity), true
+	case "LimitPeak.mode":
+		if e.ComplexityRoot.LimitPeak.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitPeak.Mode(childComplexity), true
+	case "LimitPeak.peak":
+		if e.ComplexityRoot.LimitPeak.Peak == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitPeak.Peak(childComplexity), true
+	case "LimitPeak.window":
+		if e.ComplexityRoot.LimitPeak.Window == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitPeak.Window(childComplexity), true
+
+	case "LimitUsage.actions":
+		if e.ComplexityRoot.LimitUsage.Actions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitUsage.Actions(childComplexity), true
+	case "LimitUsage.freesUpAt":
+		if e.ComplexityRoot.LimitUsage.FreesUpAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitUsage.FreesUpAt(childComplexity), true
+	case "LimitUsage.limit":
+		if e.ComplexityRoot.LimitUsage.Limit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitUsage.Limit(childComplexity), true
+	case "LimitUsage.mode":
+		if e.ComplexityRoot.LimitUsage.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitUsage.Mode(childComplexity), true
+	case "LimitUsage.remaining":
+		if e.ComplexityRoot.LimitUsage.Remaining == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitUsage.Remaining(childComplexity), true
+	case "LimitUsage.resetsAt":
+		if e.ComplexityRoot.LimitUsage.ResetsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitUsage.ResetsAt(childComplexity), true
+	case "LimitUsage.used":
+		if e.ComplexityRoot.LimitUsage.Used == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitUsage.Used(childComplexity), true
+	case "LimitUsage.window":
+		if e.ComplexityRoot.LimitUsage.Window == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LimitUsage.Window(childComplexity), true
 
 	case "Mandate.actions":
 		if e.ComplexityRoot.Mandate.Actions == nil {
@@ -1272,6 +1465,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.WithdrawDispute(childComplexity, args["id"].(string)), true
 
+	case "Overview.agentsByAssessment":
+		if e.ComplexityRoot.Overview.AgentsByAssessment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.AgentsByAssessment(childComplexity), true
+	case "Overview.agentsByStatus":
+		if e.ComplexityRoot.Overview.AgentsByStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.AgentsByStatus(childComplexity), true
+	case "Overview.openDisputes":
+		if e.ComplexityRoot.Overview.OpenDisputes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.OpenDisputes(childComplexity), true
+	case "Overview.pendingApprovals":
+		if e.ComplexityRoot.Overview.PendingApprovals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.PendingApprovals(childComplexity), true
+	case "Overview.transactionsLast24h":
+		if e.ComplexityRoot.Overview.TransactionsLast24h == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.TransactionsLast24h(childComplexity), true
+	case "Overview.webhooksDisabled":
+		if e.ComplexityRoot.Overview.WebhooksDisabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.WebhooksDisabled(childComplexity), true
+	case "Overview.webhooksFailing":
+		if e.ComplexityRoot.Overview.WebhooksFailing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.WebhooksFailing(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -1296,6 +1532,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "PolicySimulation.allowed":
+		if e.ComplexityRoot.PolicySimulation.Allowed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySimulation.Allowed(childComplexity), true
+	case "PolicySimulation.heldForApproval":
+		if e.ComplexityRoot.PolicySimulation.HeldForApproval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySimulation.HeldForApproval(childComplexity), true
+	case "PolicySimulation.outcomes":
+		if e.ComplexityRoot.PolicySimulation.Outcomes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySimulation.Outcomes(childComplexity), true
+	case "PolicySimulation.peaks":
+		if e.ComplexityRoot.PolicySimulation.Peaks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySimulation.Peaks(childComplexity), true
+	case "PolicySimulation.refused":
+		if e.ComplexityRoot.PolicySimulation.Refused == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySimulation.Refused(childComplexity), true
+	case "PolicySimulation.refusedByCode":
+		if e.ComplexityRoot.PolicySimulation.RefusedByCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySimulation.RefusedByCode(childComplexity), true
+	case "PolicySimulation.replayed":
+		if e.ComplexityRoot.PolicySimulation.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySimulation.Replayed(childComplexity), true
+
+	case "PolicyUsage.spendLimits":
+		if e.ComplexityRoot.PolicyUsage.SpendLimits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyUsage.SpendLimits(childComplexity), true
+	case "PolicyUsage.velocityLimits":
+		if e.ComplexityRoot.PolicyUsage.VelocityLimits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyUsage.VelocityLimits(childComplexity), true
 
 	case "Query.apiKeys":
 		if e.ComplexityRoot.Query.APIKeys == nil {
@@ -1436,6 +1728,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
+	case "Query.overview":
+		if e.ComplexityRoot.Query.Overview == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Overview(childComplexity), true
+	case "Query.simulatePolicy":
+		if e.ComplexityRoot.Query.SimulatePolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Query_simulatePolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SimulatePolicy(childComplexity, args["agentId"].(string), args["policy"].(model.SpendPolicyInput), args["since"].(time.Time), args["until"].(*time.Time)), true
+	case "Query.spendSeries":
+		if e.ComplexityRoot.Query.SpendSeries == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spendSeries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpendSeries(childComplexity, args["agentId"].(*string), args["currency"].(*string), args["bucket"].(dashboard.Bucket), args["since"].(time.Time), args["until"].(time.Time), args["action"].(*string)), true
 	case "Query.transaction":
 		if e.ComplexityRoot.Query.Transaction == nil {
 			break
@@ -1515,6 +1835,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Whoami(childComplexity), true
 
+	case "ReasonCount.count":
+		if e.ComplexityRoot.ReasonCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReasonCount.Count(childComplexity), true
+	case "ReasonCount.reasonCode":
+		if e.ComplexityRoot.ReasonCount.ReasonCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReasonCount.ReasonCode(childComplexity), true
+
+	case "SimulatedOutcome.allowed":
+		if e.ComplexityRoot.SimulatedOutcome.Allowed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SimulatedOutcome.Allowed(childComplexity), true
+	case "SimulatedOutcome.reason":
+		if e.ComplexityRoot.SimulatedOutcome.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SimulatedOutcome.Reason(childComplexity), true
+	case "SimulatedOutcome.reasonCode":
+		if e.ComplexityRoot.SimulatedOutcome.ReasonCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SimulatedOutcome.ReasonCode(childComplexity), true
+	case "SimulatedOutcome.requiresApproval":
+		if e.ComplexityRoot.SimulatedOutcome.RequiresApproval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SimulatedOutcome.RequiresApproval(childComplexity), true
+	case "SimulatedOutcome.transaction":
+		if e.ComplexityRoot.SimulatedOutcome.Transaction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SimulatedOutcome.Transaction(childComplexity), true
+
 	case "SpendLimit.actions":
 		if e.ComplexityRoot.SpendLimit.Actions == nil {
 			break
@@ -1539,6 +1903,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpendLimit.Window(childComplexity), true
+
+	case "SpendPoint.amount":
+		if e.ComplexityRoot.SpendPoint.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPoint.Amount(childComplexity), true
+	case "SpendPoint.count":
+		if e.ComplexityRoot.SpendPoint.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPoint.Count(childComplexity), true
+	case "SpendPoint.start":
+		if e.ComplexityRoot.SpendPoint.Start == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpendPoint.Start(childComplexity), true
 
 	case "SpendPolicy.approval":
 		if e.ComplexityRoot.SpendPolicy.Approval == nil {
@@ -1996,6 +2379,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VelocityLimit.WindowSeconds(childComplexity), true
+
+	case "VelocityUsage.actions":
+		if e.ComplexityRoot.VelocityUsage.Actions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VelocityUsage.Actions(childComplexity), true
+	case "VelocityUsage.count":
+		if e.ComplexityRoot.VelocityUsage.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VelocityUsage.Count(childComplexity), true
+	case "VelocityUsage.maxCount":
+		if e.ComplexityRoot.VelocityUsage.MaxCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VelocityUsage.MaxCount(childComplexity), true
+	case "VelocityUsage.windowSeconds":
+		if e.ComplexityRoot.VelocityUsage.WindowSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VelocityUsage.WindowSeconds(childComplexity), true
 
 	case "Webhook.active":
 		if e.ComplexityRoot.Webhook.Active == nil {
@@ -3506,6 +3914,195 @@ extend type Mutation {
     reason: String
   ): Mandate!
 }
+
+"What one spend limit of an agent's policy has used at the moment of the query: the figures the policy check would use."
+type LimitUsage {
+  "The limit's window."
+  window: LimitWindow!
+  "Rolling or calendar; ` + "`" + `total` + "`" + ` ignores it."
+  mode: WindowMode!
+  "The actions the limit counts; null: all."
+  actions: [String!]
+  "The limit after the trust tier that applies now, in the agent's currency."
+  limit: Decimal!
+  "Completed outflow the window counts now (reversed transactions still count)."
+  used: Decimal!
+  "` + "`" + `limit - used` + "`" + `, never below 0: the largest amount the window lets through now."
+  remaining: Decimal!
+  "Calendar windows: when the current window ends and the budget resets; null for rolling and total windows."
+  resetsAt: Time
+  "Rolling windows: when the oldest counted outflow leaves the window; null when nothing is counted, and for calendar and total windows."
+  freesUpAt: Time
+}
+
+"What one velocity limit of an agent's policy has counted at the moment of the query."
+type VelocityUsage {
+  "The trailing window, in seconds."
+  windowSeconds: Int!
+  "The actions the limit counts; null: all."
+  actions: [String!]
+  "The most transactions allowed in the window."
+  maxCount: Int!
+  "Completed transactions in the trailing window now."
+  count: Int!
+}
+
+"How much of each limit of an agent's policy is used now: one entry per limit, in the order of ` + "`" + `policy.spendLimits` + "`" + ` and ` + "`" + `policy.velocityLimits` + "`" + `."
+type PolicyUsage {
+  "One entry per spend limit (the rolling day entry of ` + "`" + `dailyLimit` + "`" + ` first, as in ` + "`" + `policy.spendLimits` + "`" + `)."
+  spendLimits: [LimitUsage!]!
+  "One entry per velocity limit."
+  velocityLimits: [VelocityUsage!]!
+}
+
+extend type Agent {
+  "How much of each limit of the agent's policy is used at this moment, computed by the same code as the policy check. An agent key may read it only for its own agents (else FORBIDDEN)."
+  policyUsage: PolicyUsage!
+}
+
+"The size of a ` + "`" + `spendSeries` + "`" + ` bucket: whole UTC hours or whole UTC days."
+enum SpendBucket {
+  "Whole UTC hours."
+  HOUR
+  "Whole UTC days."
+  DAY
+}
+
+"Completed outflow in one bucket ` + "`" + `[start, start + bucket)` + "`" + `."
+type SpendPoint {
+  "The bucket's start, a whole UTC hour or day."
+  start: Time!
+  "The sum of the outflow completed in the bucket (reversed transactions still count, as they do for limits)."
+  amount: Decimal!
+  "How many transactions the sum holds."
+  count: Int!
+}
+
+"A count of something, by key."
+type CountByKey {
+  "What is counted, e.g. a status."
+  key: String!
+  "How many."
+  count: Int!
+}
+
+"The counts a dashboard's first screen shows, for the caller's organization, each read by one statement."
+type Overview {
+  "Agents by status; keys ` + "`" + `active` + "`" + ` and ` + "`" + `suspended` + "`" + `, zeros included."
+  agentsByStatus: [CountByKey!]!
+  "Agents by trust assessment at this moment; keys ` + "`" + `Verified` + "`" + `, ` + "`" + `Moderate` + "`" + ` and ` + "`" + `High Risk` + "`" + `, zeros included."
+  agentsByAssessment: [CountByKey!]!
+  "Transactions created in the last 24 hours that the organization's agents sent or received (a receiver sees none pending, declined or expired), by status; a key for every ` + "`" + `TransactionStatus` + "`" + ` value, zeros included."
+  transactionsLast24h: [CountByKey!]!
+  "Transactions of the organization waiting for approval."
+  pendingApprovals: Int!
+  "Open disputes filed by the organization or against its agents."
+  openDisputes: Int!
+  "Enabled webhook endpoints whose latest delivery attempt failed."
+  webhooksFailing: Int!
+  "Disabled webhook endpoints."
+  webhooksDisabled: Int!
+}
+
+"How often the simulated policy refused with one reason code."
+type ReasonCount {
+  "A refusal's reason code, as ` + "`" + `evaluateTrust` + "`" + ` gives it."
+  reasonCode: String!
+  "How many replayed transactions it refused."
+  count: Int!
+}
+
+"What the simulated policy would have answered one replayed transaction."
+type SimulatedOutcome {
+  "The real transaction that was replayed."
+  transaction: Transaction!
+  "Whether the simulated policy allows it (held for approval counts as allowed)."
+  allowed: Boolean!
+  "Whether it would have waited for approval."
+  requiresApproval: Boolean!
+  "The reason code an execute would have given, e.g. ` + "`" + `weekly_limit_exceeded` + "`" + `."
+  reasonCode: String!
+  "The reason, exactly as an execute would have given it."
+  reason: String!
+}
+
+"The most of one spend limit the replay used at any moment of the period."
+type LimitPeak {
+  "The limit's window."
+  window: LimitWindow!
+  "Rolling or calendar; ` + "`" + `total` + "`" + ` ignores it."
+  mode: WindowMode!
+  "The actions the limit counts; null: all."
+  actions: [String!]
+  "The limit after the trust tier that applied at the peak (at the end of the period when nothing was counted)."
+  limit: Decimal!
+  "The highest use of the window just after a replayed transaction it allowed; 0 when it allowed none the limit counts."
+  peak: Decimal!
+  "When the peak was reached: the time of the transaction that reached it; null when ` + "`" + `peak` + "`" + ` is 0."
+  at: Time
+}
+
+"The answer of ` + "`" + `simulatePolicy` + "`" + `: what a proposed policy would have done to the agent's real history."
+type PolicySimulation {
+  "How many completed transactions were replayed."
+  replayed: Int!
+  "How many the simulated policy allows without approval."
+  allowed: Int!
+  "How many it refuses."
+  refused: Int!
+  "How many it would have held for approval."
+  heldForApproval: Int!
+  "Refusals by reason code, largest count first (then by code)."
+  refusedByCode: [ReasonCount!]!
+  "The first 100 refused or held transactions, oldest first."
+  outcomes: [SimulatedOutcome!]!
+  "One per spend limit of the simulated policy, in the order of its ` + "`" + `spendLimits` + "`" + `."
+  peaks: [LimitPeak!]!
+}
+
+extend type Query {
+  """
+  Completed outflow per bucket, for a chart: one agent's, or without ` + "`" + `agentId` + "`" + ` the organization's in
+  one currency. Read from hourly sums kept with every execute, so its cost does not grow with the
+  number of transactions. Buckets are whole UTC hours or days: the first contains ` + "`" + `since` + "`" + `, the last
+  the moment before ` + "`" + `until` + "`" + `; buckets without outflow are present with zeros. At most 2,000 buckets,
+  else VALIDATION_FAILED on ` + "`" + `until` + "`" + `. An agent key must name one of its agents.
+  """
+  spendSeries(
+    "One of your organization's agents; absent: every agent of the organization in ` + "`" + `currency` + "`" + `."
+    agentId: ID
+    "The currency; required without ` + "`" + `agentId` + "`" + `, and the agent's own currency with it."
+    currency: String
+    "HOUR or DAY."
+    bucket: SpendBucket!
+    "The first bucket contains this instant."
+    since: Time!
+    "The last bucket contains the moment just before this instant; must be after ` + "`" + `since` + "`" + `."
+    until: Time!
+    "Count only this action; absent: every action."
+    action: String
+  ): [SpendPoint!]!
+  "The counts a dashboard's first screen shows. Admin and read-only keys."
+  overview: Overview!
+  """
+  Replays the agent's completed transactions sent in ` + "`" + `[since, until)` + "`" + ` (` + "`" + `until` + "`" + ` defaults to now), oldest
+  first, through the policy function ` + "`" + `executeTransaction` + "`" + ` uses, with ` + "`" + `policy` + "`" + ` applied on top of the
+  agent's current policy (absent fields keep their value, null clears), the trust scores the agent and
+  each counterparty had at that moment, and only the outflow the replay itself allowed. Changes nothing,
+  emits nothing. More than SIMULATION_MAX_TRANSACTIONS (default 10,000) transactions: VALIDATION_FAILED
+  on ` + "`" + `since` + "`" + `. Admin and read-only keys.
+  """
+  simulatePolicy(
+    "One of your organization's agents."
+    agentId: ID!
+    "The proposed change, with ` + "`" + `setAgentPolicy` + "`" + `'s rules."
+    policy: SpendPolicyInput!
+    "The start of the period (inclusive)."
+    since: Time!
+    "The end of the period (exclusive); absent: now."
+    until: Time
+  ): PolicySimulation!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -3544,6 +4141,8 @@ func (ec *executionContext) childFields_Agent(ctx context.Context, field graphql
 		return ec.fieldContext_Agent_trust(ctx, field)
 	case "auditChain":
 		return ec.fieldContext_Agent_auditChain(ctx, field)
+	case "policyUsage":
+		return ec.fieldContext_Agent_policyUsage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Agent", field.Name)
 }
@@ -3634,6 +4233,16 @@ func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type AuditEntry", field.Name)
 }
 
+func (ec *executionContext) childFields_CountByKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_CountByKey_key(ctx, field)
+	case "count":
+		return ec.fieldContext_CountByKey_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CountByKey", field.Name)
+}
+
 func (ec *executionContext) childFields_CounterpartyRules(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "allowAgents":
@@ -3718,6 +4327,46 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
 }
 
+func (ec *executionContext) childFields_LimitPeak(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "window":
+		return ec.fieldContext_LimitPeak_window(ctx, field)
+	case "mode":
+		return ec.fieldContext_LimitPeak_mode(ctx, field)
+	case "actions":
+		return ec.fieldContext_LimitPeak_actions(ctx, field)
+	case "limit":
+		return ec.fieldContext_LimitPeak_limit(ctx, field)
+	case "peak":
+		return ec.fieldContext_LimitPeak_peak(ctx, field)
+	case "at":
+		return ec.fieldContext_LimitPeak_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LimitPeak", field.Name)
+}
+
+func (ec *executionContext) childFields_LimitUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "window":
+		return ec.fieldContext_LimitUsage_window(ctx, field)
+	case "mode":
+		return ec.fieldContext_LimitUsage_mode(ctx, field)
+	case "actions":
+		return ec.fieldContext_LimitUsage_actions(ctx, field)
+	case "limit":
+		return ec.fieldContext_LimitUsage_limit(ctx, field)
+	case "used":
+		return ec.fieldContext_LimitUsage_used(ctx, field)
+	case "remaining":
+		return ec.fieldContext_LimitUsage_remaining(ctx, field)
+	case "resetsAt":
+		return ec.fieldContext_LimitUsage_resetsAt(ctx, field)
+	case "freesUpAt":
+		return ec.fieldContext_LimitUsage_freesUpAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LimitUsage", field.Name)
+}
+
 func (ec *executionContext) childFields_Mandate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -3784,6 +4433,26 @@ func (ec *executionContext) childFields_MandateEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type MandateEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Overview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "agentsByStatus":
+		return ec.fieldContext_Overview_agentsByStatus(ctx, field)
+	case "agentsByAssessment":
+		return ec.fieldContext_Overview_agentsByAssessment(ctx, field)
+	case "transactionsLast24h":
+		return ec.fieldContext_Overview_transactionsLast24h(ctx, field)
+	case "pendingApprovals":
+		return ec.fieldContext_Overview_pendingApprovals(ctx, field)
+	case "openDisputes":
+		return ec.fieldContext_Overview_openDisputes(ctx, field)
+	case "webhooksFailing":
+		return ec.fieldContext_Overview_webhooksFailing(ctx, field)
+	case "webhooksDisabled":
+		return ec.fieldContext_Overview_webhooksDisabled(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Overview", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "endCursor":
@@ -3798,6 +4467,62 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_PolicySimulation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "replayed":
+		return ec.fieldContext_PolicySimulation_replayed(ctx, field)
+	case "allowed":
+		return ec.fieldContext_PolicySimulation_allowed(ctx, field)
+	case "refused":
+		return ec.fieldContext_PolicySimulation_refused(ctx, field)
+	case "heldForApproval":
+		return ec.fieldContext_PolicySimulation_heldForApproval(ctx, field)
+	case "refusedByCode":
+		return ec.fieldContext_PolicySimulation_refusedByCode(ctx, field)
+	case "outcomes":
+		return ec.fieldContext_PolicySimulation_outcomes(ctx, field)
+	case "peaks":
+		return ec.fieldContext_PolicySimulation_peaks(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicySimulation", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "spendLimits":
+		return ec.fieldContext_PolicyUsage_spendLimits(ctx, field)
+	case "velocityLimits":
+		return ec.fieldContext_PolicyUsage_velocityLimits(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyUsage", field.Name)
+}
+
+func (ec *executionContext) childFields_ReasonCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "reasonCode":
+		return ec.fieldContext_ReasonCount_reasonCode(ctx, field)
+	case "count":
+		return ec.fieldContext_ReasonCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReasonCount", field.Name)
+}
+
+func (ec *executionContext) childFields_SimulatedOutcome(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "transaction":
+		return ec.fieldContext_SimulatedOutcome_transaction(ctx, field)
+	case "allowed":
+		return ec.fieldContext_SimulatedOutcome_allowed(ctx, field)
+	case "requiresApproval":
+		return ec.fieldContext_SimulatedOutcome_requiresApproval(ctx, field)
+	case "reasonCode":
+		return ec.fieldContext_SimulatedOutcome_reasonCode(ctx, field)
+	case "reason":
+		return ec.fieldContext_SimulatedOutcome_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SimulatedOutcome", field.Name)
+}
+
 func (ec *executionContext) childFields_SpendLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "amount":
@@ -3810,6 +4535,18 @@ func (ec *executionContext) childFields_SpendLimit(ctx context.Context, field gr
 		return ec.fieldContext_SpendLimit_actions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpendLimit", field.Name)
+}
+
+func (ec *executionContext) childFields_SpendPoint(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "start":
+		return ec.fieldContext_SpendPoint_start(ctx, field)
+	case "amount":
+		return ec.fieldContext_SpendPoint_amount(ctx, field)
+	case "count":
+		return ec.fieldContext_SpendPoint_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpendPoint", field.Name)
 }
 
 func (ec *executionContext) childFields_SpendPolicy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4032,6 +4769,20 @@ func (ec *executionContext) childFields_VelocityLimit(ctx context.Context, field
 		return ec.fieldContext_VelocityLimit_actions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VelocityLimit", field.Name)
+}
+
+func (ec *executionContext) childFields_VelocityUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "windowSeconds":
+		return ec.fieldContext_VelocityUsage_windowSeconds(ctx, field)
+	case "actions":
+		return ec.fieldContext_VelocityUsage_actions(ctx, field)
+	case "maxCount":
+		return ec.fieldContext_VelocityUsage_maxCount(ctx, field)
+	case "count":
+		return ec.fieldContext_VelocityUsage_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VelocityUsage", field.Name)
 }
 
 func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4978,6 +5729,98 @@ func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_simulatePolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "agentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["agentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "policy",
+		func(ctx context.Context, v any) (model.SpendPolicyInput, error) {
+			return ec.unmarshalNSpendPolicyInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSpendPolicyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["policy"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "since",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["since"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "until",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["until"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_spendSeries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "agentId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["agentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "currency",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["currency"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "bucket",
+		func(ctx context.Context, v any) (dashboard.Bucket, error) {
+			return ec.unmarshalNSpendBucket2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐBucket(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["bucket"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "since",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["since"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "until",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["until"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["action"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_transaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5607,6 +6450,38 @@ func (ec *executionContext) fieldContext_Agent_auditChain(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Agent_policyUsage(ctx context.Context, field graphql.CollectedField, obj *preload.Agent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Agent_policyUsage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Agent().PolicyUsage(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *policy.Usage) graphql.Marshaler {
+			return ec.marshalNPolicyUsage2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐUsage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Agent_policyUsage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Agent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyUsage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AgentConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6218,6 +7093,52 @@ func (ec *executionContext) fieldContext_AuditEntry_previousHash(_ context.Conte
 	return graphql.NewScalarFieldContext("AuditEntry", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CountByKey_key(ctx context.Context, field graphql.CollectedField, obj *dashboard.CountByKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CountByKey_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CountByKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CountByKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CountByKey_count(ctx context.Context, field graphql.CollectedField, obj *dashboard.CountByKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CountByKey_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CountByKey_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CountByKey", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _CounterpartyRules_allowAgents(ctx context.Context, field graphql.CollectedField, obj *policy.CounterpartyRules) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6813,6 +7734,328 @@ func (ec *executionContext) _Event_data(ctx context.Context, field graphql.Colle
 }
 func (ec *executionContext) fieldContext_Event_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _LimitPeak_window(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitPeak_window(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Window, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v policy.LimitWindow) graphql.Marshaler {
+			return ec.marshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LimitPeak_window(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type LimitWindow does not have child fields"))
+}
+
+func (ec *executionContext) _LimitPeak_mode(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitPeak_mode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v policy.WindowMode) graphql.Marshaler {
+			return ec.marshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LimitPeak_mode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type WindowMode does not have child fields"))
+}
+
+func (ec *executionContext) _LimitPeak_actions(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitPeak_actions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LimitPeak_actions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LimitPeak_limit(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitPeak_limit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Limit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LimitPeak_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _LimitPeak_peak(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitPeak_peak(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Peak, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LimitPeak_peak(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _LimitPeak_at(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitPeak_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LimitPeak_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LimitUsage_window(ctx context.Context, field graphql.CollectedField, obj *policy.LimitUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitUsage_window(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Window, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v policy.LimitWindow) graphql.Marshaler {
+			return ec.marshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LimitUsage_window(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitUsage", field, false, false, errors.New("field of type LimitWindow does not have child fields"))
+}
+
+func (ec *executionContext) _LimitUsage_mode(ctx context.Context, field graphql.CollectedField, obj *policy.LimitUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitUsage_mode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v policy.WindowMode) graphql.Marshaler {
+			return ec.marshalNWindowMode2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐWindowMode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LimitUsage_mode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitUsage", field, false, false, errors.New("field of type WindowMode does not have child fields"))
+}
+
+func (ec *executionContext) _LimitUsage_actions(ctx context.Context, field graphql.CollectedField, obj *policy.LimitUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitUsage_actions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LimitUsage_actions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitUsage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LimitUsage_limit(ctx context.Context, field graphql.CollectedField, obj *policy.LimitUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitUsage_limit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Limit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LimitUsage_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitUsage", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _LimitUsage_used(ctx context.Context, field graphql.CollectedField, obj *policy.LimitUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitUsage_used(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Used, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LimitUsage_used(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitUsage", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _LimitUsage_remaining(ctx context.Context, field graphql.CollectedField, obj *policy.LimitUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitUsage_remaining(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Remaining, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LimitUsage_remaining(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitUsage", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _LimitUsage_resetsAt(ctx context.Context, field graphql.CollectedField, obj *policy.LimitUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitUsage_resetsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResetsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LimitUsage_resetsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitUsage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LimitUsage_freesUpAt(ctx context.Context, field graphql.CollectedField, obj *policy.LimitUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LimitUsage_freesUpAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FreesUpAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LimitUsage_freesUpAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LimitUsage", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Mandate_id(ctx context.Context, field graphql.CollectedField, obj *mandate.Mandate) (ret graphql.Marshaler) {
@@ -8327,6 +9570,194 @@ func (ec *executionContext) fieldContext_Mutation_revokeMandate(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Overview_agentsByStatus(ctx context.Context, field graphql.CollectedField, obj *dashboard.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_agentsByStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentsByStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []dashboard.CountByKey) graphql.Marshaler {
+			return ec.marshalNCountByKey2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐCountByKeyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_agentsByStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Overview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountByKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Overview_agentsByAssessment(ctx context.Context, field graphql.CollectedField, obj *dashboard.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_agentsByAssessment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentsByAssessment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []dashboard.CountByKey) graphql.Marshaler {
+			return ec.marshalNCountByKey2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐCountByKeyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_agentsByAssessment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Overview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountByKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Overview_transactionsLast24h(ctx context.Context, field graphql.CollectedField, obj *dashboard.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_transactionsLast24h(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionsLast24h, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []dashboard.CountByKey) graphql.Marshaler {
+			return ec.marshalNCountByKey2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐCountByKeyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_transactionsLast24h(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Overview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountByKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Overview_pendingApprovals(ctx context.Context, field graphql.CollectedField, obj *dashboard.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_pendingApprovals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PendingApprovals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_pendingApprovals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overview", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Overview_openDisputes(ctx context.Context, field graphql.CollectedField, obj *dashboard.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_openDisputes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenDisputes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_openDisputes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overview", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Overview_webhooksFailing(ctx context.Context, field graphql.CollectedField, obj *dashboard.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_webhooksFailing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhooksFailing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_webhooksFailing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overview", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Overview_webhooksDisabled(ctx context.Context, field graphql.CollectedField, obj *dashboard.Overview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overview_webhooksDisabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhooksDisabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overview_webhooksDisabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overview", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8417,6 +9848,258 @@ func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySimulation_replayed(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySimulation_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySimulation_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySimulation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySimulation_allowed(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySimulation_allowed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Allowed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySimulation_allowed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySimulation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySimulation_refused(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySimulation_refused(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refused, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySimulation_refused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySimulation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySimulation_heldForApproval(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySimulation_heldForApproval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HeldForApproval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySimulation_heldForApproval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySimulation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySimulation_refusedByCode(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySimulation_refusedByCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RefusedByCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ReasonCount) graphql.Marshaler {
+			return ec.marshalNReasonCount2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReasonCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySimulation_refusedByCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicySimulation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReasonCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicySimulation_outcomes(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySimulation_outcomes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcomes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SimulatedOutcome) graphql.Marshaler {
+			return ec.marshalNSimulatedOutcome2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSimulatedOutcomeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySimulation_outcomes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicySimulation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SimulatedOutcome(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicySimulation_peaks(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySimulation_peaks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Peaks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.LimitPeak) graphql.Marshaler {
+			return ec.marshalNLimitPeak2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐLimitPeakᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySimulation_peaks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicySimulation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LimitPeak(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyUsage_spendLimits(ctx context.Context, field graphql.CollectedField, obj *policy.Usage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyUsage_spendLimits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpendLimits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []policy.LimitUsage) graphql.Marshaler {
+			return ec.marshalNLimitUsage2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitUsageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyUsage_spendLimits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyUsage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LimitUsage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyUsage_velocityLimits(ctx context.Context, field graphql.CollectedField, obj *policy.Usage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyUsage_velocityLimits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VelocityLimits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []policy.VelocityUsage) graphql.Marshaler {
+			return ec.marshalNVelocityUsage2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityUsageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyUsage_velocityLimits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyUsage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VelocityUsage(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Query_agent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -9307,6 +10990,126 @@ func (ec *executionContext) fieldContext_Query_mandates(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_spendSeries(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_spendSeries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SpendSeries(ctx, fc.Args["agentId"].(*string), fc.Args["currency"].(*string), fc.Args["bucket"].(dashboard.Bucket), fc.Args["since"].(time.Time), fc.Args["until"].(time.Time), fc.Args["action"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*dashboard.SpendPoint) graphql.Marshaler {
+			return ec.marshalNSpendPoint2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐSpendPointᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_spendSeries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpendPoint(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_spendSeries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_overview(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_overview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Overview(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *dashboard.Overview) graphql.Marshaler {
+			return ec.marshalNOverview2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐOverview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_overview(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Overview(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_simulatePolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_simulatePolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SimulatePolicy(ctx, fc.Args["agentId"].(string), fc.Args["policy"].(model.SpendPolicyInput), fc.Args["since"].(time.Time), fc.Args["until"].(*time.Time))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicySimulation) graphql.Marshaler {
+			return ec.marshalNPolicySimulation2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐPolicySimulation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_simulatePolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicySimulation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_simulatePolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9381,6 +11184,176 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ReasonCount_reasonCode(ctx context.Context, field graphql.CollectedField, obj *model.ReasonCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReasonCount_reasonCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReasonCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReasonCount_reasonCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReasonCount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReasonCount_count(ctx context.Context, field graphql.CollectedField, obj *model.ReasonCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReasonCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReasonCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReasonCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SimulatedOutcome_transaction(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SimulatedOutcome_transaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Transaction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *transaction.Transaction) graphql.Marshaler {
+			return ec.marshalNTransaction2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋtransactionᚐTransaction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SimulatedOutcome_transaction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SimulatedOutcome",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Transaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SimulatedOutcome_allowed(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SimulatedOutcome_allowed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Allowed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SimulatedOutcome_allowed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SimulatedOutcome", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SimulatedOutcome_requiresApproval(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SimulatedOutcome_requiresApproval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequiresApproval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SimulatedOutcome_requiresApproval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SimulatedOutcome", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SimulatedOutcome_reasonCode(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SimulatedOutcome_reasonCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReasonCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SimulatedOutcome_reasonCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SimulatedOutcome", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SimulatedOutcome_reason(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SimulatedOutcome_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SimulatedOutcome_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SimulatedOutcome", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SpendLimit_amount(ctx context.Context, field graphql.CollectedField, obj *policy.SpendLimit) (ret graphql.Marshaler) {
@@ -9473,6 +11446,75 @@ func (ec *executionContext) _SpendLimit_actions(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_SpendLimit_actions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpendLimit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SpendPoint_start(ctx context.Context, field graphql.CollectedField, obj *dashboard.SpendPoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPoint_start(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Start, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPoint_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendPoint", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SpendPoint_amount(ctx context.Context, field graphql.CollectedField, obj *dashboard.SpendPoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPoint_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v money.Amount) graphql.Marshaler {
+			return ec.marshalNDecimal2githubᚗcomᚋagenttrustᚋserviceᚋmoneyᚐAmount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPoint_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendPoint", field, false, false, errors.New("field of type Decimal does not have child fields"))
+}
+
+func (ec *executionContext) _SpendPoint_count(ctx context.Context, field graphql.CollectedField, obj *dashboard.SpendPoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpendPoint_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpendPoint_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpendPoint", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SpendPolicy_version(ctx context.Context, field graphql.CollectedField, obj *policy.SpendPolicy) (ret graphql.Marshaler) {
@@ -11272,6 +13314,98 @@ func (ec *executionContext) _VelocityLimit_actions(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_VelocityLimit_actions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("VelocityLimit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _VelocityUsage_windowSeconds(ctx context.Context, field graphql.CollectedField, obj *policy.VelocityUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VelocityUsage_windowSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WindowSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VelocityUsage_windowSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VelocityUsage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VelocityUsage_actions(ctx context.Context, field graphql.CollectedField, obj *policy.VelocityUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VelocityUsage_actions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VelocityUsage_actions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VelocityUsage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _VelocityUsage_maxCount(ctx context.Context, field graphql.CollectedField, obj *policy.VelocityUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VelocityUsage_maxCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VelocityUsage_maxCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VelocityUsage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VelocityUsage_count(ctx context.Context, field graphql.CollectedField, obj *policy.VelocityUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VelocityUsage_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VelocityUsage_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VelocityUsage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Webhook_id(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (ret graphql.Marshaler) {
@@ -13911,73 +16045,111 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Agent_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._Agent_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "authorizedActions":
 			out.Values[i] = ec._Agent_authorizedActions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "spendingLimit":
 			out.Values[i] = ec._Agent_spendingLimit(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "dailyLimit":
 			out.Values[i] = ec._Agent_dailyLimit(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "currency":
 			out.Values[i] = ec._Agent_currency(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "environment":
 			out.Values[i] = ec._Agent_environment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
 			out.Values[i] = ec._Agent_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "fingerprint":
 			out.Values[i] = ec._Agent_fingerprint(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._Agent_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updatedAt":
 			out.Values[i] = ec._Agent_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "policy":
 			out.Values[i] = ec._Agent_policy(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "trust":
 			out.Values[i] = ec._Agent_trust(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "auditChain":
 			out.Values[i] = ec._Agent_auditChain(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "policyUsage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Agent_policyUsage(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -14388,6 +16560,49 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var countByKeyImplementors = []string{"CountByKey"}
+
+func (ec *executionContext) _CountByKey(ctx context.Context, sel ast.SelectionSet, obj *dashboard.CountByKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, countByKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CountByKey")
+		case "key":
+			out.Values[i] = ec._CountByKey_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._CountByKey_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var counterpartyRulesImplementors = []string{"CounterpartyRules"}
 
 func (ec *executionContext) _CounterpartyRules(ctx context.Context, sel ast.SelectionSet, obj *policy.CounterpartyRules) graphql.Marshaler {
@@ -14716,6 +16931,142 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 		case "data":
 			out.Values[i] = ec._Event_data(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var limitPeakImplementors = []string{"LimitPeak"}
+
+func (ec *executionContext) _LimitPeak(ctx context.Context, sel ast.SelectionSet, obj *model.LimitPeak) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, limitPeakImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LimitPeak")
+		case "window":
+			out.Values[i] = ec._LimitPeak_window(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mode":
+			out.Values[i] = ec._LimitPeak_mode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actions":
+			out.Values[i] = ec._LimitPeak_actions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "limit":
+			out.Values[i] = ec._LimitPeak_limit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "peak":
+			out.Values[i] = ec._LimitPeak_peak(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._LimitPeak_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var limitUsageImplementors = []string{"LimitUsage"}
+
+func (ec *executionContext) _LimitUsage(ctx context.Context, sel ast.SelectionSet, obj *policy.LimitUsage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, limitUsageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LimitUsage")
+		case "window":
+			out.Values[i] = ec._LimitUsage_window(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mode":
+			out.Values[i] = ec._LimitUsage_mode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actions":
+			out.Values[i] = ec._LimitUsage_actions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "limit":
+			out.Values[i] = ec._LimitUsage_limit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "used":
+			out.Values[i] = ec._LimitUsage_used(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "remaining":
+			out.Values[i] = ec._LimitUsage_remaining(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resetsAt":
+			out.Values[i] = ec._LimitUsage_resetsAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "freesUpAt":
+			out.Values[i] = ec._LimitUsage_freesUpAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -15179,6 +17530,74 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
+var overviewImplementors = []string{"Overview"}
+
+func (ec *executionContext) _Overview(ctx context.Context, sel ast.SelectionSet, obj *dashboard.Overview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, overviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Overview")
+		case "agentsByStatus":
+			out.Values[i] = ec._Overview_agentsByStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "agentsByAssessment":
+			out.Values[i] = ec._Overview_agentsByAssessment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionsLast24h":
+			out.Values[i] = ec._Overview_transactionsLast24h(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pendingApprovals":
+			out.Values[i] = ec._Overview_pendingApprovals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "openDisputes":
+			out.Values[i] = ec._Overview_openDisputes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webhooksFailing":
+			out.Values[i] = ec._Overview_webhooksFailing(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webhooksDisabled":
+			out.Values[i] = ec._Overview_webhooksDisabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
@@ -15208,6 +17627,117 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "hasPreviousPage":
 			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policySimulationImplementors = []string{"PolicySimulation"}
+
+func (ec *executionContext) _PolicySimulation(ctx context.Context, sel ast.SelectionSet, obj *model.PolicySimulation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policySimulationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicySimulation")
+		case "replayed":
+			out.Values[i] = ec._PolicySimulation_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "allowed":
+			out.Values[i] = ec._PolicySimulation_allowed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refused":
+			out.Values[i] = ec._PolicySimulation_refused(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "heldForApproval":
+			out.Values[i] = ec._PolicySimulation_heldForApproval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refusedByCode":
+			out.Values[i] = ec._PolicySimulation_refusedByCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outcomes":
+			out.Values[i] = ec._PolicySimulation_outcomes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "peaks":
+			out.Values[i] = ec._PolicySimulation_peaks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyUsageImplementors = []string{"PolicyUsage"}
+
+func (ec *executionContext) _PolicyUsage(ctx context.Context, sel ast.SelectionSet, obj *policy.Usage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyUsageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyUsage")
+		case "spendLimits":
+			out.Values[i] = ec._PolicyUsage_spendLimits(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "velocityLimits":
+			out.Values[i] = ec._PolicyUsage_velocityLimits(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -15714,6 +18244,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "spendSeries":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_spendSeries(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "overview":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_overview(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "simulatePolicy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_simulatePolicy(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -15727,6 +18323,107 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reasonCountImplementors = []string{"ReasonCount"}
+
+func (ec *executionContext) _ReasonCount(ctx context.Context, sel ast.SelectionSet, obj *model.ReasonCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reasonCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReasonCount")
+		case "reasonCode":
+			out.Values[i] = ec._ReasonCount_reasonCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._ReasonCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var simulatedOutcomeImplementors = []string{"SimulatedOutcome"}
+
+func (ec *executionContext) _SimulatedOutcome(ctx context.Context, sel ast.SelectionSet, obj *model.SimulatedOutcome) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, simulatedOutcomeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SimulatedOutcome")
+		case "transaction":
+			out.Values[i] = ec._SimulatedOutcome_transaction(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "allowed":
+			out.Values[i] = ec._SimulatedOutcome_allowed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requiresApproval":
+			out.Values[i] = ec._SimulatedOutcome_requiresApproval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reasonCode":
+			out.Values[i] = ec._SimulatedOutcome_reasonCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._SimulatedOutcome_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -15779,6 +18476,54 @@ func (ec *executionContext) _SpendLimit(ctx context.Context, sel ast.SelectionSe
 		case "actions":
 			out.Values[i] = ec._SpendLimit_actions(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var spendPointImplementors = []string{"SpendPoint"}
+
+func (ec *executionContext) _SpendPoint(ctx context.Context, sel ast.SelectionSet, obj *dashboard.SpendPoint) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, spendPointImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SpendPoint")
+		case "start":
+			out.Values[i] = ec._SpendPoint_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._SpendPoint_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._SpendPoint_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -16654,6 +19399,59 @@ func (ec *executionContext) _VelocityLimit(ctx context.Context, sel ast.Selectio
 		case "actions":
 			out.Values[i] = ec._VelocityLimit_actions(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var velocityUsageImplementors = []string{"VelocityUsage"}
+
+func (ec *executionContext) _VelocityUsage(ctx context.Context, sel ast.SelectionSet, obj *policy.VelocityUsage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, velocityUsageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VelocityUsage")
+		case "windowSeconds":
+			out.Values[i] = ec._VelocityUsage_windowSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actions":
+			out.Values[i] = ec._VelocityUsage_actions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "maxCount":
+			out.Values[i] = ec._VelocityUsage_maxCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._VelocityUsage_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -17595,6 +20393,26 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNCountByKey2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐCountByKey(ctx context.Context, sel ast.SelectionSet, v dashboard.CountByKey) graphql.Marshaler {
+	return ec._CountByKey(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCountByKey2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐCountByKeyᚄ(ctx context.Context, sel ast.SelectionSet, v []dashboard.CountByKey) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCountByKey2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐCountByKey(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNCounterpartyRules2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐCounterpartyRules(ctx context.Context, sel ast.SelectionSet, v policy.CounterpartyRules) graphql.Marshaler {
 	return ec._CounterpartyRules(ctx, sel, &v)
 }
@@ -17895,6 +20713,52 @@ func (ec *executionContext) marshalNJSON2encodingᚋjsonᚐRawMessage(ctx contex
 	return res
 }
 
+func (ec *executionContext) marshalNLimitPeak2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐLimitPeakᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LimitPeak) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLimitPeak2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐLimitPeak(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLimitPeak2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐLimitPeak(ctx context.Context, sel ast.SelectionSet, v *model.LimitPeak) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LimitPeak(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLimitUsage2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitUsage(ctx context.Context, sel ast.SelectionSet, v policy.LimitUsage) graphql.Marshaler {
+	return ec._LimitUsage(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLimitUsage2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitUsageᚄ(ctx context.Context, sel ast.SelectionSet, v []policy.LimitUsage) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLimitUsage2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitUsage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow(ctx context.Context, v any) (policy.LimitWindow, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNLimitWindow2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitWindow[tmp]
@@ -18031,6 +20895,16 @@ func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋservice�
 	return ret
 }
 
+func (ec *executionContext) marshalNOverview2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐOverview(ctx context.Context, sel ast.SelectionSet, v *dashboard.Overview) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Overview(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -18039,6 +20913,52 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋagenttrustᚋserv
 		return graphql.Null
 	}
 	return ec._PageInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPolicySimulation2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐPolicySimulation(ctx context.Context, sel ast.SelectionSet, v *model.PolicySimulation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PolicySimulation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPolicyUsage2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐUsage(ctx context.Context, sel ast.SelectionSet, v *policy.Usage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PolicyUsage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReasonCount2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReasonCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReasonCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReasonCount2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReasonCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReasonCount2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReasonCount(ctx context.Context, sel ast.SelectionSet, v *model.ReasonCount) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReasonCount(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRegisterAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐRegisterAgentInput(ctx context.Context, v any) (model.RegisterAgentInput, error) {
@@ -18055,6 +20975,60 @@ func (ec *executionContext) unmarshalNReportAgentInput2githubᚗcomᚋagenttrust
 	res, err := ec.unmarshalInputReportAgentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) marshalNSimulatedOutcome2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSimulatedOutcomeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SimulatedOutcome) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSimulatedOutcome2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSimulatedOutcome(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSimulatedOutcome2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSimulatedOutcome(ctx context.Context, sel ast.SelectionSet, v *model.SimulatedOutcome) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SimulatedOutcome(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSpendBucket2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐBucket(ctx context.Context, v any) (dashboard.Bucket, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSpendBucket2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐBucket[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSpendBucket2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐBucket(ctx context.Context, sel ast.SelectionSet, v dashboard.Bucket) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSpendBucket2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐBucket[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNSpendBucket2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐBucket = map[string]dashboard.Bucket{
+		"HOUR": dashboard.Hour,
+		"DAY":  dashboard.Day,
+	}
+	marshalNSpendBucket2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐBucket = map[dashboard.Bucket]string{
+		dashboard.Hour: "HOUR",
+		dashboard.Day:  "DAY",
+	}
+)
 
 func (ec *executionContext) marshalNSpendLimit2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimit(ctx context.Context, sel ast.SelectionSet, v policy.SpendLimit) graphql.Marshaler {
 	return ec._SpendLimit(ctx, sel, &v)
@@ -18079,6 +21053,32 @@ func (ec *executionContext) marshalNSpendLimit2ᚕgithubᚗcomᚋagenttrustᚋse
 func (ec *executionContext) unmarshalNSpendLimitInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendLimit(ctx context.Context, v any) (*policy.SpendLimit, error) {
 	res, err := ec.unmarshalInputSpendLimitInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSpendPoint2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐSpendPointᚄ(ctx context.Context, sel ast.SelectionSet, v []*dashboard.SpendPoint) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSpendPoint2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐSpendPoint(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSpendPoint2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐSpendPoint(ctx context.Context, sel ast.SelectionSet, v *dashboard.SpendPoint) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SpendPoint(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpendPolicy2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐSpendPolicy(ctx context.Context, sel ast.SelectionSet, v policy.SpendPolicy) graphql.Marshaler {
@@ -18433,6 +21433,26 @@ func (ec *executionContext) marshalNVelocityLimit2ᚕgithubᚗcomᚋagenttrust�
 func (ec *executionContext) unmarshalNVelocityLimitInput2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityLimit(ctx context.Context, v any) (*policy.VelocityLimit, error) {
 	res, err := ec.unmarshalInputVelocityLimitInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVelocityUsage2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityUsage(ctx context.Context, sel ast.SelectionSet, v policy.VelocityUsage) graphql.Marshaler {
+	return ec._VelocityUsage(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNVelocityUsage2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityUsageᚄ(ctx context.Context, sel ast.SelectionSet, v []policy.VelocityUsage) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNVelocityUsage2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐVelocityUsage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNWebhook2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpointᚄ(ctx context.Context, sel ast.SelectionSet, v []*webhook.Endpoint) graphql.Marshaler {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/dashboard"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/live"
@@ -28,6 +29,8 @@ type Services struct {
 	Events event.Reader
 	// Keys manages the organization's API keys.
 	Keys auth.KeyService
+	// Dashboard answers overview, spendSeries and Agent.policyUsage.
+	Dashboard dashboard.Service
 	// Live serves subscriptions; nil refuses them.
 	Live *live.Hub
 }
