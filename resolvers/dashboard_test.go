@@ -142,7 +142,6 @@ func TestSpendSeries(t *testing.T) {
 	}
 }
 
-
 // spendSeries refuses bad arguments with VALIDATION_FAILED naming each,
 // another organization's agent with NOT_FOUND, and agent keys without one of
 // their agents with FORBIDDEN.
