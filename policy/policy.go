@@ -220,9 +220,15 @@ func checkParties(in Input) (Decision, bool) {
 	case in.Currency != cur:
 		return deny(ReasonCurrencyMismatch, "transaction currency %s does not match the agent's currency %s", code(in.Currency), code(cur)), true
 	case r != nil && r.Currency != cur:
-		return deny(ReasonCurrencyMismatch, "counterparty agent %s does not use the agent's currency %s", r.ID, code(cur)), true
+		if r.OrgID != s.OrgID { // another organization's settings are its own
+			return deny(ReasonCurrencyMismatch, "counterparty agent %s does not use the agent's currency %s", r.ID, code(cur)), true
+		}
+		return deny(ReasonCurrencyMismatch, "counterparty agent %s's currency %s does not match the agent's currency %s", r.ID, code(r.Currency), code(cur)), true
 	case r != nil && r.Environment != s.Environment:
-		return deny(ReasonEnvironmentMismatch, "counterparty agent %s is not in the agent's environment (%s)", r.ID, s.Environment), true
+		if r.OrgID != s.OrgID {
+			return deny(ReasonEnvironmentMismatch, "counterparty agent %s is not in the agent's environment (%s)", r.ID, s.Environment), true
+		}
+		return deny(ReasonEnvironmentMismatch, "counterparty agent %s is in the %s environment but the agent is in %s", r.ID, r.Environment, s.Environment), true
 	case !slices.Contains(s.AuthorizedActions, in.Action):
 		return deny(ReasonActionNotAuthorized, "action %q is not among the agent's authorized actions (%s)", in.Action, list(s.AuthorizedActions)), true
 	}
