@@ -187,4 +187,13 @@ const LastUseResolution = time.Minute
 type KeyChecker interface {
 	// RevokedKeys returns the ids among keyIDs that are revoked (or gone).
 	RevokedKeys(ctx context.Context, keyIDs []string) ([]string, error)
+	// Revoked reports whether one key is revoked (or gone), for each
+	// operation of a connection: true on every replica within
+	// RevocationBound of the revocation, like Authenticator.Authenticate;
+	// an error means the key could not be checked.
+	Revoked(ctx context.Context, keyID string) (bool, error)
+	// OnRevoke calls f with the id of every key revoked from now on, on any
+	// replica, as soon as the process hears of it; f must not block. stop
+	// ends the calls.
+	OnRevoke(f func(keyID string)) (stop func())
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/auth"
@@ -138,8 +139,9 @@ func checkOwnAgents(ctx context.Context, tx *txn, orgID string, agentIDs []strin
 
 // RevokeKey marks a key revoked; revoking twice is harmless. The revoking
 // transaction notifies KeyChannel, so every replica's key cache forgets its
-// keys when it commits (this process's at once), and open streams of the
-// key end at their next re-check (auth.KeyChecker).
+// keys when it commits (this process's at once), and every replica's
+// OnKeyRevoked hooks (the edge, which closes the key's open streams) hear of
+// it.
 func (s *OrgService) RevokeKey(ctx context.Context, keyID string) error {
 	_, err := s.revoke(ctx, "", keyID)
 	return err
@@ -173,6 +175,7 @@ func (s *OrgService) revoke(ctx context.Context, orgID, keyID string) (auth.KeyI
 	})
 	if err == nil {
 		s.db.keyCache.revoked()
+		s.db.revocations.tell(keyID)
 	}
 	return row.info(), err
 }
@@ -200,3 +203,32 @@ func (s *OrgService) RevokedKeys(ctx context.Context, keyIDs []string) ([]string
 	}
 	return revoked, nil
 }
+
+// Revoked reports whether the key keyID is revoked or gone, for an
+// operation on a connection authenticated earlier: from the key cache while
+// its listener is trusted and no key has been revoked since the key was
+// found live, else from the database. So, like Authenticate, it answers
+// true on every replica within auth.RevocationBound of the revocation.
+func (s *OrgService) Revoked(ctx context.Context, keyID string) (bool, error) {
+	cache := &s.db.keyCache
+	if cache.liveID(keyID) {
+		return false, nil
+	}
+	epoch := cache.currentEpoch()
+	var live bool
+	err := s.db.queryRow(ctx, `SELECT revoked_at IS NULL FROM api_keys WHERE id = $1`, keyID).Scan(&live)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("check api key: %w", err)
+	}
+	if live {
+		cache.putID(keyID, epoch)
+	}
+	return !live, nil
+}
+
+// OnRevoke calls f with the id of every key revoked from now on, on any
+// replica (DB.OnKeyRevoked).
+func (s *OrgService) OnRevoke(f func(keyID string)) (stop func()) { return s.db.OnKeyRevoked(f) }

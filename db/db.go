@@ -32,6 +32,8 @@ type DB struct {
 	keys       *keyring.Ring
 	listener   eventListener
 	keyCache   keyCache
+	// revocations are told of every revoked key (OnKeyRevoked).
+	revocations revocations
 	// stop ends the listener; done is closed when it has.
 	stop      context.CancelFunc
 	done      chan struct{}
