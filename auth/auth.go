@@ -139,7 +139,8 @@ type KeyService interface {
 	// organization and returns it with its plaintext, shown once: NotFound
 	// if there is no such organization; ValidationFailed for a bad input
 	// (KeyInput.Validate) or agent ids that are not the organization's
-	// agents (on input.agentIds).
+	// agents (on input.agentIds); Conflict when the organization already
+	// holds its bound of unrevoked keys (MAX_API_KEYS_PER_ORG).
 	IssueKey(ctx context.Context, orgID string, in KeyInput) (KeyInfo, string, error)
 	// Key describes one key of an organization (NotFound if it has none of that id).
 	Key(ctx context.Context, orgID, keyID string) (KeyInfo, error)
@@ -177,6 +178,11 @@ type KeyInfo struct {
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time
 }
+
+// DefaultMaxKeysPerOrg is MAX_API_KEYS_PER_ORG's default: the most unrevoked
+// API keys one organization holds. Every key is a rate-limit bucket and a
+// cache entry on every replica, so the number is bounded.
+const DefaultMaxKeysPerOrg = 100
 
 // LastUseResolution is how stale a key's LastUsedAt may be: recording every
 // use would add a write to every request.

@@ -92,7 +92,8 @@ func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key st
 // IssueKey adds a new API key with in's name, role and agents to an
 // organization and returns it with its plaintext; the transaction announces
 // it (announceKey). The agents must be the organization's
-// (ValidationFailed on input.agentIds otherwise).
+// (ValidationFailed on input.agentIds otherwise), and the organization must
+// hold fewer unrevoked keys than its bound (Conflict otherwise).
 func (s *OrgService) IssueKey(ctx context.Context, orgID string, in auth.KeyInput) (auth.KeyInfo, string, error) {
 	if err := in.Validate(); err != nil {
 		return auth.KeyInfo{}, "", err
@@ -103,6 +104,9 @@ func (s *OrgService) IssueKey(ctx context.Context, orgID string, in auth.KeyInpu
 	key := auth.NewKey()
 	k := newKeyRow(orgID, key, in, s.db.Now())
 	err := s.db.inTx(ctx, func(tx *txn) error {
+		if err := checkKeyRoom(ctx, tx, orgID, s.db.maxKeysPerOrg); err != nil {
+			return err
+		}
 		if err := checkOwnAgents(ctx, tx, orgID, k.AgentIDs); err != nil {
 			return err
 		}
@@ -116,6 +120,24 @@ func (s *OrgService) IssueKey(ctx context.Context, orgID string, in auth.KeyInpu
 	}
 	s.db.keyCache.created(k.Hash)
 	return k.info(), key, nil
+}
+
+// checkKeyRoom refuses a new key to an organization that holds max
+// unrevoked keys already (Conflict, naming the bound). It locks the
+// organization's row first, so concurrent creations count one another.
+func checkKeyRoom(ctx context.Context, tx *txn, orgID string, max int) error {
+	if _, err := tx.NewSelect().Model((*orgRow)(nil)).Column("id").Where("id = ?", orgID).For("UPDATE").Exec(ctx); err != nil {
+		return fmt.Errorf("lock organization: %w", err)
+	}
+	n, err := tx.NewSelect().Model((*apiKeyRow)(nil)).Where("org_id = ? AND revoked_at IS NULL", orgID).Count(ctx)
+	if err != nil {
+		return fmt.Errorf("count api keys: %w", err)
+	}
+	if n >= max {
+		return failure.Errorf(failure.Conflict,
+			"the organization holds %d unrevoked API keys, the most MAX_API_KEYS_PER_ORG (%d) allows: revoke one first", n, max)
+	}
+	return nil
 }
 
 // checkOwnAgents refuses agent ids that are not agents of orgID, locking

@@ -490,7 +490,7 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 	case fe != nil:
 		return refuse(closeUnauthorized, fe)
 	}
-	if wait, ok := e.limiter.allowN(p.KeyID, 1); !ok {
+	if wait, ok := e.limiter.allowN(p.OrgID, 1); !ok {
 		return refuse(closeRateLimited, rateLimited(wait))
 	}
 	if lc != nil {

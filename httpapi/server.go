@@ -31,8 +31,8 @@ import (
 
 // Config tunes the edge; zero fields take the documented defaults.
 type Config struct {
-	RateLimitRPS     float64 // per API key, charged per root field; default 50
-	RateLimitBurst   int     // per API key; default 100
+	RateLimitRPS     float64 // per organization (its keys share it), charged per root field; default 50
+	RateLimitBurst   int     // per organization; default 100
 	MaxBodyBytes     int64   // request body limit; default 64 KiB
 	MaxQueryBytes    int     // GraphQL document size limit; default 32 KiB
 	TokenLimit       int     // GraphQL document token limit; default 5000
