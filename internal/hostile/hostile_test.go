@@ -32,6 +32,7 @@ type world struct {
 	victimDispute, victimEvent string
 	ownFirstEvent              string
 	victimHash                 string // of a persisted query only the victim registered
+	victimCursor, ownCursor    string // endCursors of the victim's and the attacker's agents, one a page
 }
 
 func setup(t *testing.T) *world {
