@@ -79,7 +79,7 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 	global := []cli.Flag{
 		&cli.StringFlag{Name: "database-url", Usage: "Postgres `URL`; unset: use the Postgres on 127.0.0.1:5432 or start a private one",
 			Sources: env("DATABASE_URL"), Destination: &cfg.DatabaseURL},
-		&cli.StringFlag{Name: "database-max-conns", Usage: "`N` connections in the database pool, shared by every use (default 32)",
+		&cli.StringFlag{Name: "database-max-conns", Usage: "`N` connections in the database pool, shared by every use (default 20)",
 			Sources: env("DATABASE_MAX_CONNS"), Destination: &cfg.databaseMaxConns},
 		&cli.StringFlag{Name: "max-api-keys-per-org", Usage: "at most `N` unrevoked API keys per organization (default 100)",
 			Sources: env("MAX_API_KEYS_PER_ORG"), Destination: &cfg.maxAPIKeysPerOrg},

@@ -46,8 +46,18 @@ type DB struct {
 	Now func() time.Time
 }
 
-// DefaultMaxConns is the pool's size when Open is given no other.
-const DefaultMaxConns = 32
+// DefaultMaxConns is the pool's size when Open is given no other: three
+// serving replicas at it, with their ExtraConns, a fourth starting during a
+// rolling deploy and an operator's session or command fit within Postgres'
+// default max_connections (100) less its superuser_reserved_connections (3)
+// (docs/scaling.md, Connections).
+const DefaultMaxConns = 20
+
+// ExtraConns are the connections a serving process holds beside its pool:
+// its listener (listen.go) and River's notifier, which River takes from the
+// pool and keeps outside its count. A process never holds more than its
+// pool's size plus ExtraConns.
+const ExtraConns = 2
 
 // MaxConnsLimit is the largest pool Open accepts: more connections than this
 // cost Postgres more than they serve.
