@@ -79,8 +79,10 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 	global := []cli.Flag{
 		&cli.StringFlag{Name: "database-url", Usage: "Postgres `URL`; unset: use the Postgres on 127.0.0.1:5432 or start a private one",
 			Sources: env("DATABASE_URL"), Destination: &cfg.DatabaseURL},
-		&cli.StringFlag{Name: "database-max-conns", Usage: "`N` connections in the database pool, shared by every use (default 32)",
+		&cli.StringFlag{Name: "database-max-conns", Usage: "`N` connections in the database pool, shared by every use (default 20)",
 			Sources: env("DATABASE_MAX_CONNS"), Destination: &cfg.databaseMaxConns},
+		&cli.StringFlag{Name: "max-api-keys-per-org", Usage: "at most `N` unrevoked API keys per organization (default 100)",
+			Sources: env("MAX_API_KEYS_PER_ORG"), Destination: &cfg.maxAPIKeysPerOrg},
 		&cli.StringFlag{Name: "bootstrap-api-key", Usage: "make sure an organization holding this API `KEY` exists (idempotent)",
 			Sources: env("BOOTSTRAP_API_KEY"), Destination: &cfg.BootstrapAPIKey},
 		&cli.StringFlag{Name: "log-format", Usage: "log `FORMAT`: text or json", Value: "text",
@@ -93,9 +95,9 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 		return []cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "HTTP listen `ADDRESS`", Value: ":8080", Local: true,
 				Sources: env("LISTEN_ADDR"), Destination: &cfg.ListenAddr},
-			&cli.StringFlag{Name: "rate-limit-rps", Usage: "sustained `N` requests per second per API key (per replica)", Value: "50", Local: true,
+			&cli.StringFlag{Name: "rate-limit-rps", Usage: "sustained `N` requests per second per organization (per replica)", Value: "50", Local: true,
 				Sources: env("RATE_LIMIT_RPS"), Destination: &cfg.rateLimitRPS},
-			&cli.StringFlag{Name: "rate-limit-burst", Usage: "burst of `N` requests per API key", Value: "100", Local: true,
+			&cli.StringFlag{Name: "rate-limit-burst", Usage: "burst of `N` requests per organization", Value: "100", Local: true,
 				Sources: env("RATE_LIMIT_BURST"), Destination: &cfg.rateLimitBurst},
 			&cli.StringFlag{Name: "export-max-bytes", Usage: "largest exportTransactions content, in `BYTES` (larger: GET /transactions/export)", Value: "2097152", Local: true,
 				Sources: env("EXPORT_MAX_BYTES"), Destination: &cfg.exportMaxBytes},

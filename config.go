@@ -47,6 +47,10 @@ type Config struct {
 	liveCaps       [3]string
 	// databaseMaxConns holds DATABASE_MAX_CONNS' text until Validate parses it.
 	databaseMaxConns string
+	// MaxAPIKeysPerOrg is MAX_API_KEYS_PER_ORG: the most unrevoked API keys
+	// an organization holds; maxAPIKeysPerOrg is its text until Validate.
+	MaxAPIKeysPerOrg int
+	maxAPIKeysPerOrg string
 	// The WEBHOOK_* flags' text, parsed by Validate.
 	webhookAllowPrivate, webhookDisableAfter, webhookRetention, webhookOrgConcurrency string
 	// LiveReplayMaxEvents is LIVE_REPLAY_MAX_EVENTS: the most stored events
@@ -84,6 +88,8 @@ func (c *Config) Validate() error {
 	wholeNumber(&errs, "RATE_LIMIT_BURST", "rate-limit-burst", c.rateLimitBurst, 1, 0, &c.HTTP.RateLimitBurst)
 	c.DatabaseMaxConns = db.DefaultMaxConns
 	wholeNumber(&errs, "DATABASE_MAX_CONNS", "database-max-conns", c.databaseMaxConns, 1, db.MaxConnsLimit, &c.DatabaseMaxConns)
+	c.MaxAPIKeysPerOrg = auth.DefaultMaxKeysPerOrg
+	wholeNumber(&errs, "MAX_API_KEYS_PER_ORG", "max-api-keys-per-org", c.maxAPIKeysPerOrg, 1, 0, &c.MaxAPIKeysPerOrg)
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		errs = append(errs, fmt.Errorf("LOG_FORMAT (--log-format) must be text or json (got %q)", c.LogFormat))
 	}

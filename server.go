@@ -75,7 +75,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := m.loadKeys(); err != nil {
 		return err
 	}
-	d, err := db.Open(ctx, url, db.WithMaxConns(m.Config.DatabaseMaxConns))
+	d, err := db.Open(ctx, url, db.WithMaxConns(m.Config.DatabaseMaxConns), db.WithMaxKeysPerOrg(m.Config.MaxAPIKeysPerOrg))
 	if err != nil {
 		return err
 	}

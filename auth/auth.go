@@ -139,7 +139,8 @@ type KeyService interface {
 	// organization and returns it with its plaintext, shown once: NotFound
 	// if there is no such organization; ValidationFailed for a bad input
 	// (KeyInput.Validate) or agent ids that are not the organization's
-	// agents (on input.agentIds).
+	// agents (on input.agentIds); Conflict when the organization already
+	// holds its bound of unrevoked keys (MAX_API_KEYS_PER_ORG).
 	IssueKey(ctx context.Context, orgID string, in KeyInput) (KeyInfo, string, error)
 	// Key describes one key of an organization (NotFound if it has none of that id).
 	Key(ctx context.Context, orgID, keyID string) (KeyInfo, error)
@@ -178,6 +179,11 @@ type KeyInfo struct {
 	RevokedAt  *time.Time
 }
 
+// DefaultMaxKeysPerOrg is MAX_API_KEYS_PER_ORG's default: the most unrevoked
+// API keys one organization holds. Every key is a rate-limit bucket and a
+// cache entry on every replica, so the number is bounded.
+const DefaultMaxKeysPerOrg = 100
+
 // LastUseResolution is how stale a key's LastUsedAt may be: recording every
 // use would add a write to every request.
 const LastUseResolution = time.Minute
@@ -187,4 +193,13 @@ const LastUseResolution = time.Minute
 type KeyChecker interface {
 	// RevokedKeys returns the ids among keyIDs that are revoked (or gone).
 	RevokedKeys(ctx context.Context, keyIDs []string) ([]string, error)
+	// Revoked reports whether one key is revoked (or gone), for each
+	// operation of a connection: true on every replica within
+	// RevocationBound of the revocation, like Authenticator.Authenticate;
+	// an error means the key could not be checked.
+	Revoked(ctx context.Context, keyID string) (bool, error)
+	// OnRevoke calls f with the id of every key revoked from now on, on any
+	// replica, as soon as the process hears of it; f must not block. stop
+	// ends the calls.
+	OnRevoke(f func(keyID string)) (stop func())
 }

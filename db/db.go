@@ -20,6 +20,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/keyring"
 )
 
@@ -32,6 +33,10 @@ type DB struct {
 	keys       *keyring.Ring
 	listener   eventListener
 	keyCache   keyCache
+	// revocations are told of every revoked key (OnKeyRevoked).
+	revocations revocations
+	// maxKeysPerOrg bounds an organization's unrevoked API keys (IssueKey).
+	maxKeysPerOrg int
 	// stop ends the listener; done is closed when it has.
 	stop      context.CancelFunc
 	done      chan struct{}
@@ -41,20 +46,43 @@ type DB struct {
 	Now func() time.Time
 }
 
-// DefaultMaxConns is the pool's size when Open is given no other.
-const DefaultMaxConns = 32
+// DefaultMaxConns is the pool's size when Open is given no other: three
+// serving replicas at it, with their ExtraConns, a fourth starting during a
+// rolling deploy and an operator's session or command fit within Postgres'
+// default max_connections (100) less its superuser_reserved_connections (3)
+// (docs/scaling.md, Connections).
+const DefaultMaxConns = 20
+
+// ExtraConns are the connections a serving process holds beside its pool:
+// its listener (listen.go) and River's notifier, which River takes from the
+// pool and keeps outside its count. A process never holds more than its
+// pool's size plus ExtraConns.
+const ExtraConns = 2
 
 // MaxConnsLimit is the largest pool Open accepts: more connections than this
 // cost Postgres more than they serve.
 const MaxConnsLimit = 1000
 
 // Option configures Open.
-type Option func(*pgxpool.Config)
+type Option func(*options)
+
+// options are what Open's Options set.
+type options struct {
+	pool          *pgxpool.Config
+	maxKeysPerOrg int
+}
 
 // WithMaxConns sets the pool's size: every user of the database (bun, River,
 // the pgx reads) shares these connections. n must be 1 to MaxConnsLimit.
 func WithMaxConns(n int) Option {
-	return func(c *pgxpool.Config) { c.MaxConns = int32(n) }
+	return func(o *options) { o.pool.MaxConns = int32(n) }
+}
+
+// WithMaxKeysPerOrg sets how many unrevoked API keys an organization may
+// hold (IssueKey); n must be at least 1. The default is
+// auth.DefaultMaxKeysPerOrg.
+func WithMaxKeysPerOrg(n int) Option {
+	return func(o *options) { o.maxKeysPerOrg = n }
 }
 
 // Open connects to the Postgres at url, checks it answers, and starts the
@@ -65,11 +93,15 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("parse database url: %w", err)
 	}
 	cfg.MaxConns = DefaultMaxConns
-	for _, o := range opts {
-		o(cfg)
+	o := options{pool: cfg, maxKeysPerOrg: auth.DefaultMaxKeysPerOrg}
+	for _, opt := range opts {
+		opt(&o)
 	}
 	if cfg.MaxConns < 1 || cfg.MaxConns > MaxConnsLimit {
 		return nil, fmt.Errorf("database pool size %d: must be 1 to %d", cfg.MaxConns, MaxConnsLimit)
+	}
+	if o.maxKeysPerOrg < 1 {
+		return nil, fmt.Errorf("API keys per organization %d: must be at least 1", o.maxKeysPerOrg)
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
 	cfg.ConnConfig.ConnectTimeout = 5 * time.Second
@@ -83,7 +115,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	// here, they would starve River and the pgx reads.
 	sqldb.SetMaxIdleConns(0)
 	d := &DB{pool: pool, bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() },
-		keys: randomRing()}
+		keys: randomRing(), maxKeysPerOrg: o.maxKeysPerOrg}
 	d.bun.AddQueryHook(counter{d})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

@@ -92,7 +92,7 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 		cmp, order = ">", "created_at, id"
 	}
 	if c := w.Cursor(); c != "" {
-		at, lastID, err := parseTimeCursor(c)
+		at, lastID, err := s.db.cursors(p.OrgID, transactionList).parseTime(c)
 		if err != nil {
 			return nil, cursorErr(err, w)
 		}
@@ -103,7 +103,8 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 	if err := s.db.bun.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list transactions: %w", err)
 	}
-	rows, end := finishPage(rows, w, func(r transactionRow) string { return timeCursor(r.CreatedAt, r.ID) })
+	cursors := s.db.cursors(p.OrgID, transactionList)
+	rows, end := finishPage(rows, w, func(r transactionRow) string { return cursors.time(r.CreatedAt, r.ID) })
 	page := &transaction.Page{Transactions: make([]*transaction.Transaction, len(rows)), Cursors: end.cursors,
 		EndCursor: end.endCursor, HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
 	for i := range rows {

@@ -35,16 +35,17 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, w paging.W
 	if _, err := s.find(ctx, s.db.bun, p.OrgID, whID, false); err != nil {
 		return nil, err
 	}
+	cursors := s.db.cursors(p.OrgID, deliveryList+"/"+whID)
 	var cur *attemptKey
 	if c := w.Cursor(); c != "" {
-		at, dlvID, err := parseTimeCursor(c)
+		at, dlvID, err := cursors.parseTime(c)
 		if err != nil {
 			return nil, cursorErr(err, w)
 		}
 		cur = &attemptKey{at: at, id: dlvID}
 	}
 	if w.Backward {
-		return s.deliveriesBefore(ctx, whID, w, cur)
+		return s.deliveriesBefore(ctx, whID, w, cur, cursors)
 	}
 	newest, oldest, found, err := s.pageBatches(ctx, whID, w.Limit+1, cur)
 	switch {
@@ -66,13 +67,13 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, w paging.W
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
 	list, more := trimPage(list, w.Limit)
-	return deliveryPage(list, w, more), nil
+	return deliveryPage(list, w, more, cursors), nil
 }
 
 // deliveriesBefore is the backward page: the w.Limit attempts just newer
 // than cur (the oldest ones without a cursor), read oldest first from the
 // few batches that can hold them (pageAttemptsBefore), then put newest first.
-func (s *WebhookService) deliveriesBefore(ctx context.Context, whID string, w paging.Window, cur *attemptKey) (*webhook.DeliveryPage, error) {
+func (s *WebhookService) deliveriesBefore(ctx context.Context, whID string, w paging.Window, cur *attemptKey, cursors listCursors) (*webhook.DeliveryPage, error) {
 	after, afterID := any(negInfinity), ""
 	if cur != nil {
 		after, afterID = cur.at, cur.id
@@ -87,16 +88,16 @@ func (s *WebhookService) deliveriesBefore(ctx context.Context, whID string, w pa
 	}
 	list, more := trimPage(list, w.Limit)
 	reverse(list)
-	return deliveryPage(list, w, more), nil
+	return deliveryPage(list, w, more, cursors), nil
 }
 
 // deliveryPage is list, newest first, as a page: NextCursor only when a
 // forward page has more (the contract's endCursor of this list), a cursor
-// for every attempt.
-func deliveryPage(list []webhook.Delivery, w paging.Window, more bool) *webhook.DeliveryPage {
+// (written by cursors) for every attempt.
+func deliveryPage(list []webhook.Delivery, w paging.Window, more bool, cursors listCursors) *webhook.DeliveryPage {
 	page := &webhook.DeliveryPage{Deliveries: list, Cursors: make([]string, len(list))}
 	for i, d := range list {
-		page.Cursors[i] = timeCursor(d.CreatedAt, d.ID)
+		page.Cursors[i] = cursors.time(d.CreatedAt, d.ID)
 	}
 	var hasNext bool
 	hasNext, page.HasPreviousPage = w.Flags(more)
