@@ -101,6 +101,8 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 				Sources: env("EXPORT_MAX_BYTES"), Destination: &cfg.exportMaxBytes},
 			&cli.StringFlag{Name: "live-replay-max-events", Usage: "most stored `EVENTS` a subscription's after replays", Value: "1000", Local: true,
 				Sources: env("LIVE_REPLAY_MAX_EVENTS"), Destination: &cfg.liveReplayMaxEvents},
+			&cli.StringFlag{Name: "approval-max-pending", Usage: "`N` transactions waiting for approval per sending agent, at most", Value: "50", Local: true,
+				Sources: env("APPROVAL_MAX_PENDING"), Destination: &cfg.approvalMaxPending},
 			&cli.StringFlag{Name: "ws-allowed-origins", Usage: "browser `ORIGINS` allowed to open websockets, comma-separated, * for any; unset: same origin only",
 				Local: true, Sources: env("WS_ALLOWED_ORIGINS"), Destination: &cfg.wsAllowedOrigins},
 			&cli.StringFlag{Name: "trusted-proxies", Usage: "`CIDRS` of proxies whose X-Forwarded-For names the client, comma-separated; unset: none",

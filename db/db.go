@@ -39,6 +39,9 @@ type DB struct {
 	closeErr  error
 	// Now is the clock; tests may replace it before use.
 	Now func() time.Time
+	// maxPending is APPROVAL_MAX_PENDING (SetMaxPendingApprovals); 0 is
+	// policy.DefaultMaxPending.
+	maxPending atomic.Int64
 }
 
 // DefaultMaxConns is the pool's size when Open is given no other.

@@ -42,8 +42,7 @@ func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agen
 	return out, nil
 }
 
-// GetMany returns the transactions among ids one of whose parties belongs
-// to the caller.
+// GetMany returns the transactions among ids visible to the caller (visibleTo).
 func (s *TransactionService) GetMany(ctx context.Context, ids []string) ([]*transaction.Transaction, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
@@ -51,7 +50,7 @@ func (s *TransactionService) GetMany(ctx context.Context, ids []string) ([]*tran
 	}
 	var rows []transactionRow
 	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
-		Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).Scan(ctx)
+		Where(visibleTo, p.OrgID, p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get transactions by id: %w", err)
 	}
