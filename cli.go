@@ -101,6 +101,8 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 				Sources: env("EXPORT_MAX_BYTES"), Destination: &cfg.exportMaxBytes},
 			&cli.StringFlag{Name: "live-replay-max-events", Usage: "most stored `EVENTS` a subscription's after replays", Value: "1000", Local: true,
 				Sources: env("LIVE_REPLAY_MAX_EVENTS"), Destination: &cfg.liveReplayMaxEvents},
+			&cli.StringFlag{Name: "database-conns-per-org", Usage: "`N` of the pool's connections one organization's requests may hold at once (default a quarter of the pool)",
+				Local: true, Sources: env("DATABASE_CONNS_PER_ORG"), Destination: &cfg.databaseConnsPerOrg},
 			&cli.StringFlag{Name: "approval-max-pending", Usage: "`N` transactions waiting for approval per sending agent, at most", Value: "50", Local: true,
 				Sources: env("APPROVAL_MAX_PENDING"), Destination: &cfg.approvalMaxPending},
 			&cli.StringFlag{Name: "ws-allowed-origins", Usage: "browser `ORIGINS` allowed to open websockets, comma-separated, * for any; unset: same origin only",

@@ -59,8 +59,12 @@ type Config struct {
 	// ApprovalMaxPending is APPROVAL_MAX_PENDING: the most transactions
 	// waiting for approval per sending agent.
 	ApprovalMaxPending int
-	// approvalMaxPending holds APPROVAL_MAX_PENDING's text until Validate parses it.
-	approvalMaxPending string
+	// DatabaseConnsPerOrg is DATABASE_CONNS_PER_ORG: the most of the pool's
+	// connections one organization's requests hold at once.
+	DatabaseConnsPerOrg int
+	// approvalMaxPending and databaseConnsPerOrg hold APPROVAL_MAX_PENDING's
+	// and DATABASE_CONNS_PER_ORG's text until Validate parses them.
+	approvalMaxPending, databaseConnsPerOrg string
 }
 
 // WebhookConfig is the webhook delivery configuration (WEBHOOK_*).
@@ -164,11 +168,14 @@ func (c *Config) validateReadBounds() []error {
 }
 
 // validateTenantBounds parses the bounds on what one sender or
-// organization may hold (APPROVAL_MAX_PENDING); unset ones take their defaults.
+// organization may hold (APPROVAL_MAX_PENDING, DATABASE_CONNS_PER_ORG, the
+// latter at most DATABASE_MAX_CONNS); unset ones take their defaults.
 func (c *Config) validateTenantBounds() []error {
 	var errs []error
 	c.ApprovalMaxPending = policy.DefaultMaxPending
 	wholeNumber(&errs, "APPROVAL_MAX_PENDING", "approval-max-pending", c.approvalMaxPending, 1, 0, &c.ApprovalMaxPending)
+	c.DatabaseConnsPerOrg = db.DefaultConnsPerOrg(c.DatabaseMaxConns)
+	wholeNumber(&errs, "DATABASE_CONNS_PER_ORG", "database-conns-per-org", c.databaseConnsPerOrg, 1, max(c.DatabaseMaxConns, 1), &c.DatabaseConnsPerOrg)
 	return errs
 }
 
