@@ -2,9 +2,11 @@ package db_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
@@ -12,7 +14,8 @@ import (
 
 // Finding delivery attempts by id (node, nodes) is an index lookup: for
 // 200 ids of which a few exist, the buffers its statement touches are a few
-// per id, whether the endpoint holds 40,000 attempts or 160,000.
+// per id, whether the endpoint holds 40,000 attempts or 160,000. A page of
+// its deliveries, first or deep, costs the same too.
 func TestDeliveriesByIDCostIsConstantInHistory(t *testing.T) {
 	t.Parallel()
 	d, u := dbtest.NewWithURL(t)
@@ -59,26 +62,51 @@ func TestDeliveriesByIDCostIsConstantInHistory(t *testing.T) {
 		if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM (`+db.AttemptsByID+`) AS a`, orgID, ids, batches).Scan(&found); err != nil || found != 3 {
 			t.Fatalf("found %d attempts of 3: %v", found, err)
 		}
-		var plan []struct {
-			Plan struct {
-				Hit  int `json:"Shared Hit Blocks"`
-				Read int `json:"Shared Read Blocks"`
-			}
-		}
-		var raw []byte
-		if err := conn.QueryRowContext(ctx, `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) `+db.AttemptsByID, orgID, ids, batches).Scan(&raw); err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, &plan); err != nil || len(plan) != 1 {
-			t.Fatalf("plan %s: %v", raw, err)
-		}
-		return plan[0].Plan.Hit + plan[0].Plan.Read
+		return buffers(t, conn, db.AttemptsByID, orgID, ids, batches)
 	}
+	// The first page of the endpoint's deliveries, and the page after a
+	// cursor deep in its history, walk only the batches that hold them.
+	page := func(from, before any, beforeID string) int {
+		t.Helper()
+		return buffers(t, conn, db.PageAttempts, []string{"wh_busy"}, orgID, from, before, beforeID, 51)
+	}
+	back := func(after any, afterID string) int {
+		t.Helper()
+		return buffers(t, conn, db.PageAttemptsBefore, []string{"wh_busy"}, orgID, after, afterID, 51, db.BatchSpan.Seconds())
+	}
+	inf := "infinity"
+	deep := time.Now().Add(-1000 * time.Second)
 	seed(1, 2000)
-	small := cost()
+	small, firstSmall, deepSmall := cost(), page(inf, inf, ""), page(deep.Add(db.BatchSpan), deep, "dlv_x")
+	lastSmall, backSmall := back("-infinity", ""), back(deep, "dlv_x")
 	seed(2001, 8000)
-	large := cost()
+	large, firstLarge, deepLarge := cost(), page(inf, inf, ""), page(deep.Add(db.BatchSpan), deep, "dlv_x")
+	lastLarge, backLarge := back("-infinity", ""), back(deep, "dlv_x")
 	if bound := 3*len(ids) + 20; small > bound || large > bound || large > small+small/2 {
 		t.Fatalf("the lookup touched %d buffers among 40,000 attempts and %d among 160,000 (bound %d)", small, large, bound)
 	}
+	if firstLarge > firstSmall+firstSmall/2 || deepLarge > deepSmall+deepSmall/2 ||
+		lastLarge > lastSmall+lastSmall/2 || backLarge > backSmall+backSmall/2 {
+		t.Fatalf("pages (first, deep, last, deep backwards) touched %d, %d, %d, %d buffers among 40,000 attempts, %d, %d, %d, %d among 160,000",
+			firstSmall, deepSmall, lastSmall, backSmall, firstLarge, deepLarge, lastLarge, backLarge)
+	}
+}
+
+// buffers is how many shared buffers statement q touches with args.
+func buffers(t *testing.T, conn *sql.DB, q string, args ...any) int {
+	t.Helper()
+	var plan []struct {
+		Plan struct {
+			Hit  int `json:"Shared Hit Blocks"`
+			Read int `json:"Shared Read Blocks"`
+		}
+	}
+	var raw []byte
+	if err := conn.QueryRowContext(context.Background(), `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) `+q, args...).Scan(&raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &plan); err != nil || len(plan) != 1 {
+		t.Fatalf("plan %s: %v", raw, err)
+	}
+	return plan[0].Plan.Hit + plan[0].Plan.Read
 }

@@ -482,7 +482,7 @@ type TrustFactorsResolver interface {
 	Volume(ctx context.Context, obj *trust.Factors) (int, error)
 }
 type WebhookResolver interface {
-	Deliveries(ctx context.Context, obj *webhook.Endpoint, limit *int, after *string, first *int, last *int, before *string) (*model.WebhookDeliveryConnection, error)
+	Deliveries(ctx context.Context, objs []*webhook.Endpoint, limit *int, after *string, first *int, last *int, before *string) ([]*model.WebhookDeliveryConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -11467,8 +11467,7 @@ func (ec *executionContext) _Webhook_deliveries(ctx context.Context, field graph
 			return ec.fieldContext_Webhook_deliveries(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Webhook().Deliveries(ctx, obj, fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
+			return ec.resolveBatch_Webhook_deliveries(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDeliveryConnection) graphql.Marshaler {
@@ -11500,6 +11499,30 @@ func (ec *executionContext) fieldContext_Webhook_deliveries(ctx context.Context,
 		return fc, err
 	}
 	return fc, nil
+}
+func (ec *executionContext) resolveBatch_Webhook_deliveries(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (any, error) {
+	resolver := ec.Resolvers.Webhook()
+	fc := graphql.GetFieldContext(ctx)
+	if batch, ok := graphql.BatchParentsFor[*webhook.Endpoint](ctx, "Webhook"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.Deliveries(ctx, batch.Parents, fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
+		})
+		return graphql.ResolveBatchGroupResult[*model.WebhookDeliveryConnection](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"Webhook.deliveries",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.Deliveries(ctx, []*webhook.Endpoint{obj}, fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
+	return graphql.ResolveBatchSingleResult[*model.WebhookDeliveryConnection](
+		ctx,
+		results,
+		err,
+		"Webhook.deliveries",
+	)
 }
 
 func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
@@ -18022,6 +18045,23 @@ var (
 )
 
 func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v []preload.Node) graphql.Marshaler {
+	{
+		var batchItemsWebhook []*webhook.Endpoint
+		batchIdxMapWebhook := map[int]int{}
+		for i, item := range v {
+			switch concrete := item.(type) {
+			case webhook.Endpoint:
+				batchIdxMapWebhook[i] = len(batchItemsWebhook)
+				batchItemsWebhook = append(batchItemsWebhook, &concrete)
+			case *webhook.Endpoint:
+				batchIdxMapWebhook[i] = len(batchItemsWebhook)
+				batchItemsWebhook = append(batchItemsWebhook, concrete)
+			}
+		}
+		if len(batchItemsWebhook) > 0 {
+			ctx = graphql.WithBatchParents(ctx, "Webhook", batchItemsWebhook, batchIdxMapWebhook)
+		}
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -18436,6 +18476,7 @@ func (ec *executionContext) unmarshalNVelocityLimitInput2ᚖgithubᚗcomᚋagent
 }
 
 func (ec *executionContext) marshalNWebhook2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpointᚄ(ctx context.Context, sel ast.SelectionSet, v []*webhook.Endpoint) graphql.Marshaler {
+	ctx = graphql.WithBatchParents(ctx, "Webhook", v, nil)
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
