@@ -2966,6 +2966,7 @@ type TrustEvaluation {
   - ` + "`" + `trust_too_low` + "`" + `: the sender is assessed High Risk.
   - ` + "`" + `amount_exceeds_limit` + "`" + `: the amount is over the sender's ` + "`" + `spendingLimit` + "`" + ` (equal is allowed).
   - ` + "`" + `daily_limit_exceeded` + "`" + `: the amount would take the trailing 24 hours' completed outflow over ` + "`" + `dailyLimit` + "`" + `.
+  - ` + "`" + `too_many_pending_approvals` + "`" + `: the amount is over the policy's ` + "`" + `approval.above` + "`" + ` and the sender already has ` + "`" + `APPROVAL_MAX_PENDING` + "`" + ` (default 50) transactions waiting for approval (checked after every other code).
   - ` + "`" + `ok` + "`" + `: allowed.
   """
   reasonCode: String!
