@@ -81,6 +81,8 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	m.DB = d
 	d.SetKeys(m.Keys)
+	d.SetMaxPendingApprovals(m.Config.ApprovalMaxPending)
+	d.SetConnsPerOrg(m.Config.DatabaseConnsPerOrg)
 	if m.applied, err = d.Migrate(ctx); err != nil {
 		return err
 	}

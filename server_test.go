@@ -177,12 +177,13 @@ func TestConfigValidation(t *testing.T) {
 		"WEBHOOK_DISABLE_AFTER": "0", "WEBHOOK_RETENTION": "forever", "WEBHOOK_ORG_CONCURRENCY": "101",
 		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0", "MAX_API_KEYS_PER_ORG": "0", "TRUSTED_PROXIES": "10.0.0.0/8,proxy.local",
 		"LIVE_UNAUTHENTICATED_PER_ADDRESS": "0", "LIVE_CONNECTIONS_PER_ORG": "many", "LIVE_SUBSCRIPTIONS_PER_ORG": "-1",
-		"EXPORT_MAX_BYTES": "lots", "LIVE_REPLAY_MAX_EVENTS": "0"}
+		"EXPORT_MAX_BYTES": "lots", "LIVE_REPLAY_MAX_EVENTS": "0", "APPROVAL_MAX_PENDING": "0",
+		"DATABASE_CONNS_PER_ORG": "33"}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
 	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
 		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "WEBHOOK_ORG_CONCURRENCY", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS",
 		"MAX_API_KEYS_PER_ORG", "TRUSTED_PROXIES", "LIVE_UNAUTHENTICATED_PER_ADDRESS", "LIVE_CONNECTIONS_PER_ORG", "LIVE_SUBSCRIPTIONS_PER_ORG",
-		"EXPORT_MAX_BYTES", "LIVE_REPLAY_MAX_EVENTS"} {
+		"EXPORT_MAX_BYTES", "LIVE_REPLAY_MAX_EVENTS", "APPROVAL_MAX_PENDING", "DATABASE_CONNS_PER_ORG"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
@@ -214,6 +215,18 @@ func TestConfigValidation(t *testing.T) {
 		}
 	}
 	c.maxAPIKeysPerOrg = ""
+	// One organization's share of the pool: a quarter of it when unset,
+	// else 1 to all of it.
+	if err := c.Validate(); err != nil || c.DatabaseConnsPerOrg != db.DefaultConnsPerOrg(db.DefaultMaxConns) {
+		t.Errorf("DATABASE_CONNS_PER_ORG unset: %d, want %d", c.DatabaseConnsPerOrg, db.DefaultConnsPerOrg(db.DefaultMaxConns))
+	}
+	for v, ok := range map[string]bool{"1": true, fmt.Sprint(db.DefaultMaxConns): true, fmt.Sprint(db.DefaultMaxConns + 1): false, "0": false, "some": false} {
+		c.databaseConnsPerOrg = v
+		if err := c.Validate(); (err == nil) != ok || ok && fmt.Sprint(c.DatabaseConnsPerOrg) != v {
+			t.Errorf("DATABASE_CONNS_PER_ORG=%s: %d, %v", v, c.DatabaseConnsPerOrg, err)
+		}
+	}
+	c.databaseConnsPerOrg = ""
 	// One organization's share of a replica's deliveries: a quarter of
 	// the workers when unset, else 1 to all of them.
 	if c.Webhooks.OrgConcurrency != delivery.DefaultPerOrganization {

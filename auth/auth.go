@@ -135,6 +135,8 @@ func (in OrgInput) Validate() error {
 type KeyService interface {
 	// ListKeys describes an organization's keys, newest first (NotFound if no such organization).
 	ListKeys(ctx context.Context, orgID string) ([]KeyInfo, error)
+	// KeysByID describes the organization's keys among ids, in no order.
+	KeysByID(ctx context.Context, orgID string, ids []string) ([]KeyInfo, error)
 	// IssueKey adds a key with in's name, role and agents to an existing
 	// organization and returns it with its plaintext, shown once: NotFound
 	// if there is no such organization; ValidationFailed for a bad input

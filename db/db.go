@@ -44,6 +44,11 @@ type DB struct {
 	closeErr  error
 	// Now is the clock; tests may replace it before use.
 	Now func() time.Time
+	// maxPending is APPROVAL_MAX_PENDING (SetMaxPendingApprovals); 0 is
+	// policy.DefaultMaxPending.
+	maxPending atomic.Int64
+	// bulkhead bounds the connections one organization's requests hold.
+	bulkhead bulkhead
 }
 
 // DefaultMaxConns is the pool's size when Open is given no other: three
@@ -110,12 +115,12 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)
 	}
-	sqldb := sql.OpenDB(simpleConnector{stdlib.GetPoolConnector(pool)})
+	d := &DB{pool: pool, Now: func() time.Time { return time.Now().UTC() }, keys: randomRing(), maxKeysPerOrg: o.maxKeysPerOrg}
+	sqldb := sql.OpenDB(simpleConnector{Connector: stdlib.GetPoolConnector(pool), enter: d.enter})
 	// Idle connections belong to the pgx pool, not to database/sql: held
 	// here, they would starve River and the pgx reads.
 	sqldb.SetMaxIdleConns(0)
-	d := &DB{pool: pool, bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() },
-		keys: randomRing(), maxKeysPerOrg: o.maxKeysPerOrg}
+	d.bun = bun.NewDB(sqldb, pgdialect.New())
 	d.bun.AddQueryHook(counter{d})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -179,10 +184,20 @@ type counter struct{ d *DB }
 func (c counter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
 func (c counter) AfterQuery(_ context.Context, _ *bun.QueryEvent)                    { c.d.statements.Add(1) }
 
-// query runs one read on the pgx pool, counted like bun's statements.
+// query runs one read on the pgx pool, counted like bun's statements,
+// with a slot of the request's organization (enter) until its rows are read.
 func (d *DB) query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	leave, err := d.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
 	d.statements.Add(1)
-	return d.pool.Query(ctx, sql, args...)
+	rows, err := d.pool.Query(ctx, sql, args...)
+	if err != nil {
+		leave()
+		return nil, err
+	}
+	return heldRows{Rows: rows, leave: leave}, nil
 }
 
 // querier runs reads on the pool or in a transaction through database/sql
@@ -209,6 +224,6 @@ func (t *txn) querier() querier { return querier{d: t.d, db: t.Tx.Tx} }
 
 // queryRow is query for one row.
 func (d *DB) queryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	d.statements.Add(1)
-	return d.pool.QueryRow(ctx, sql, args...)
+	rows, err := d.query(ctx, sql, args...)
+	return heldRow{rows: rows, err: err}
 }

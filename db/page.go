@@ -34,7 +34,7 @@ const (
 	transactionList = "transactions"
 	mandateList     = "mandates"
 	disputeList     = "disputes"
-	deliveryList    = "deliveries" // of one webhook endpoint: the list is "deliveries/<wh id>"
+	deliveryList    = "deliveries" // of the organization's webhook endpoints
 )
 
 // listCursors is the one cursor codec of a list as one organization sees

@@ -141,6 +141,9 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 	if err != nil {
 		return nil, nil, err
 	}
+	if decision, err = limitPending(ctx, tx.querier(), decision, sender); err != nil {
+		return nil, nil, err
+	}
 	if !decision.Allowed {
 		return nil, policyDenied(decision), s.recordRefusal(ctx, tx, sender, in, cur, decision, p, now)
 	}
@@ -398,7 +401,7 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 		// evidence foreign key; FOR UPDATE would conflict with that and
 		// deadlock against this transaction's agent locks that follow.
 		err := tx.NewSelect().Model(&row).Where("id = ?", txID).
-			Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
+			Where(visibleTo, p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
 			return txNotFound(txID)
 		}
