@@ -148,6 +148,9 @@ var gqlCalls = map[string]func(w *roleWorld, as actor) call{
 		return call{`query($id: ID!) { mandate(id: $id) { id } }`, vars("id", w.mandate(w.a).ID)}
 	},
 	"Query.mandates": func(*roleWorld, actor) call { return call{`{ mandates { totalCount } }`, nil} },
+	"Query.simulatePolicy": func(w *roleWorld, as actor) call {
+		return call{`query($id: ID!) { simulatePolicy(agentId: $id, policy: {}, since: "2026-01-01T00:00:00Z") { replayed } }`, vars("id", as.agent.ID)}
+	},
 
 	"Mutation.registerAgent": func(*roleWorld, actor) call {
 		return call{testkit.RegisterMutation, vars("input", testkit.RegisterInput(nil))}
@@ -245,10 +248,11 @@ var restCalls = map[string]func(w *roleWorld) (method, target string, body any){
 	"GET /transactions/export": func(*roleWorld) (string, string, any) { return http.MethodGet, "/transactions/export?format=json", nil },
 }
 
-// allowed is what the contract (section 9.1) says of as calling op,
+// allowed is what the contract (sections 9.1 and 10) says of as calling op,
 // written from its words rather than read from auth.Operations, so a wrong
 // entry in the table fails: every role reads (queries, subscriptions, REST
-// GETs) except apiKeys, which is an admin's; an agent key also pays,
+// GETs) except apiKeys, which is an admin's, and simulatePolicy, which an
+// agent key may not; an agent key also pays,
 // reports and withdraws, for its own agents only (as evaluateTrust); every
 // other write is an admin's.
 func allowed(op string, as actor) bool {
@@ -261,7 +265,7 @@ func allowed(op string, as actor) bool {
 	switch {
 	case as.role == auth.RoleAdmin:
 		return true
-	case op == "Query.apiKeys":
+	case op == "Query.apiKeys", op == "Query.simulatePolicy" && as.role == auth.RoleAgent:
 		return false
 	case read:
 		return true

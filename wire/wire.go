@@ -73,6 +73,7 @@ func Services(o Options) resolvers.Services {
 		Mandates:     db.NewMandateService(o.DB),
 		Events:       o.DB,
 		Keys:         db.NewOrgService(o.DB),
+		Simulations:  db.NewSimulationService(o.DB),
 	}
 }
 
