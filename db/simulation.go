@@ -26,10 +26,11 @@ func NewSimulationService(d *DB) *SimulationService { return &SimulationService{
 var _ agent.Simulator = (*SimulationService)(nil)
 
 // SimulatePolicy reads the agent, its period's transactions with the
-// scores in force just before each, their receivers, the outflow before the
-// period that the simulated windows count, and the mandates named, in one
-// read-only snapshot and at most six statements whatever the period holds;
-// then it replays them with policy.Simulate.
+// scores in force just before each, their receivers, the mandates named and
+// the outflow before the period that the simulated windows count, in one
+// read-only snapshot of five statements at most whatever the period holds;
+// replays them with policy.Simulate; and reads the listed outcomes'
+// transactions in one more.
 func (s *SimulationService) SimulatePolicy(ctx context.Context, p auth.Principal, q agent.SimulationQuery, charge func(rows int) error) (*agent.Simulation, error) {
 	now := s.db.Now()
 	if err := q.Validate(now); err != nil {

@@ -105,12 +105,13 @@ func Simulate(r Replay) Simulation {
 	refused := map[string]int{}
 	for i, p := range r.History {
 		in := s.input(p)
-		in.Outflow = s.sums(p.At)
+		in.Outflow = s.sums(p.At, time.Time{})
 		d := Evaluate(in)
-		listed := (!d.Allowed || d.RequiresApproval) && len(out.Outcomes) < MaxSimulatedOutcomes
-		if listed {
-			in.Outflow = s.rows(p.At)
-			d = Evaluate(in)
+		if (!d.Allowed || d.RequiresApproval) && len(out.Outcomes) < MaxSimulatedOutcomes {
+			if from, ok := s.explainedFrom(d, p.At); ok {
+				in.Outflow = s.sums(p.At, from)
+				d = Evaluate(in)
+			}
 			out.Outcomes = append(out.Outcomes, Outcome{Index: i, Decision: d})
 		}
 		switch {
@@ -135,17 +136,74 @@ func Simulate(r Replay) Simulation {
 	return out
 }
 
+// edges are Party.Edges(now) of the sender, sorted and without repeats,
+// in a buffer reused by the next call.
+func (s *replayState) edges(now time.Time) []time.Time {
+	edges := s.edgeBuf[:0]
+	for _, l := range s.limits {
+		if l.Window != WindowTotal {
+			edges = append(edges, l.SpanAt(now, s.loc).From)
+		}
+	}
+	for _, v := range s.r.Sender.Policy.VelocityLimits {
+		edges = append(edges, now.Add(-time.Duration(v.WindowSeconds)*time.Second))
+	}
+	slices.SortFunc(edges, time.Time.Compare)
+	edges = slices.CompactFunc(edges, time.Time.Equal)
+	s.edgeBuf = edges
+	return edges
+}
+
+// explainedFrom is where the rows a refusal's reason is written from
+// begin: a velocity refusal says when the next transaction fits, a rolling
+// window's when enough frees up, both from the rows in their windows; the
+// earliest window start of the refusing kind, and true. Every other
+// decision reads the same from the sums, and false.
+func (s *replayState) explainedFrom(d Decision, now time.Time) (time.Time, bool) {
+	from, found := now, false
+	if d.ReasonCode == ReasonVelocityLimitExceeded {
+		for _, v := range s.r.Sender.Policy.VelocityLimits {
+			from, found = earlier(from, now.Add(-time.Duration(v.WindowSeconds)*time.Second)), true
+		}
+		return from, found
+	}
+	for _, l := range s.limits {
+		if !d.Allowed && l.Mode == ModeRolling && l.Window != WindowTotal && windowCode(l.Window) == d.ReasonCode {
+			from, found = earlier(from, l.SpanAt(now, time.UTC).From), true
+		}
+	}
+	return from, found
+}
+
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
 // replayState is the outflow a replay has allowed so far, per action, with
 // running sums for exact window sums in logarithmic time.
 type replayState struct {
 	r       Replay
 	flows   map[string]*actionFlows
-	actions []string // the keys of flows, in first-seen order, so sums come out in a stable order
-	edges   []time.Time
+	actions []string     // the keys of flows, in first-seen order, so sums come out in a stable order
 	limits  []SpendLimit // the sender's spend limits in spendLimits order
-	peaks   []LimitPeak
+	peaks   []peak
 	spent   map[string]*mandate.Mandate // each mandate with the replay's spending
 	total   bool                        // whether the policy has a total limit
+	loc     *time.Location              // the policy's timezone
+	out     []Outflow                   // sums' result, reused
+	cuts    []int                       // sums' boundaries, reused
+	edgeBuf []time.Time                 // edges' result, reused
+}
+
+// peak is the most of one limit the replay used, when, and the sender's
+// score then.
+type peak struct {
+	used  money.Amount
+	at    *time.Time
+	score *int
 }
 
 // actionFlows are one action's counted outflows, oldest first: base is
@@ -178,7 +236,8 @@ func newReplayState(r Replay) *replayState {
 		s.limits = append(s.limits, SpendLimit{Amount: *r.Sender.DailyLimit, Window: WindowDay, Mode: ModeRolling})
 	}
 	s.limits = append(s.limits, r.Sender.Policy.SpendLimits...)
-	s.peaks = make([]LimitPeak, len(s.limits))
+	s.peaks = make([]peak, len(s.limits))
+	s.loc = r.Sender.Policy.Location()
 	return s
 }
 
@@ -230,15 +289,14 @@ func (s *replayState) allow(p Past) {
 			m.Spent, m.Uses = m.Spent.Add(p.Amount), m.Uses+1
 		}
 	}
-	loc := s.r.Sender.Policy.Location()
 	for i, l := range s.limits {
 		if !Counts(l.Actions, p.Action) {
 			continue
 		}
-		used := s.used(l, l.SpanAt(p.At, loc))
-		if pk := &s.peaks[i]; pk.At == nil || used.Cmp(pk.Peak) > 0 {
+		used := s.used(l, l.SpanAt(p.At, s.loc))
+		if pk := &s.peaks[i]; pk.at == nil || used.Cmp(pk.used) > 0 {
 			at := p.At
-			pk.Peak, pk.At, pk.Limit = used, &at, s.scaled(l, p.SenderScore)
+			*pk = peak{used: used, at: &at, score: p.SenderScore}
 		}
 	}
 }
@@ -271,11 +329,10 @@ func (s *replayState) finalPeaks(final *int) []LimitPeak {
 	out := make([]LimitPeak, len(s.limits))
 	for i, l := range s.limits {
 		p := s.peaks[i]
-		if p.At == nil {
-			p.Limit = s.scaled(l, final)
+		if p.at == nil {
+			p.score = final
 		}
-		p.Window, p.Mode, p.Actions = l.Window, l.Mode, l.Actions
-		out[i] = p
+		out[i] = LimitPeak{Window: l.Window, Mode: l.Mode, Actions: l.Actions, Limit: s.scaled(l, p.score), Peak: p.used, At: p.at}
 	}
 	return out
 }
@@ -295,54 +352,41 @@ func (f *actionFlows) from(t time.Time, inclusive bool) int {
 // sender's windows (Party.Edges): the outflows exactly at an edge apart,
 // each sum dated at its oldest outflow, and with a total limit what lies
 // before the first edge at the zero time. No sum straddles an edge, so
-// Evaluate decides on them as on the rows.
-func (s *replayState) sums(now time.Time) []Outflow {
-	edges := s.r.Sender.Edges(now)
-	slices.SortFunc(edges, time.Time.Compare)
-	edges = slices.CompactFunc(edges, time.Time.Equal)
-	var out []Outflow
+// Evaluate decides on them as on the rows. With rows not zero (an edge),
+// the outflows from rows on come one row each, as the store reads them to
+// explain a refusal. The result is valid until the next call.
+func (s *replayState) sums(now, rows time.Time) []Outflow {
+	edges := s.edges(now)
+	out := s.out[:0]
 	for _, a := range s.actions {
 		f := s.flows[a]
-		cuts := make([]int, 0, 2*len(edges)+2)
+		cuts := s.cuts[:0]
 		for _, e := range edges {
 			cuts = append(cuts, f.from(e, true), f.from(e, false))
 		}
 		cuts = append(cuts, len(f.at))
-		start := len(f.at)
+		s.cuts = cuts
+		start, single := len(f.at), len(f.at)
 		if len(edges) > 0 {
 			start = cuts[0]
+		}
+		if !rows.IsZero() {
+			single = f.from(rows, true)
 		}
 		if s.total {
 			out = append(out, Outflow{Amount: f.base.Add(f.sums[start]), Action: a})
 		}
 		for _, end := range cuts[1:] {
+			end = min(end, single)
 			if end > start {
 				out = append(out, Outflow{Amount: f.sums[end].Sub(f.sums[start]), At: f.at[start], Action: a, Count: end - start})
 				start = end
 			}
 		}
-	}
-	return out
-}
-
-// rows is the outflow at now one row each from the earliest window's start
-// (Party.Since), and with a total limit what lies before at the zero time:
-// what the store reads to explain a refusal.
-func (s *replayState) rows(now time.Time) []Outflow {
-	since := s.r.Sender.Since(now)
-	var out []Outflow
-	for _, a := range s.actions {
-		f := s.flows[a]
-		start := f.from(since, true)
-		if !since.Before(now) {
-			start = len(f.at)
-		}
-		if s.total {
-			out = append(out, Outflow{Amount: f.base.Add(f.sums[start]), Action: a})
-		}
-		for i := start; i < len(f.at); i++ {
+		for i := max(start, single); i < len(f.at); i++ {
 			out = append(out, Outflow{Amount: f.amt[i], At: f.at[i], Action: a})
 		}
 	}
+	s.out = out
 	return out
 }

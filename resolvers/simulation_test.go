@@ -436,3 +436,51 @@ SELECT 'tx_sim' || lpad(g::text, 6, '0'), $1, $2, $3, $3, 'purchase', 1, 'USD', 
 	}
 	b.Simulate(large, a.ID, map[string]any{}, stamp(since), nil).Refused(t, "RATE_LIMITED")
 }
+
+// A simulation runs the same few statements whatever its period holds: in
+// its read-only transaction (BEGIN and COMMIT) the agent, the period's
+// transactions, their receivers, their mandates and the outflow before the
+// period; then the rows of the outcomes listed.
+func TestSimulatePolicyStatementsDoNotGrow(t *testing.T) {
+	t.Parallel()
+	b := testkit.New(t)
+	clk := b.Clock()
+	_, shopKey := b.NewOrg("shop")
+	var shops []testkit.Agent
+	for range 4 {
+		shops = append(shops, b.RegisterAs(shopKey, nil))
+	}
+	a := b.Register(map[string]any{"spendingLimit": "100"})
+	m := b.MustCreateMandate(testkit.MandateInput(a, "1000", nil))
+	b.MustExecute(b.Key, testkit.Pay(a, shops[0], "5"))
+	clk.Advance(time.Hour)
+	start := clk.Now()
+	policy := map[string]any{"spendLimits": []any{spendLimit("20", "day", "rolling", nil), spendLimit("50", "total", "rolling", nil)},
+		"approval": map[string]any{"above": "2", "expiresAfterSeconds": 3600}}
+	statements := func() int64 {
+		t.Helper()
+		b.MustSimulate(a.ID, policy, stamp(start), nil) // the key is known from here on
+		before := b.DB.Statements()
+		b.MustSimulate(a.ID, policy, stamp(start), nil)
+		return b.DB.Statements() - before
+	}
+	pay := func(n int) {
+		for i := range n {
+			clk.Advance(time.Minute)
+			in := testkit.Pay(a, shops[i%len(shops)], fmt.Sprint(1+i%10))
+			if i%3 == 0 {
+				b.ExecuteUnder(b.Key, m.ID, in).Into(t, "executeTransaction", new(testkit.Transaction))
+			} else {
+				b.MustExecute(b.Key, in)
+			}
+		}
+		clk.Advance(time.Minute)
+	}
+	pay(3)
+	few := statements()
+	pay(60)
+	many := statements()
+	if few != many || many != 8 {
+		t.Errorf("statements: %d for 3 transactions, %d for 63", few, many)
+	}
+}
