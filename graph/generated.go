@@ -4088,9 +4088,11 @@ extend type Query {
   Replays the agent's completed transactions sent in ` + "`" + `[since, until)` + "`" + ` (` + "`" + `until` + "`" + ` defaults to now), oldest
   first, through the policy function ` + "`" + `executeTransaction` + "`" + ` uses, with ` + "`" + `policy` + "`" + ` applied on top of the
   agent's current policy (absent fields keep their value, null clears), the trust scores the agent and
-  each counterparty had at that moment, and only the outflow the replay itself allowed. Changes nothing,
-  emits nothing. More than SIMULATION_MAX_TRANSACTIONS (default 10,000) transactions: VALIDATION_FAILED
-  on ` + "`" + `since` + "`" + `. Admin and read-only keys.
+  each counterparty had just before each transaction (their trust history), and only the outflow the
+  replay itself allowed; windows reaching back before ` + "`" + `since` + "`" + ` count the agent's real outflow there.
+  Changes nothing, emits nothing. More than SIMULATION_MAX_TRANSACTIONS (default 10,000) transactions:
+  VALIDATION_FAILED on ` + "`" + `since` + "`" + `; a bad policy field: VALIDATION_FAILED on ` + "`" + `policy.…` + "`" + `. Charged a
+  rate-limit token per 200 rows read. Admin and read-only keys.
   """
   simulatePolicy(
     "One of your organization's agents."
