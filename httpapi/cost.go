@@ -38,6 +38,9 @@ var fieldCosts = map[string]func(args map[string]any) (base, per int64){
 	},
 	// History keeps up to 1,000 snapshots per agent.
 	"Query.trustHistory": func(map[string]any) (int64, int64) { return 1, 1000 },
+	// A simulation lists up to policy.MaxSimulatedOutcomes transactions (the
+	// rows it reads are charged as they are read).
+	"PolicySimulation.outcomes": func(map[string]any) (int64, int64) { return 1, 100 },
 }
 
 // rootFieldCaps bound how often one root field may appear in an operation

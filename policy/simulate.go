@@ -96,9 +96,11 @@ type Simulation struct {
 // the transactions the replay allowed so far (one refused or held for
 // approval counts toward no later window, velocity limit or mandate).
 // Both parties are judged active: each transaction completed, so both were.
-// The outflow is summed between the windows' edges, as the store sums it,
-// and a listed outcome is decided again from the rows, as the store does to
-// explain a refusal, so its reason is an execute's to the word.
+// The outflow is summed between the windows' edges, as the store sums it;
+// a listed refusal whose reason says when enough frees up (velocity,
+// rolling windows) is decided again with that window's rows, as the store
+// reads them to explain a refusal, so every listed reason is an execute's
+// to the word.
 func Simulate(r Replay) Simulation {
 	s := newReplayState(r)
 	var out Simulation
