@@ -24,6 +24,17 @@ func BenchmarkDashboardQueries(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			org := "'" + e.OrgID + "'"
+			e.explain("overview: agents", `SELECT a.status, tc.* FROM agents AS a JOIN trust_counters AS tc ON tc.agent_id = a.id WHERE a.org_id = `+org)
+			e.explain("overview: last day", `SELECT status AS key, count(*)::int AS count FROM (
+  SELECT status FROM transactions WHERE from_org = `+org+` AND created_at >= now() - interval '1 day'
+  UNION ALL
+  SELECT status FROM transactions WHERE to_org = `+org+` AND from_org <> `+org+` AND created_at >= now() - interval '1 day' AND status IN ('completed', 'reversed')
+) AS t GROUP BY status`)
+			e.explain("overview: open items", `SELECT (SELECT count(*) FROM transactions WHERE from_org = `+org+` AND status = 'pending_approval')::int,
+       (SELECT count(*) FROM disputes WHERE status = 'open' AND (reporter_org = `+org+` OR agent_org = `+org+`))::int,
+       (SELECT count(*) FROM webhooks WHERE org_id = `+org+` AND active AND consecutive_failures > 0)::int,
+       (SELECT count(*) FROM webhooks WHERE org_id = `+org+` AND NOT active)::int`)
 			now := time.Now().UTC()
 			at := func(d time.Duration) string { return now.Add(d).Format(timeFormat) }
 			reads := []struct {
