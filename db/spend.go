@@ -136,7 +136,7 @@ func readOutflows(ctx context.Context, q querier, what, query string, args ...an
 // all the agent's rows, which it prefers whenever it thinks the agent has
 // few.
 const outflowSumsSQL = `
-SELECT min(hour), action, least(sum(amount), $4::numeric), sum(count)::int
+SELECT min(first_at), action, least(sum(amount), $4::numeric), sum(count)::int
   FROM agent_outflow_hours
  WHERE agent_id = $1 AND hour >= ($2::timestamptz[])[1] AND hour <> ALL($2::timestamptz[])
  GROUP BY width_bucket(hour, $2::timestamptz[]), action

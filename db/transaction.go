@@ -319,7 +319,7 @@ func (s *TransactionService) settle(ctx context.Context, tx *txn, t *transaction
 	if err := tx.write(ctx, "add to outflow total", addOutflowTotal, t.FromAgent, t.Action, t.Amount.String()); err != nil {
 		return err
 	}
-	if err := tx.write(ctx, "add to outflow hour", addOutflowHour, t.FromAgent, outflowHour(now), t.Action, t.Amount.String()); err != nil {
+	if err := tx.write(ctx, "add to outflow hour", addOutflowHour, t.FromAgent, outflowHour(now), t.Action, t.Amount.String(), now); err != nil {
 		return err
 	}
 	if t.MandateID != nil {
@@ -346,10 +346,11 @@ const addOutflowTotal = `INSERT INTO agent_outflow_totals (agent_id, action, tot
  ON CONFLICT (agent_id, action) DO UPDATE SET total = agent_outflow_totals.total + EXCLUDED.total`
 
 // addOutflowHour adds a completed transaction to its sender's bucket of
-// the hour and action, which window sums and velocity counts read.
-const addOutflowHour = `INSERT INTO agent_outflow_hours (agent_id, hour, action, amount, count) VALUES ($1, $2, $3, $4, 1)
+// the hour and action, which window sums, velocity counts, policy usage and
+// spend series read; first_at keeps the bucket's earliest completion.
+const addOutflowHour = `INSERT INTO agent_outflow_hours (agent_id, hour, action, amount, count, first_at) VALUES ($1, $2, $3, $4, 1, $5)
  ON CONFLICT (agent_id, hour, action) DO UPDATE SET amount = agent_outflow_hours.amount + EXCLUDED.amount,
- count = agent_outflow_hours.count + 1`
+ count = agent_outflow_hours.count + 1, first_at = least(agent_outflow_hours.first_at, EXCLUDED.first_at)`
 
 // auditBoth appends an entry about t to the sender's and the receiver's chains.
 func (d *DB) auditBoth(ctx context.Context, tx *txn, action string, actor auth.Principal, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {

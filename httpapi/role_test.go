@@ -148,6 +148,15 @@ var gqlCalls = map[string]func(w *roleWorld, as actor) call{
 		return call{`query($id: ID!) { mandate(id: $id) { id } }`, vars("id", w.mandate(w.a).ID)}
 	},
 	"Query.mandates": func(*roleWorld, actor) call { return call{`{ mandates { totalCount } }`, nil} },
+	"Query.spendSeries": func(w *roleWorld, as actor) call {
+		return call{`query($id: ID) { spendSeries(agentId: $id, bucket: DAY, since: "2026-01-01T00:00:00Z", until: "2026-01-02T00:00:00Z") { count } }`,
+			vars("id", as.agent.ID)}
+	},
+	"Query.overview": func(*roleWorld, actor) call { return call{`{ overview { pendingApprovals } }`, nil} },
+	"Query.simulatePolicy": func(w *roleWorld, as actor) call {
+		return call{`query($id: ID!) { simulatePolicy(agentId: $id, policy: {}, since: "2026-01-01T00:00:00Z") { replayed } }`,
+			vars("id", as.agent.ID)}
+	},
 
 	"Mutation.registerAgent": func(*roleWorld, actor) call {
 		return call{testkit.RegisterMutation, vars("input", testkit.RegisterInput(nil))}
@@ -250,11 +259,15 @@ var restCalls = map[string]func(w *roleWorld) (method, target string, body any){
 // entry in the table fails: every role reads (queries, subscriptions, REST
 // GETs) except apiKeys, which is an admin's; an agent key also pays,
 // reports and withdraws, for its own agents only (as evaluateTrust); every
-// other write is an admin's.
+// other write is an admin's. Section 10: an agent key reads spendSeries of
+// its own agents only, and neither overview nor simulatePolicy.
 func allowed(op string, as actor) bool {
 	scoped := map[string]bool{"Query.evaluateTrust": true, "Mutation.executeTransaction": true,
 		"Mutation.reportAgent": true, "Mutation.withdrawDispute": true}
-	if as.other && scoped[op] {
+	if as.other && (scoped[op] || op == "Query.spendSeries") {
+		return false
+	}
+	if as.role == auth.RoleAgent && (op == "Query.overview" || op == "Query.simulatePolicy") {
 		return false
 	}
 	read := strings.HasPrefix(op, "Query.") || strings.HasPrefix(op, "Subscription.") || strings.HasPrefix(op, "GET ")

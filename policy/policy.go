@@ -140,6 +140,10 @@ type Decision struct {
 //  13. daily_, weekly_, monthly_, total_limit_exceeded: spent + amount >
 //     the window's scaled limit (reaching it exactly is allowed), day
 //     windows first;
+//
+// A velocity or spend limit restricted to some actions neither counts nor
+// judges a transaction of another action.
+//
 //  14. ok, with RequiresApproval when the amount is over the policy's
 //     approval threshold (approving re-runs Evaluate and ignores it).
 //
@@ -157,6 +161,9 @@ func Evaluate(in Input) Decision {
 		return deny(ReasonAmountExceedsLimit, "amount %s exceeds the spending limit of %s%s", in.Amount.Format(cur), limit.Format(cur), tierNote)
 	}
 	for _, v := range s.Policy.VelocityLimits {
+		if !Counts(v.Actions, in.Action) {
+			continue // a limit on other actions neither counts nor judges this one
+		}
 		if reason, ok := checkVelocity(in, v); !ok {
 			return deny(ReasonVelocityLimitExceeded, "%s", reason)
 		}
@@ -171,6 +178,9 @@ func Evaluate(in Input) Decision {
 		}
 	}
 	for _, l := range limits {
+		if !Counts(l.Actions, in.Action) {
+			continue
+		}
 		remaining, reason, ok := checkLimit(in, l, l.Amount.Percent(int64(pct), places), loc)
 		if !ok {
 			return deny(windowCode(l.Window), "%s%s", reason, tierNote)
@@ -210,8 +220,14 @@ func checkParties(in Input) (Decision, bool) {
 	case in.Currency != cur:
 		return deny(ReasonCurrencyMismatch, "transaction currency %s does not match the agent's currency %s", code(in.Currency), code(cur)), true
 	case r != nil && r.Currency != cur:
+		if r.OrgID != s.OrgID { // another organization's settings are its own
+			return deny(ReasonCurrencyMismatch, "counterparty agent %s does not use the agent's currency %s", r.ID, code(cur)), true
+		}
 		return deny(ReasonCurrencyMismatch, "counterparty agent %s's currency %s does not match the agent's currency %s", r.ID, code(r.Currency), code(cur)), true
 	case r != nil && r.Environment != s.Environment:
+		if r.OrgID != s.OrgID {
+			return deny(ReasonEnvironmentMismatch, "counterparty agent %s is not in the agent's environment (%s)", r.ID, s.Environment), true
+		}
 		return deny(ReasonEnvironmentMismatch, "counterparty agent %s is in the %s environment but the agent is in %s", r.ID, r.Environment, s.Environment), true
 	case !slices.Contains(s.AuthorizedActions, in.Action):
 		return deny(ReasonActionNotAuthorized, "action %q is not among the agent's authorized actions (%s)", in.Action, list(s.AuthorizedActions)), true
@@ -241,9 +257,9 @@ func checkCounterparty(p SpendPolicy, r *Party) (Decision, bool) {
 	case slices.Contains(c.DenyAgents, r.ID):
 		return deny(ReasonCounterpartyBlocked, "counterparty agent %s is on the policy's deny list", r.ID), true
 	case slices.Contains(c.DenyOrgs, r.OrgID):
-		return deny(ReasonCounterpartyBlocked, "counterparty agent %s's organization %s is on the policy's deny list", r.ID, r.OrgID), true
+		return deny(ReasonCounterpartyBlocked, "counterparty agent %s's organization is on the policy's deny list", r.ID), true
 	case len(c.AllowAgents)+len(c.AllowOrgs) > 0 && !slices.Contains(c.AllowAgents, r.ID) && !slices.Contains(c.AllowOrgs, r.OrgID):
-		return deny(ReasonCounterpartyNotAllowed, "counterparty agent %s (organization %s) is not on the policy's allow list", r.ID, r.OrgID), true
+		return deny(ReasonCounterpartyNotAllowed, "counterparty agent %s is not on the policy's allow list, by agent or by organization", r.ID), true
 	}
 	return Decision{}, false
 }
@@ -252,12 +268,20 @@ func checkCounterparty(p SpendPolicy, r *Party) (Decision, bool) {
 // (day, week, month, total; list order within a window), with DailyLimit as
 // the rolling day entry when the policy does not hold it.
 func (p Party) Limits() []SpendLimit {
+	limits := p.ListedLimits()
+	order := map[LimitWindow]int{WindowDay: 0, WindowWeek: 1, WindowMonth: 2, WindowTotal: 3}
+	slices.SortStableFunc(limits, func(a, b SpendLimit) int { return order[a.Window] - order[b.Window] })
+	return limits
+}
+
+// ListedLimits returns the sender's spend limits in the order the API lists
+// them: DailyLimit as the rolling day entry first (when the policy does not
+// hold it), then the policy's own in its order.
+func (p Party) ListedLimits() []SpendLimit {
 	limits := slices.Clone(p.Policy.SpendLimits)
 	if p.DailyLimit != nil && !slices.ContainsFunc(limits, SpendLimit.IsDaily) {
 		limits = append([]SpendLimit{{Amount: *p.DailyLimit, Window: WindowDay, Mode: ModeRolling}}, limits...)
 	}
-	order := map[LimitWindow]int{WindowDay: 0, WindowWeek: 1, WindowMonth: 2, WindowTotal: 3}
-	slices.SortStableFunc(limits, func(a, b SpendLimit) int { return order[a.Window] - order[b.Window] })
 	return limits
 }
 

@@ -75,6 +75,10 @@ func TestEvaluate(t *testing.T) {
 		{"request currency", func(in *policy.Input) { in.Currency = "EUR" }, policy.ReasonCurrencyMismatch, "transaction currency EUR does not match the agent's currency USD", ""},
 		{"empty request currency", func(in *policy.Input) { in.Currency = "" }, policy.ReasonCurrencyMismatch, "", "transaction currency (none)"},
 		{"receiver currency", func(in *policy.Input) { in.Receiver.Currency = "EUR" }, policy.ReasonCurrencyMismatch, "counterparty agent agent_y's currency EUR does not match the agent's currency USD", ""},
+		{"another organization's receiver currency", func(in *policy.Input) { in.Receiver.Currency, in.Receiver.OrgID = "EUR", "org_b" },
+			policy.ReasonCurrencyMismatch, "counterparty agent agent_y does not use the agent's currency USD", ""},
+		{"another organization's receiver environment", func(in *policy.Input) { in.Receiver.Environment, in.Receiver.OrgID = "production", "org_b" },
+			policy.ReasonEnvironmentMismatch, "counterparty agent agent_y is not in the agent's environment (sandbox)", ""},
 		{"environment", func(in *policy.Input) { in.Receiver.Environment = "production" }, policy.ReasonEnvironmentMismatch,
 			"counterparty agent agent_y is in the production environment but the agent is in sandbox", ""},
 

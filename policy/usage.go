@@ -36,3 +36,44 @@ type Usage struct {
 	SpendLimits    []LimitUsage
 	VelocityLimits []VelocityUsage
 }
+
+// UsageAt returns how much of each limit of the sender's policy is used at
+// in.Now, from in.Outflow and the sender's score, with the figures Evaluate
+// uses: spend limits in ListedLimits' order, velocity limits in the policy's.
+// FreesUpAt is exact when in.Outflow dates each sum at its oldest
+// transaction. Amount, Action and Receiver are not looked at.
+func UsageAt(in Input) Usage {
+	s := in.Sender
+	pct, _ := tierFor(s.Policy.TrustTiers, s.Score)
+	places := max(s.Currency.MinorUnits(), 0)
+	loc := s.Policy.Location()
+	u := Usage{SpendLimits: []LimitUsage{}, VelocityLimits: []VelocityUsage{}}
+	for _, l := range s.ListedLimits() {
+		limit := l.Amount.Percent(int64(pct), places)
+		span, live, used := windowUse(in, l, loc)
+		lu := LimitUsage{Window: l.Window, Mode: l.Mode, Actions: l.Actions, Limit: limit, Used: used, Remaining: limit.Sub(used)}
+		if lu.Remaining.IsNegative() {
+			lu.Remaining = money.Amount{}
+		}
+		switch {
+		case span.Rolling > 0 && len(live) > 0:
+			oldest := live[0].At
+			for _, o := range live[1:] {
+				if o.At.Before(oldest) {
+					oldest = o.At
+				}
+			}
+			t := oldest.Add(span.Rolling)
+			lu.FreesUpAt = &t
+		case !span.Until.IsZero():
+			t := span.Until
+			lu.ResetsAt = &t
+		}
+		u.SpendLimits = append(u.SpendLimits, lu)
+	}
+	for _, v := range s.Policy.VelocityLimits {
+		_, count := velocityUse(in, v)
+		u.VelocityLimits = append(u.VelocityLimits, VelocityUsage{WindowSeconds: v.WindowSeconds, Actions: v.Actions, MaxCount: v.MaxCount, Count: count})
+	}
+	return u
+}

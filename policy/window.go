@@ -51,12 +51,26 @@ func (l SpendLimit) SpanAt(now time.Time, loc *time.Location) Span {
 	switch l.Window {
 	case WindowWeek:
 		d -= (int(local.Weekday()) + 6) % 7 // back to Monday, as ISO weeks start
-		return Span{From: time.Date(y, m, d, 0, 0, 0, 0, loc), Inclusive: true, Until: time.Date(y, m, d+7, 0, 0, 0, 0, loc)}
+		return Span{From: dayStart(y, m, d, loc), Inclusive: true, Until: dayStart(y, m, d+7, loc)}
 	case WindowMonth:
-		return Span{From: time.Date(y, m, 1, 0, 0, 0, 0, loc), Inclusive: true, Until: time.Date(y, m+1, 1, 0, 0, 0, 0, loc)}
+		return Span{From: dayStart(y, m, 1, loc), Inclusive: true, Until: dayStart(y, m+1, 1, loc)}
 	default:
-		return Span{From: time.Date(y, m, d, 0, 0, 0, 0, loc), Inclusive: true, Until: time.Date(y, m, d+1, 0, 0, 0, 0, loc)}
+		return Span{From: dayStart(y, m, d, loc), Inclusive: true, Until: dayStart(y, m, d+1, loc)}
 	}
+}
+
+// dayStart is the first instant of a day in loc (d may overflow the month,
+// as in time.Date). Where a change of offset skips midnight (daylight saving
+// time starting at 00:00, as in America/Havana), the day begins when the
+// skipped hour ends, not at the midnight time.Date normalizes into the day
+// before.
+func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	if _, _, td := t.Date(); td != time.Date(y, m, d, 12, 0, 0, 0, loc).Day() {
+		_, end := t.ZoneBounds()
+		return end
+	}
+	return t
 }
 
 func rollingLength(w LimitWindow) time.Duration {
@@ -107,20 +121,25 @@ func windowNoun(w LimitWindow) string {
 // checkLimit is one spend limit's verdict on amount: ok, or a refusal's
 // reason. limit is already scaled by the applying trust tier.
 func checkLimit(in Input, l SpendLimit, limit money.Amount, loc *time.Location) (remaining money.Amount, reason string, ok bool) {
-	span := l.SpanAt(in.Now, loc)
-	var live []Outflow
-	var spent money.Amount
+	span, live, spent := windowUse(in, l, loc)
+	remaining = limit.Sub(spent)
+	if in.Amount.Cmp(remaining) <= 0 {
+		return remaining, "", true
+	}
+	return remaining, limitReason(in, l, span, live, limit, spent, remaining, loc), false
+}
+
+// windowUse is what l counts at in.Now: its span, the outflows in it on its
+// actions, and their sum. The check and the usage both read it.
+func windowUse(in Input, l SpendLimit, loc *time.Location) (span Span, live []Outflow, spent money.Amount) {
+	span = l.SpanAt(in.Now, loc)
 	for _, o := range in.Outflow {
 		if span.Contains(o.At) && Counts(l.Actions, o.Action) {
 			live = append(live, o)
 			spent = spent.Add(o.Amount)
 		}
 	}
-	remaining = limit.Sub(spent)
-	if in.Amount.Cmp(remaining) <= 0 {
-		return remaining, "", true
-	}
-	return remaining, limitReason(in, l, span, live, limit, spent, remaining, loc), false
+	return span, live, spent
 }
 
 // limitReason explains a window refusal: the limit, what was used, what
@@ -194,15 +213,7 @@ func freesUp(live []Outflow, length time.Duration, amount, limit money.Amount) (
 // checkVelocity is one velocity limit's verdict: ok, or a refusal's reason.
 func checkVelocity(in Input, v VelocityLimit) (string, bool) {
 	length := time.Duration(v.WindowSeconds) * time.Second
-	from := in.Now.Add(-length)
-	var live []Outflow
-	count := 0
-	for _, o := range in.Outflow {
-		if o.At.After(from) && Counts(v.Actions, o.Action) {
-			live = append(live, o)
-			count += o.n()
-		}
-	}
+	live, count := velocityUse(in, v)
 	if count < v.MaxCount {
 		return "", true
 	}
@@ -217,6 +228,19 @@ func checkVelocity(in Input, v VelocityLimit) (string, bool) {
 	}
 	return fmt.Sprintf("velocity limit of %d transactions%s per %d seconds reached (%d in the last %d seconds); the next one is allowed at %s",
 		v.MaxCount, actionsNote(v.Actions), v.WindowSeconds, count, v.WindowSeconds, next.UTC().Format(time.RFC3339)), false
+}
+
+// velocityUse is what v counts at in.Now: the outflows in its trailing
+// window on its actions, and how many transactions they stand for.
+func velocityUse(in Input, v VelocityLimit) (live []Outflow, count int) {
+	from := in.Now.Add(-time.Duration(v.WindowSeconds) * time.Second)
+	for _, o := range in.Outflow {
+		if o.At.After(from) && Counts(v.Actions, o.Action) {
+			live = append(live, o)
+			count += o.n()
+		}
+	}
+	return live, count
 }
 
 // Edges returns the moments at which the party's bounded windows and

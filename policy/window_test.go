@@ -54,12 +54,12 @@ func TestEvaluatePolicy(t *testing.T) {
 		{"deny agent", func(in *policy.Input) { in.Sender.Policy.Counterparties.DenyAgents = []string{"agent_y"} },
 			policy.ReasonCounterpartyBlocked, "agent_y is on the policy's deny list"},
 		{"deny org", func(in *policy.Input) { in.Sender.Policy.Counterparties.DenyOrgs = []string{"org_b"} },
-			policy.ReasonCounterpartyBlocked, "organization org_b is on the policy's deny list"},
+			policy.ReasonCounterpartyBlocked, "agent_y's organization is on the policy's deny list"},
 		{"deny wins over allow", func(in *policy.Input) {
 			in.Sender.Policy.Counterparties = policy.CounterpartyRules{AllowAgents: []string{"agent_y"}, DenyOrgs: []string{"org_b"}}
 		}, policy.ReasonCounterpartyBlocked, ""},
 		{"allow list without it", func(in *policy.Input) { in.Sender.Policy.Counterparties.AllowAgents = []string{"agent_z"} },
-			policy.ReasonCounterpartyNotAllowed, "agent_y (organization org_b) is not on the policy's allow list"},
+			policy.ReasonCounterpartyNotAllowed, "agent_y is not on the policy's allow list, by agent or by organization"},
 		{"allowed by org", func(in *policy.Input) {
 			in.Sender.Policy.Counterparties = policy.CounterpartyRules{AllowAgents: []string{"agent_z"}, AllowOrgs: []string{"org_b"}}
 		}, policy.ReasonOK, ""},

@@ -255,11 +255,11 @@ SELECT 'tx_seed' || lpad(($2 - g)::text, 19, '0'),
        now() - interval '1 hour' - (g::float8 / $2) * interval '365 days'
 FROM generate_series($2::int, 1, -1) AS g, cp, hub`, hub, n)
 	// The spend policy's buckets and running totals, as executes keep them.
-	run(`INSERT INTO agent_outflow_hours (agent_id, hour, action, amount, count)
-SELECT from_agent, date_trunc('hour', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', action, sum(amount), count(*)
+	run(`INSERT INTO agent_outflow_hours (agent_id, hour, action, amount, count, first_at)
+SELECT from_agent, date_trunc('hour', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', action, sum(amount), count(*), min(created_at)
   FROM transactions WHERE id LIKE 'tx_seed%' GROUP BY 1, 2, 3
 ON CONFLICT (agent_id, hour, action) DO UPDATE SET amount = agent_outflow_hours.amount + EXCLUDED.amount,
-  count = agent_outflow_hours.count + EXCLUDED.count`)
+  count = agent_outflow_hours.count + EXCLUDED.count, first_at = least(agent_outflow_hours.first_at, EXCLUDED.first_at)`)
 	run(`INSERT INTO agent_outflow_totals (agent_id, action, total)
 SELECT from_agent, action, sum(amount) FROM transactions WHERE id LIKE 'tx_seed%' GROUP BY 1, 2
 ON CONFLICT (agent_id, action) DO UPDATE SET total = agent_outflow_totals.total + EXCLUDED.total`)

@@ -71,6 +71,7 @@ func Services(o Options) resolvers.Services {
 		Trust:        db.NewTrustService(o.DB),
 		Webhooks:     wh,
 		Mandates:     db.NewMandateService(o.DB),
+		Dashboard:    db.NewDashboardService(o.DB),
 		Events:       o.DB,
 		Keys:         db.NewOrgService(o.DB),
 	}
