@@ -233,7 +233,7 @@ async function flows() {
     // Needs Agent.policyUsage and simulatePolicy.
     const a = shopper ?? (await registerAgent("shopper"));
     await go(page, `#/agents/${a.id}`);
-    await page.getByTestId("usage").waitFor();
+    await page.getByText("The policy sets no windows.").waitFor(); // policyUsage answered
     await page.getByText("Edit the policy").click();
     await page.getByRole("button", { name: "Add a spend limit" }).click();
     const amounts = page.getByLabel("Amount", { exact: true });
@@ -253,7 +253,7 @@ async function flows() {
     await page.getByRole("button", { name: /What if/ }).click();
     await page.getByTestId("what-if").waitFor();
     await page.getByRole("button", { name: /Save policy/ }).click();
-    await page.getByText(/Saved\. New fingerprint/).waitFor();
+    await page.getByText(/Saved version \d+\. New fingerprint/).waitFor();
     await page.getByTestId("audit-chain").getByText("agent.policy_changed").first().waitFor();
     await page.getByTestId("usage").getByRole("row", { name: /week/ }).waitFor();
     await axe(page, "agent policy");

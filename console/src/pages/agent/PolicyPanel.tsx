@@ -135,13 +135,26 @@ export function PolicyPanel({ agent, children }: { agent: PolicyPanel_agent$key;
     agent,
   );
   const caps = useCaps();
+  const [saved, setSaved] = useState<string | null>(null);
   const p = a.policy;
   return (
     <section className="panel" aria-labelledby="policy">
       <h2 id="policy">Spend policy (version {p.version})</h2>
       {children}
       <Summary p={p} currency={a.currency} />
-      {caps.admin && <Editor key={p.version} agentId={a.id} currency={a.currency} policy={p} reload={() => startTransition(() => void refetch({}, { fetchPolicy: "network-only" }))} />}
+      <div role="status" aria-live="polite">
+        {saved && <p className="help">{saved}</p>}
+      </div>
+      {caps.admin && (
+        <Editor
+          key={p.version}
+          agentId={a.id}
+          currency={a.currency}
+          policy={p}
+          onSaved={setSaved}
+          reload={() => startTransition(() => void refetch({}, { fetchPolicy: "network-only" }))}
+        />
+      )}
     </section>
   );
 }
@@ -173,13 +186,12 @@ function Summary({ p, currency }: { p: Policy; currency: string }) {
   );
 }
 
-function Editor({ agentId, currency, policy, reload }: { agentId: string; currency: string; policy: Policy; reload: () => void }) {
+function Editor({ agentId, currency, policy, reload, onSaved }: { agentId: string; currency: string; policy: Policy; reload: () => void; onSaved: (message: string | null) => void }) {
   const id = useId();
   const env = useRelayEnvironment();
   const [f, setF] = useState<Form>(() => formOf(policy));
   const [error, setError] = useState<unknown>(null);
   const [stale, setStale] = useState(false);
-  const [saved, setSaved] = useState<string | null>(null);
   const [sim, setSim] = useState<PolicyPanelWhatIfQuery$data["simulatePolicy"] | null>(null);
   const [simError, setSimError] = useState<unknown>(null);
   const [simBusy, setSimBusy] = useState(false);
@@ -219,10 +231,10 @@ function Editor({ agentId, currency, policy, reload }: { agentId: string; curren
   const submit = async () => {
     setError(null);
     setStale(false);
-    setSaved(null);
+    onSaved(null);
     try {
       const r = await save({ agentId, input: inputOf(f), expectedVersion: policy.version });
-      setSaved(`Saved. New fingerprint ${r.setAgentPolicy.fingerprint}.`);
+      onSaved(`Saved version ${policy.version + 1}. New fingerprint ${r.setAgentPolicy.fingerprint}.`);
       fetchQuery<UsageBarsQuery>(env, usageQuery, { id: agentId }, { fetchPolicy: "network-only" }).subscribe({ error: () => {} });
     } catch (e) {
       const err = asApiError(e);
@@ -345,7 +357,6 @@ function Editor({ agentId, currency, policy, reload }: { agentId: string; curren
       <div role="status" aria-live="polite">
         {simBusy && <p className="loading">Replaying…</p>}
         {sim && <WhatIf sim={sim} currency={currency} />}
-        {saved && <p className="help">{saved}</p>}
       </div>
       {simError != null && <ErrorBox error={simError} title="What-if" />}
       {stale && (
