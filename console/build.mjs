@@ -1,7 +1,8 @@
 // Builds the console: schema.graphql from ../schema.graphqls (extensions
 // merged, as relay-compiler reads one document), the Relay artifacts, a
-// strict type check, then one deterministic esbuild bundle (console.js and
-// console.css, no timestamps, fixed names) into ../httpapi/console/dist.
+// strict type check, then a deterministic esbuild build (console.js and
+// console.css, and the pages loaded on demand as chunk-<content hash>.js; no
+// timestamps, no source maps) into ../httpapi/console/dist.
 // `node build.mjs --check` changes nothing: it fails unless the committed
 // artifacts and bundle are what the source and schema give.
 import { execFileSync } from "node:child_process";
@@ -57,13 +58,18 @@ const relayPlugin = {
   },
 };
 
+const built = (dir) => fs.readdirSync(dir).filter((f) => /\.(js|css)$/.test(f)).sort();
 const outdir = check ? fs.mkdtempSync(path.join(os.tmpdir(), "console-")) : dist;
+if (!check) for (const f of built(dist)) fs.rmSync(path.join(dist, f)); // chunks of an older build
 await esbuild.build({
   absWorkingDir: here,
   entryPoints: { console: "src/main.tsx" },
   bundle: true,
   minify: true,
-  format: "iife",
+  format: "esm",
+  splitting: true,
+  entryNames: "[name]",
+  chunkNames: "chunk-[hash]",
   target: ["es2020"],
   platform: "browser",
   define: { "process.env.NODE_ENV": '"production"' },
@@ -76,7 +82,9 @@ await esbuild.build({
 
 if (check) {
   const stale = [];
-  for (const name of ["console.js", "console.css"]) {
+  const names = built(outdir);
+  if (names.join() !== built(dist).join()) stale.push(`the file list (fresh: ${names.join(", ")})`);
+  for (const name of names) {
     const fresh = fs.readFileSync(path.join(outdir, name));
     let committed = null;
     try {

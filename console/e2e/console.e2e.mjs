@@ -226,6 +226,7 @@ async function flows() {
     await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
     await m.getByText("revoked").waitFor();
     await axe(page, "agent");
+    await shot(page, "agent");
     clean(page);
   });
 
@@ -241,6 +242,8 @@ async function flows() {
     await page.getByLabel("Window").last().selectOption("week");
     await page.getByRole("button", { name: /What if/ }).click();
     await page.getByTestId("what-if").getByText(/Replayed \d+/).waitFor();
+    await axe(page, "agent policy what-if");
+    await shot(page, "agent-policy");
     // A stale edit says so: the policy changes under the form.
     await gql(adminKey, `mutation($id: ID!) { setAgentPolicy(agentId: $id, input: { minCounterpartyScore: 1 }) { id } }`, { id: a.id });
     await page.getByRole("button", { name: /Save policy/ }).click();
@@ -257,7 +260,6 @@ async function flows() {
     await page.getByTestId("audit-chain").getByText("agent.policy_changed").first().waitFor();
     await page.getByTestId("usage").getByRole("row", { name: /week/ }).waitFor();
     await axe(page, "agent policy");
-    await shot(page, "agent");
     clean(page);
   });
 
@@ -420,10 +422,13 @@ async function bench() {
   for (let i = 0; i < rounds; i++) {
     const p = await newPage();
     await p.addInitScript((k) => sessionStorage.setItem("agenttrust.console.apiKey", k), adminKey);
+    const marks = [];
+    p.on("response", (r) => marks.push(`${r.url().replace(base, "")} ${r.request().postDataJSON()?.operationName ?? ""} ${Date.now() - t0}ms`));
     const t0 = Date.now();
     await p.goto(`${base}/console#/agents`);
     await p.locator("table.agents tbody tr").nth(49).waitFor();
     times.push(Date.now() - t0);
+    if (process.env.BENCH_TRACE) console.error(marks.join("\n"), `rows ${Date.now() - t0}ms`);
     const total = await p.locator(".summary").innerText();
     if (!/^1000 agents/.test(total)) throw new Error(`the page says ${total}`);
     await p.context().close();

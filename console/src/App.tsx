@@ -1,17 +1,18 @@
-import { Suspense, useEffect, useRef } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import type { Client } from "graphql-ws";
-import type { AppWhoamiQuery } from "./__generated__/AppWhoamiQuery.graphql";
-import { CapsContext, capsOf } from "./caps";
+import { useCaps } from "./caps";
 import { href, useRoute, type Route } from "./router";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
 import { OverviewPage } from "./pages/overview/OverviewPage";
 import { AgentsPage } from "./pages/agents/AgentsPage";
-import { AgentPage } from "./pages/agent/AgentPage";
 import { ApprovalsPage } from "./pages/approvals/ApprovalsPage";
-import { LiveFeedPage } from "./pages/live/LiveFeedPage";
-import { WebhooksPage } from "./pages/webhooks/WebhooksPage";
-import { KeysPage } from "./pages/keys/KeysPage";
+
+// The pages a session may never open load on demand (the agent page carries
+// the chart library), so the first page's script stays small.
+const AgentPage = lazy(() => import("./pages/agent/AgentPage").then((m) => ({ default: m.AgentPage })));
+const LiveFeedPage = lazy(() => import("./pages/live/LiveFeedPage").then((m) => ({ default: m.LiveFeedPage })));
+const WebhooksPage = lazy(() => import("./pages/webhooks/WebhooksPage").then((m) => ({ default: m.WebhooksPage })));
+const KeysPage = lazy(() => import("./pages/keys/KeysPage").then((m) => ({ default: m.KeysPage })));
 
 const nav: { page: Route["page"]; label: string; adminOnly?: boolean }[] = [
   { page: "overview", label: "Overview" },
@@ -23,20 +24,6 @@ const nav: { page: Route["page"]; label: string; adminOnly?: boolean }[] = [
 ];
 
 export function App({ ws, onSignOut }: { ws: Client; onSignOut: () => void }) {
-  const data = useLazyLoadQuery<AppWhoamiQuery>(
-    graphql`
-      query AppWhoamiQuery {
-        whoami {
-          id
-          name
-          role
-          agentIds
-        }
-      }
-    `,
-    {},
-  );
-  const caps = capsOf(data.whoami);
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -45,30 +32,21 @@ export function App({ ws, onSignOut }: { ws: Client; onSignOut: () => void }) {
   }, [route.page, route.page === "agent" ? route.id : ""]);
   const current = route.page === "agent" ? "agents" : route.page;
 
+  // The header (whoami) and the page (its own query) load side by side.
   return (
-    <CapsContext.Provider value={caps}>
+    <>
       <a className="skip" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>
         Skip to content
       </a>
       <header className="top">
         <span className="brand">Agent Trust</span>
-        <nav aria-label="Pages">
-          <ul>
-            {nav
-              .filter((n) => !n.adminOnly || caps.admin)
-              .map((n) => (
-                <li key={n.page}>
-                  <a href={href({ page: n.page } as Route)} aria-current={current === n.page ? "page" : undefined}>
-                    {n.label}
-                  </a>
-                </li>
-              ))}
-          </ul>
-        </nav>
+        <Suspense fallback={null}>
+          <Nav current={current} />
+        </Suspense>
         <span className="who">
-          <span className={`role role-${caps.role}`} title={caps.keyId}>
-            {caps.name || caps.keyId} · {caps.role}
-          </span>
+          <Suspense fallback={null}>
+            <Who />
+          </Suspense>
           <button type="button" onClick={onSignOut}>
             Sign out
           </button>
@@ -81,7 +59,35 @@ export function App({ ws, onSignOut }: { ws: Client; onSignOut: () => void }) {
           </Suspense>
         </ErrorBoundary>
       </main>
-    </CapsContext.Provider>
+    </>
+  );
+}
+
+function Nav({ current }: { current: Route["page"] }) {
+  const caps = useCaps();
+  return (
+    <nav aria-label="Pages">
+      <ul>
+        {nav
+          .filter((n) => !n.adminOnly || caps.admin)
+          .map((n) => (
+            <li key={n.page}>
+              <a href={href({ page: n.page } as Route)} aria-current={current === n.page ? "page" : undefined}>
+                {n.label}
+              </a>
+            </li>
+          ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Who() {
+  const caps = useCaps();
+  return (
+    <span className={`role role-${caps.role}`} title={caps.keyId}>
+      {caps.name || caps.keyId} · {caps.role}
+    </span>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Suspense, useCallback, useEffect, useMemo, useState } from "react";
-import { RelayEnvironmentProvider } from "react-relay";
+import { RelayEnvironmentProvider } from "react-relay/hooks";
 import { connect } from "./relay/environment";
 import type { ApiError } from "./relay/errors";
 import { forgetKey, storeKey, storedKey } from "./session";

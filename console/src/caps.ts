@@ -1,4 +1,5 @@
-import { createContext, useContext } from "react";
+import { graphql, useLazyLoadQuery } from "react-relay/hooks";
+import type { capsWhoamiQuery } from "./__generated__/capsWhoamiQuery.graphql";
 
 export type Role = "admin" | "agent" | "readonly";
 
@@ -14,14 +15,21 @@ export type Caps = {
   admin: boolean;
 };
 
-export function capsOf(k: { id: string; name: string; role: Role; agentIds: readonly string[] }): Caps {
-  return { keyId: k.id, name: k.name, role: k.role, agentIds: k.agentIds, admin: k.role === "admin" };
-}
+const whoami = graphql`
+  query capsWhoamiQuery {
+    whoami {
+      id
+      name
+      role
+      agentIds
+    }
+  }
+`;
 
-export const CapsContext = createContext<Caps | null>(null);
-
+// useCaps reads whoami once per sign-in (then from Relay's store). A page
+// asks for it while its own query is already on the way, so the two
+// requests go out together rather than one after the other.
 export function useCaps(): Caps {
-  const c = useContext(CapsContext);
-  if (!c) throw new Error("useCaps outside the signed-in app");
-  return c;
+  const k = useLazyLoadQuery<capsWhoamiQuery>(whoami, {}, { fetchPolicy: "store-or-network" }).whoami;
+  return { keyId: k.id, name: k.name, role: k.role, agentIds: k.agentIds, admin: k.role === "admin" };
 }

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,7 +40,7 @@ func Handler() http.Handler {
 	}
 	var html bytes.Buffer
 	page := template.Must(template.ParseFS(files, "index.html"))
-	if err := page.Execute(&html, map[string]string{"Base": Path + "/", "Version": contentVersion(dist)}); err != nil {
+	if err := page.Execute(&html, map[string]any{"Base": Path + "/", "Version": contentVersion(dist), "Preload": staticImports(dist)}); err != nil {
 		panic(err)
 	}
 	servePage := func(w http.ResponseWriter, _ *http.Request) {
@@ -68,6 +69,24 @@ func Handler() http.Handler {
 	})))
 	return mux
 }
+
+// staticImports names the chunks console.js imports before it runs, so the
+// page can ask for them at once (modulepreload) instead of after parsing it.
+func staticImports(dist fs.FS) []string {
+	js, err := fs.ReadFile(dist, "console.js")
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	var names []string
+	for _, m := range leadingImport.FindAllSubmatch(js, -1) {
+		names = append(names, string(m[1]))
+	}
+	return names
+}
+
+// leadingImport matches one of the import statements esbuild writes at the
+// top of an entry point.
+var leadingImport = regexp.MustCompile(`(?:^|;)import\{[^}]*\}from"\./(chunk-[A-Z0-9]+\.js)"`)
 
 // gzipCache holds the script and the style sheet gzipped, made on first request.
 type gzipCache struct{ m sync.Map } // name -> *gzipped

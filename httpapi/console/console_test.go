@@ -58,8 +58,8 @@ func TestConsoleIsServedWithItsPolicy(t *testing.T) {
 			t.Errorf("%s: %d (%d bytes)", part, r.Status, len(r.Body))
 		}
 	}
-	if assets != 3 {
-		t.Errorf("the page names %d assets, want 3 (script, style sheet, icon):\n%s", assets, page.Body)
+	if assets < 4 || !strings.Contains(page.Body, `rel="modulepreload"`) {
+		t.Errorf("the page names %d assets, want the script, the chunks it imports (preloaded), the style sheet and the icon:\n%s", assets, page.Body)
 	}
 	if r := b.Get("", "/console/nope.js"); r.Status != http.StatusNotFound {
 		t.Errorf("unknown asset: %d", r.Status)

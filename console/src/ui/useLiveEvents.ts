@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from "react";
-import { graphql, useRelayEnvironment, useSubscription } from "react-relay";
+import { graphql, useRelayEnvironment, useSubscription } from "react-relay/hooks";
 import { fetchQuery, type GraphQLTaggedNode, type OperationType } from "relay-runtime";
 import type { useLiveEventsSubscription, useLiveEventsSubscription$data } from "../__generated__/useLiveEventsSubscription.graphql";
 

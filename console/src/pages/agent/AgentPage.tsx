@@ -1,5 +1,5 @@
 import { Suspense } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql, useLazyLoadQuery } from "react-relay/hooks";
 import type { AgentPageQuery } from "../../__generated__/AgentPageQuery.graphql";
 import { ErrorBoundary } from "../../ui/ErrorBoundary";
 import { Identity } from "./Identity";

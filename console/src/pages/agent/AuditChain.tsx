@@ -1,5 +1,5 @@
 import { useState, useTransition } from "react";
-import { graphql, useRefetchableFragment } from "react-relay";
+import { graphql, useRefetchableFragment } from "react-relay/hooks";
 import type { AuditChain_agent$key } from "../../__generated__/AuditChain_agent.graphql";
 import type { AuditChainRefetchQuery } from "../../__generated__/AuditChainRefetchQuery.graphql";
 import { when } from "../../ui/format";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { graphql, useFragment, useRelayEnvironment } from "react-relay";
+import { graphql, useFragment, useRelayEnvironment } from "react-relay/hooks";
 import { fetchQuery } from "relay-runtime";
 import type { Identity_agent$key } from "../../__generated__/Identity_agent.graphql";
 import type { IdentityVerifyQuery, IdentityVerifyQuery$data } from "../../__generated__/IdentityVerifyQuery.graphql";

@@ -1,5 +1,5 @@
 import { startTransition, useId, useState, type FormEvent } from "react";
-import { graphql, usePaginationFragment } from "react-relay";
+import { graphql, usePaginationFragment } from "react-relay/hooks";
 import type { Mandates_query$key } from "../../__generated__/Mandates_query.graphql";
 import type { MandatesPaginationQuery } from "../../__generated__/MandatesPaginationQuery.graphql";
 import type { MandatesCreateMutation } from "../../__generated__/MandatesCreateMutation.graphql";

@@ -1,5 +1,5 @@
 import { startTransition, useId, useState, type ReactNode } from "react";
-import { graphql, useRefetchableFragment, useRelayEnvironment } from "react-relay";
+import { graphql, useRefetchableFragment, useRelayEnvironment } from "react-relay/hooks";
 import { fetchQuery } from "relay-runtime";
 import type { PolicyPanel_agent$data, PolicyPanel_agent$key } from "../../__generated__/PolicyPanel_agent.graphql";
 import type { PolicyPanelRefetchQuery } from "../../__generated__/PolicyPanelRefetchQuery.graphql";

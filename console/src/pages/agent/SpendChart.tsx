@@ -1,5 +1,5 @@
 import { startTransition, useId, useMemo, useState } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql, useLazyLoadQuery } from "react-relay/hooks";
 import type uPlot from "uplot";
 import type { SpendChartQuery, SpendBucket } from "../../__generated__/SpendChartQuery.graphql";
 import { Chart } from "../../ui/Chart";

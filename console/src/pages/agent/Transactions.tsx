@@ -1,4 +1,4 @@
-import { graphql, usePaginationFragment } from "react-relay";
+import { graphql, usePaginationFragment } from "react-relay/hooks";
 import type { Transactions_query$key } from "../../__generated__/Transactions_query.graphql";
 import type { TransactionsPaginationQuery } from "../../__generated__/TransactionsPaginationQuery.graphql";
 import { money, when } from "../../ui/format";

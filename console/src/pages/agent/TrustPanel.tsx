@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { graphql, useFragment } from "react-relay";
+import { graphql, useFragment } from "react-relay/hooks";
 import type uPlot from "uplot";
 import type { TrustPanel_agent$key } from "../../__generated__/TrustPanel_agent.graphql";
 import type { TrustPanel_history$key } from "../../__generated__/TrustPanel_history.graphql";

@@ -1,4 +1,4 @@
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql, useLazyLoadQuery } from "react-relay/hooks";
 import type { UsageBarsQuery } from "../../__generated__/UsageBarsQuery.graphql";
 import { when, windowLabel } from "../../ui/format";
 

@@ -1,10 +1,9 @@
-import { graphql, useFragment } from "react-relay";
+import { graphql, useFragment } from "react-relay/hooks";
 import type { AgentRow_agent$key } from "../../__generated__/AgentRow_agent.graphql";
-import { useCaps } from "../../caps";
 import { money, percent } from "../../ui/format";
 import { SuspendButton } from "./SuspendButton";
 
-export function AgentRow({ agent }: { agent: AgentRow_agent$key }) {
+export function AgentRow({ agent, admin }: { agent: AgentRow_agent$key; admin: boolean }) {
   const a = useFragment(
     graphql`
       fragment AgentRow_agent on Agent {
@@ -26,7 +25,6 @@ export function AgentRow({ agent }: { agent: AgentRow_agent$key }) {
     `,
     agent,
   );
-  const caps = useCaps();
   return (
     <tr>
       <th scope="row">
@@ -40,7 +38,7 @@ export function AgentRow({ agent }: { agent: AgentRow_agent$key }) {
       <td className="num">{a.trust.score}</td>
       <td>{a.trust.assessment}</td>
       <td className="num">{percent(a.trust.factors.confidence)}</td>
-      <td>{caps.admin ? <SuspendButton agent={a} /> : <span className="muted">—</span>}</td>
+      <td>{admin ? <SuspendButton agent={a} /> : <span className="muted">—</span>}</td>
     </tr>
   );
 }

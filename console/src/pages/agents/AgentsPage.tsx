@@ -1,5 +1,5 @@
 import { startTransition, useId, useState } from "react";
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay/hooks";
 import type { AgentsPageQuery } from "../../__generated__/AgentsPageQuery.graphql";
 import type { AgentsPage_list$key } from "../../__generated__/AgentsPage_list.graphql";
 import type { AgentsPageRefetchQuery } from "../../__generated__/AgentsPageRefetchQuery.graphql";
@@ -7,6 +7,7 @@ import type { AgentStatus } from "../../__generated__/AgentsPageQuery.graphql";
 import { useLiveEvents } from "../../ui/useLiveEvents";
 import { ErrorBox } from "../../ui/ErrorBox";
 import { AgentRow } from "./AgentRow";
+import { useCaps } from "../../caps";
 
 export const PAGE = 50;
 const assessments = ["Verified", "Moderate", "High Risk"] as const;
@@ -60,6 +61,7 @@ function AgentList({ query, status, setStatus }: { query: AgentsPage_list$key; s
   const [page, setPage] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const id = useId();
+  const { admin } = useCaps();
 
   // A registered, suspended or reinstated agent shows at once: re-read the first page.
   useLiveEvents(["agent.registered", "agent.suspended", "agent.reinstated", "agent.updated", "trust.score_changed"], () => {
@@ -144,7 +146,7 @@ function AgentList({ query, status, setStatus }: { query: AgentsPage_list$key; s
           </thead>
           <tbody>
             {shown.map((e) => (
-              <AgentRow key={e.node.id} agent={e.node} />
+              <AgentRow key={e.node.id} agent={e.node} admin={admin} />
             ))}
             {shown.length === 0 && (
               <tr>

@@ -1,4 +1,4 @@
-import { graphql, useFragment } from "react-relay";
+import { graphql, useFragment } from "react-relay/hooks";
 import type { SuspendButton_agent$key } from "../../__generated__/SuspendButton_agent.graphql";
 import type { SuspendButtonSuspendMutation } from "../../__generated__/SuspendButtonSuspendMutation.graphql";
 import type { SuspendButtonReinstateMutation } from "../../__generated__/SuspendButtonReinstateMutation.graphql";

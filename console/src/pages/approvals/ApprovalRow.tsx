@@ -1,4 +1,4 @@
-import { graphql, useFragment } from "react-relay";
+import { graphql, useFragment } from "react-relay/hooks";
 import type { ApprovalRow_transaction$key } from "../../__generated__/ApprovalRow_transaction.graphql";
 import type { ApprovalRowApproveMutation } from "../../__generated__/ApprovalRowApproveMutation.graphql";
 import type { ApprovalRowDeclineMutation } from "../../__generated__/ApprovalRowDeclineMutation.graphql";

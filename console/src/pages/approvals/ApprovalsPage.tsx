@@ -1,5 +1,5 @@
 import { startTransition } from "react";
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay/hooks";
 import type { ApprovalsPageQuery } from "../../__generated__/ApprovalsPageQuery.graphql";
 import type { ApprovalsPage_queue$key } from "../../__generated__/ApprovalsPage_queue.graphql";
 import type { ApprovalsPageRefetchQuery } from "../../__generated__/ApprovalsPageRefetchQuery.graphql";

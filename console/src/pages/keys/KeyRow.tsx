@@ -1,4 +1,4 @@
-import { graphql, useFragment } from "react-relay";
+import { graphql, useFragment } from "react-relay/hooks";
 import type { KeyRow_key$key } from "../../__generated__/KeyRow_key.graphql";
 import type { KeyRowRevokeMutation } from "../../__generated__/KeyRowRevokeMutation.graphql";
 import { useCaps } from "../../caps";

@@ -1,5 +1,5 @@
 import { startTransition, useId, useState, type FormEvent } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql, useLazyLoadQuery } from "react-relay/hooks";
 import type { KeysPageQuery } from "../../__generated__/KeysPageQuery.graphql";
 import type { KeysPageCreateMutation, ApiKeyRole } from "../../__generated__/KeysPageCreateMutation.graphql";
 import { useCaps } from "../../caps";

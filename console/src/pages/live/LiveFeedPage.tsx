@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { graphql, useSubscription } from "react-relay";
+import { graphql, useSubscription } from "react-relay/hooks";
 import type { Client } from "graphql-ws";
 import type { LiveFeedPageSubscription, LiveFeedPageSubscription$data } from "../../__generated__/LiveFeedPageSubscription.graphql";
 import { ErrorBox } from "../../ui/ErrorBox";

@@ -1,4 +1,4 @@
-import { graphql, useFragment, useLazyLoadQuery } from "react-relay";
+import { graphql, useFragment, useLazyLoadQuery } from "react-relay/hooks";
 import type { OverviewPageQuery } from "../../__generated__/OverviewPageQuery.graphql";
 import type { OverviewPage_counts$key } from "../../__generated__/OverviewPage_counts.graphql";
 import type { OverviewPage_attention$key } from "../../__generated__/OverviewPage_attention.graphql";

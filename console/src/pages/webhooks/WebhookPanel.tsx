@@ -1,5 +1,5 @@
 import { useState, useTransition } from "react";
-import { graphql, usePaginationFragment } from "react-relay";
+import { graphql, usePaginationFragment } from "react-relay/hooks";
 import type { WebhookPanel_webhook$key } from "../../__generated__/WebhookPanel_webhook.graphql";
 import type { WebhookPanelRefetchQuery } from "../../__generated__/WebhookPanelRefetchQuery.graphql";
 import type { WebhookPanelTestMutation, WebhookPanelTestMutation$data } from "../../__generated__/WebhookPanelTestMutation.graphql";

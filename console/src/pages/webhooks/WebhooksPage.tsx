@@ -1,4 +1,4 @@
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql, useLazyLoadQuery } from "react-relay/hooks";
 import type { WebhooksPageQuery } from "../../__generated__/WebhooksPageQuery.graphql";
 import { WebhookPanel } from "./WebhookPanel";
 

@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<f42a281fda8b903003c40515680c0819>>
+ * @generated SignedSource<<e4aa8511b6629e62358459f7107e1039>>
  * @lightSyntaxTransform
  */
 
@@ -9,8 +9,8 @@
 
 import { ConcreteRequest } from 'relay-runtime';
 export type ApiKeyRole = "admin" | "agent" | "readonly";
-export type AppWhoamiQuery$variables = Record<PropertyKey, never>;
-export type AppWhoamiQuery$data = {
+export type capsWhoamiQuery$variables = Record<PropertyKey, never>;
+export type capsWhoamiQuery$data = {
   readonly whoami: {
     readonly agentIds: ReadonlyArray<string>;
     readonly id: string;
@@ -18,9 +18,9 @@ export type AppWhoamiQuery$data = {
     readonly role: ApiKeyRole;
   };
 };
-export type AppWhoamiQuery = {
-  response: AppWhoamiQuery$data;
-  variables: AppWhoamiQuery$variables;
+export type capsWhoamiQuery = {
+  response: capsWhoamiQuery$data;
+  variables: capsWhoamiQuery$variables;
 };
 
 const node: ConcreteRequest = (function(){
@@ -70,7 +70,7 @@ return {
     "argumentDefinitions": [],
     "kind": "Fragment",
     "metadata": null,
-    "name": "AppWhoamiQuery",
+    "name": "capsWhoamiQuery",
     "selections": (v0/*:: as any*/),
     "type": "Query",
     "abstractKey": null
@@ -79,20 +79,20 @@ return {
   "operation": {
     "argumentDefinitions": [],
     "kind": "Operation",
-    "name": "AppWhoamiQuery",
+    "name": "capsWhoamiQuery",
     "selections": (v0/*:: as any*/)
   },
   "params": {
-    "cacheID": "a9b7ef061fd3a3ad06be3ad5d385ee56",
+    "cacheID": "92029110a1e7e1fec6ed9f0f985a9354",
     "id": null,
     "metadata": {},
-    "name": "AppWhoamiQuery",
+    "name": "capsWhoamiQuery",
     "operationKind": "query",
-    "text": "query AppWhoamiQuery {\n  whoami {\n    id\n    name\n    role\n    agentIds\n  }\n}\n"
+    "text": "query capsWhoamiQuery {\n  whoami {\n    id\n    name\n    role\n    agentIds\n  }\n}\n"
   }
 };
 })();
 
-(node as any).hash = "56018d25e75e7da0e2b59f021d85b5fa";
+(node as any).hash = "1b50853d9e2a76e2dbfbdc36afc7053d";
 
 export default node;
