@@ -69,18 +69,18 @@ export function ConfirmButton({ label, title, children, confirmLabel, reason, da
                 <label htmlFor={`${id}-r`}>Reason{reason === "optional" ? " (optional)" : ""}</label>
                 <textarea id={`${id}-r`} value={text} required={reason === "required"} onChange={(e) => setText(e.target.value)} rows={2} />
               </p>
-          )}
-          {error != null && <ErrorBox error={error} />}
-          <div className="actions">
-            <button type="submit" className={danger ? "danger" : "primary"} disabled={busy}>
-              {confirmLabel ?? label}
-            </button>
-            <button type="button" onClick={() => dialog.current?.close()}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </dialog>
+            )}
+            {error != null && <ErrorBox error={error} />}
+            <div className="actions">
+              <button type="submit" className={danger ? "danger" : "primary"} disabled={busy}>
+                {confirmLabel ?? label}
+              </button>
+              <button type="button" onClick={() => dialog.current?.close()}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </dialog>
       )}
     </>
   );
