@@ -83,7 +83,7 @@ async function signIn(page, key) {
   await page.goto(`${base}/console`);
   await page.getByLabel("API key").fill(key);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("navigation", { name: "Pages" }).waitFor();
+  await page.getByRole("navigation", { name: "Pages", exact: true }).waitFor();
 }
 
 async function until(what, fn, ms = 15000) {
@@ -381,6 +381,7 @@ async function flows() {
       const p = await newPage();
       await signIn(p, key);
       if (await p.getByRole("link", { name: "Keys" }).count()) throw new Error(`${role} key is offered key management`);
+      if (role === "agent" && (await p.getByRole("link", { name: "Overview" }).count())) throw new Error("an agent key is offered the overview it may not read");
       await go(p, "#/agents");
       await p.getByRole("row", { name: new RegExp(agent.name) }).waitFor();
       if (await p.getByRole("button", { name: /^(Suspend|Reinstate) / }).count()) throw new Error(`${role} key is offered suspend`);

@@ -14,8 +14,10 @@ const LiveFeedPage = lazy(() => import("./pages/live/LiveFeedPage").then((m) => 
 const WebhooksPage = lazy(() => import("./pages/webhooks/WebhooksPage").then((m) => ({ default: m.WebhooksPage })));
 const KeysPage = lazy(() => import("./pages/keys/KeysPage").then((m) => ({ default: m.KeysPage })));
 
-const nav: { page: Route["page"]; label: string; adminOnly?: boolean }[] = [
-  { page: "overview", label: "Overview" },
+// Keys are for admin keys; the organization-wide overview is not readable
+// by an agent key (it sees only what concerns its agents).
+const nav: { page: Route["page"]; label: string; adminOnly?: boolean; notForAgentKeys?: boolean }[] = [
+  { page: "overview", label: "Overview", notForAgentKeys: true },
   { page: "agents", label: "Agents" },
   { page: "approvals", label: "Approvals" },
   { page: "live", label: "Live feed" },
@@ -69,7 +71,7 @@ function Nav({ current }: { current: Route["page"] }) {
     <nav aria-label="Pages">
       <ul>
         {nav
-          .filter((n) => !n.adminOnly || caps.admin)
+          .filter((n) => (!n.adminOnly || caps.admin) && !(n.notForAgentKeys && caps.role === "agent"))
           .map((n) => (
             <li key={n.page}>
               <a href={href({ page: n.page } as Route)} aria-current={current === n.page ? "page" : undefined}>
@@ -92,9 +94,10 @@ function Who() {
 }
 
 function Page({ route, ws }: { route: Route; ws: Client }) {
+  const caps = useCaps();
   switch (route.page) {
     case "overview":
-      return <OverviewPage />;
+      return caps.role === "agent" ? <AgentsPage /> : <OverviewPage />;
     case "agents":
       return <AgentsPage />;
     case "agent":
