@@ -401,6 +401,36 @@ async function flows() {
     }
   });
 
+  await flow("keyboard", async () => {
+    await registerAgent("keyboard");
+    const p = await newPage();
+    await p.goto(`${base}/console`);
+    await p.keyboard.press("Tab");
+    if ((await p.evaluate(() => document.activeElement?.id)) !== "api-key") throw new Error("Tab does not reach the API key field first");
+    await p.keyboard.type(adminKey);
+    await p.keyboard.press("Enter");
+    await p.getByRole("navigation", { name: "Pages", exact: true }).waitFor();
+    await go(p, "#/agents");
+    await p.locator("table.agents tbody tr").first().waitFor();
+    let label = "";
+    for (let i = 0; i < 200 && !label.startsWith("Suspend "); i++) {
+      await p.keyboard.press("Tab");
+      label = (await p.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? "")) || "";
+    }
+    if (!label.startsWith("Suspend ")) throw new Error("Tab never reaches a Suspend button");
+    const outline = await p.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    if (outline === "none") throw new Error("the focused button shows no focus ring");
+    await p.keyboard.press("Enter");
+    await p.getByRole("dialog").waitFor();
+    if (!(await p.evaluate(() => !!document.activeElement?.closest("dialog")))) throw new Error("focus does not move into the dialog");
+    await p.keyboard.press("Escape");
+    await p.getByRole("dialog").waitFor({ state: "detached" });
+    const back = await p.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+    if (back !== label) throw new Error(`after Escape focus is on ${back}, not ${label}`);
+    clean(p);
+    await p.context().close();
+  });
+
   await flow("phone", async () => {
     const p = await newPage({ width: 390, height: 844 });
     await signIn(p, adminKey);
