@@ -205,7 +205,14 @@ async function flows() {
 
   await flow("agent", async () => {
     const a = shopper ?? (await registerAgent("shopper"));
+    const shop = await registerAgent("shop");
+    for (const amount of [120, 80.5]) {
+      await gql(adminKey, `mutation($in: ExecuteTransactionInput!) { executeTransaction(input: $in) { id } }`, {
+        in: { fromAgent: a.id, toAgent: shop.id, action: "purchase", amount, currency: "USD" },
+      });
+    }
     await go(page, `#/agents/${a.id}`);
+    await page.getByRole("heading", { name: "Transactions (2)" }).waitFor();
     await page.getByRole("heading", { name: a.name, level: 1 }).waitFor();
     await page.getByRole("button", { name: "Verify fingerprint and audit chain" }).click();
     await page.getByTestId("verify-result").filter({ hasText: "Fingerprint verified; audit chain valid" }).waitFor();
@@ -267,7 +274,7 @@ async function flows() {
     // Needs spendSeries.
     const a = shopper ?? (await registerAgent("shopper"));
     await go(page, `#/agents/${a.id}`);
-    await page.getByTestId("spend-total").waitFor();
+    await page.getByTestId("spend-total").filter({ hasText: "2 completed transactions, 200.5 USD" }).waitFor();
     await page.locator("section[aria-labelledby=spend] .uplot canvas").waitFor();
     await page.getByLabel("Range").selectOption({ label: "Last 30 days, by day" });
     await page.getByTestId("spend-total").filter({ hasText: /in 3[01] buckets/ }).waitFor();
