@@ -387,8 +387,8 @@ async function flows() {
     for (const [role, key] of [["readonly", ro], ["agent", ak]]) {
       const p = await newPage();
       await signIn(p, key);
-      if (await p.getByRole("link", { name: "Keys" }).count()) throw new Error(`${role} key is offered key management`);
-      if (role === "agent" && (await p.getByRole("link", { name: "Overview" }).count())) throw new Error("an agent key is offered the overview it may not read");
+      if (await p.getByRole("link", { name: "Keys", exact: true }).count()) throw new Error(`${role} key is offered key management`);
+      if (role === "agent" && (await p.getByRole("link", { name: "Overview", exact: true }).count())) throw new Error("an agent key is offered the overview it may not read");
       await go(p, "#/agents");
       await p.getByRole("row", { name: new RegExp(agent.name) }).waitFor();
       if (await p.getByRole("button", { name: /^(Suspend|Reinstate) / }).count()) throw new Error(`${role} key is offered suspend`);
@@ -412,6 +412,7 @@ async function flows() {
     await registerAgent("keyboard");
     const p = await newPage();
     await p.goto(`${base}/console`);
+    await p.getByLabel("API key").waitFor();
     await p.keyboard.press("Tab");
     if ((await p.evaluate(() => document.activeElement?.id)) !== "api-key") throw new Error("Tab does not reach the API key field first");
     await p.keyboard.type(adminKey);

@@ -35,7 +35,9 @@ export function asApiError(err: unknown): ApiError {
   if (Array.isArray(err)) return new ApiError(err as GraphQLErrorJSON[]);
   if (err && typeof err === "object" && "code" in err && "reason" in err) {
     const ev = err as { code: number; reason: string };
-    return new ApiError([{ message: ev.reason || `the live connection closed (${ev.code})`, extensions: { code: `CLOSED_${ev.code}` } }]);
+    // The service's close codes (docs/live-events.md) carry the contract's codes.
+    const code = ev.code === 4401 ? "UNAUTHENTICATED" : ev.code === 4429 ? "RATE_LIMITED" : `CLOSED_${ev.code}`;
+    return new ApiError([{ message: ev.reason || `the live connection closed (${ev.code})`, extensions: { code } }]);
   }
   const message = err instanceof Error ? err.message : String(err);
   return new ApiError([{ message, extensions: { code: "NETWORK_ERROR" } }]);

@@ -34,20 +34,28 @@ export function useLiveEvents(types: readonly string[], onEvent: (e: LiveEvent) 
   useSubscription<useLiveEventsSubscription>(config);
 }
 
-// useRefreshOn re-reads a query from the network (the store then updates
-// every component showing it) when one of the events arrives, at most once
-// per half second.
-export function useRefreshOn<T extends OperationType>(types: readonly string[], query: GraphQLTaggedNode, variables: T["variables"]): void {
-  const env = useRelayEnvironment();
+// useOnEvents calls fn at most once per half second while events of the
+// given types arrive: a burst of events costs one re-read.
+export function useOnEvents(types: readonly string[], fn: () => void): void {
   const timer = useRef<number | undefined>(undefined);
-  const vars = useRef(variables);
-  vars.current = variables;
+  const latest = useRef(fn);
+  latest.current = fn;
   useEffect(() => () => window.clearTimeout(timer.current), []);
   useLiveEvents(types, () => {
     if (timer.current !== undefined) return;
     timer.current = window.setTimeout(() => {
       timer.current = undefined;
-      fetchQuery<T>(env, query, vars.current, { fetchPolicy: "network-only" }).subscribe({ error: () => {} });
+      latest.current();
     }, 500);
+  });
+}
+
+// useRefreshOn re-reads a query from the network (the store then updates
+// every component showing it) when one of the events arrives, at most once
+// per half second.
+export function useRefreshOn<T extends OperationType>(types: readonly string[], query: GraphQLTaggedNode, variables: T["variables"]): void {
+  const env = useRelayEnvironment();
+  useOnEvents(types, () => {
+    fetchQuery<T>(env, query, variables, { fetchPolicy: "network-only" }).subscribe({ error: () => {} });
   });
 }

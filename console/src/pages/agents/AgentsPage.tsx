@@ -4,7 +4,7 @@ import type { AgentsPageQuery } from "../../__generated__/AgentsPageQuery.graphq
 import type { AgentsPage_list$key } from "../../__generated__/AgentsPage_list.graphql";
 import type { AgentsPageRefetchQuery } from "../../__generated__/AgentsPageRefetchQuery.graphql";
 import type { AgentStatus } from "../../__generated__/AgentsPageQuery.graphql";
-import { useLiveEvents } from "../../ui/useLiveEvents";
+import { useOnEvents } from "../../ui/useLiveEvents";
 import { ErrorBox } from "../../ui/ErrorBox";
 import { AgentRow } from "./AgentRow";
 import { useCaps } from "../../caps";
@@ -64,7 +64,7 @@ function AgentList({ query, status, setStatus }: { query: AgentsPage_list$key; s
   const { admin } = useCaps();
 
   // A registered, suspended or reinstated agent shows at once: re-read the first page.
-  useLiveEvents(["agent.registered", "agent.suspended", "agent.reinstated", "agent.updated", "trust.score_changed"], () => {
+  useOnEvents(["agent.registered", "agent.suspended", "agent.reinstated", "agent.updated", "trust.score_changed"], () => {
     startTransition(() => void refetch({ status }, { fetchPolicy: "network-only" }));
   });
 

@@ -3,7 +3,7 @@ import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay/ho
 import type { ApprovalsPageQuery } from "../../__generated__/ApprovalsPageQuery.graphql";
 import type { ApprovalsPage_queue$key } from "../../__generated__/ApprovalsPage_queue.graphql";
 import type { ApprovalsPageRefetchQuery } from "../../__generated__/ApprovalsPageRefetchQuery.graphql";
-import { useLiveEvents } from "../../ui/useLiveEvents";
+import { useOnEvents } from "../../ui/useLiveEvents";
 import { ApprovalRow } from "./ApprovalRow";
 
 export function ApprovalsPage() {
@@ -45,7 +45,7 @@ function Queue({ query }: { query: ApprovalsPage_queue$key }) {
     `,
     query,
   );
-  useLiveEvents(["transaction.approval_requested", "transaction.completed", "transaction.declined", "transaction.expired"], () =>
+  useOnEvents(["transaction.approval_requested", "transaction.completed", "transaction.declined", "transaction.expired"], () =>
     startTransition(() => void refetch({}, { fetchPolicy: "network-only" })),
   );
   const rows = data.pending.edges.filter((e) => e.node.status === "pending_approval");
