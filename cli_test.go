@@ -299,6 +299,15 @@ func TestAPIKeyRoles(t *testing.T) {
 	if _, err := cmd("create", "--org", k.OrgID, "--role", "agent", "--agent", "agent_none"); err == nil || !strings.Contains(err.Error(), "input.agentIds") {
 		t.Fatalf("an unknown agent: %v", err)
 	}
+	// The organization holds two keys: at MAX_API_KEYS_PER_ORG=2 a third is
+	// refused, naming the bound, and none is made.
+	env["MAX_API_KEYS_PER_ORG"] = "2"
+	if _, err := cmd("create", "--org", k.OrgID); err == nil || !strings.Contains(err.Error(), "MAX_API_KEYS_PER_ORG (2)") {
+		t.Fatalf("a key past the bound: %v", err)
+	}
+	if listed, err := cmd("list", "--org", k.OrgID); err != nil || len(listed["keys"].([]any)) != 2 {
+		t.Fatalf("after a refused create: %v (%v)", listed, err)
+	}
 }
 
 // Transactions that never moved money (pending, declined) leave trust as

@@ -18,6 +18,7 @@ import (
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/keyring"
 	"github.com/agenttrust/service/live"
+	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
@@ -47,6 +48,10 @@ type Config struct {
 	liveCaps       [3]string
 	// databaseMaxConns holds DATABASE_MAX_CONNS' text until Validate parses it.
 	databaseMaxConns string
+	// MaxAPIKeysPerOrg is MAX_API_KEYS_PER_ORG: the most unrevoked API keys
+	// an organization holds; maxAPIKeysPerOrg is its text until Validate.
+	MaxAPIKeysPerOrg int
+	maxAPIKeysPerOrg string
 	// The WEBHOOK_* flags' text, parsed by Validate.
 	webhookAllowPrivate, webhookDisableAfter, webhookRetention, webhookOrgConcurrency string
 	// LiveReplayMaxEvents is LIVE_REPLAY_MAX_EVENTS: the most stored events
@@ -55,6 +60,15 @@ type Config struct {
 	// exportMaxBytes and liveReplayMaxEvents hold EXPORT_MAX_BYTES' and
 	// LIVE_REPLAY_MAX_EVENTS' text until Validate parses them.
 	exportMaxBytes, liveReplayMaxEvents string
+	// ApprovalMaxPending is APPROVAL_MAX_PENDING: the most transactions
+	// waiting for approval per sending agent.
+	ApprovalMaxPending int
+	// DatabaseConnsPerOrg is DATABASE_CONNS_PER_ORG: the most of the pool's
+	// connections one organization's requests hold at once.
+	DatabaseConnsPerOrg int
+	// approvalMaxPending and databaseConnsPerOrg hold APPROVAL_MAX_PENDING's
+	// and DATABASE_CONNS_PER_ORG's text until Validate parses them.
+	approvalMaxPending, databaseConnsPerOrg string
 }
 
 // WebhookConfig is the webhook delivery configuration (WEBHOOK_*).
@@ -84,6 +98,8 @@ func (c *Config) Validate() error {
 	wholeNumber(&errs, "RATE_LIMIT_BURST", "rate-limit-burst", c.rateLimitBurst, 1, 0, &c.HTTP.RateLimitBurst)
 	c.DatabaseMaxConns = db.DefaultMaxConns
 	wholeNumber(&errs, "DATABASE_MAX_CONNS", "database-max-conns", c.databaseMaxConns, 1, db.MaxConnsLimit, &c.DatabaseMaxConns)
+	c.MaxAPIKeysPerOrg = auth.DefaultMaxKeysPerOrg
+	wholeNumber(&errs, "MAX_API_KEYS_PER_ORG", "max-api-keys-per-org", c.maxAPIKeysPerOrg, 1, 0, &c.MaxAPIKeysPerOrg)
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		errs = append(errs, fmt.Errorf("LOG_FORMAT (--log-format) must be text or json (got %q)", c.LogFormat))
 	}
@@ -101,6 +117,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.validateWebhooks()...)
 	errs = append(errs, c.validateEdge()...)
 	errs = append(errs, c.validateReadBounds()...)
+	errs = append(errs, c.validateTenantBounds()...)
 	c.HTTP.WSAllowedOrigins = splitOrigins(c.wsAllowedOrigins)
 	for _, o := range c.HTTP.WSAllowedOrigins {
 		if u, err := url.Parse(o); o != "*" && (err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/")) {
@@ -153,6 +170,18 @@ func (c *Config) validateReadBounds() []error {
 	wholeNumber(&errs, "EXPORT_MAX_BYTES", "export-max-bytes", c.exportMaxBytes, 1<<10, 0, &c.HTTP.ExportMaxBytes)
 	c.LiveReplayMaxEvents = live.DefaultMaxReplay
 	wholeNumber(&errs, "LIVE_REPLAY_MAX_EVENTS", "live-replay-max-events", c.liveReplayMaxEvents, 1, 0, &c.LiveReplayMaxEvents)
+	return errs
+}
+
+// validateTenantBounds parses the bounds on what one sender or
+// organization may hold (APPROVAL_MAX_PENDING, DATABASE_CONNS_PER_ORG, the
+// latter at most DATABASE_MAX_CONNS); unset ones take their defaults.
+func (c *Config) validateTenantBounds() []error {
+	var errs []error
+	c.ApprovalMaxPending = policy.DefaultMaxPending
+	wholeNumber(&errs, "APPROVAL_MAX_PENDING", "approval-max-pending", c.approvalMaxPending, 1, 0, &c.ApprovalMaxPending)
+	c.DatabaseConnsPerOrg = db.DefaultConnsPerOrg(c.DatabaseMaxConns)
+	wholeNumber(&errs, "DATABASE_CONNS_PER_ORG", "database-conns-per-org", c.databaseConnsPerOrg, 1, max(c.DatabaseMaxConns, 1), &c.DatabaseConnsPerOrg)
 	return errs
 }
 

@@ -167,7 +167,7 @@ func startWalk(t *testing.T) *walk {
 	}
 	_, dbURL := dbtest.NewWithURL(t)
 	dir := t.TempDir()
-	common := []string{"HOME=" + dir, "DATABASE_URL=" + dbURL, "ENCRYPTION_KEY=" + keyring.Generate(), "LOG_LEVEL=warn"}
+	common := []string{"HOME=" + dir, "XDG_CONFIG_HOME=", "DATABASE_URL=" + dbURL, "ENCRYPTION_KEY=" + keyring.Generate(), "LOG_LEVEL=warn"}
 	w := &walk{t: t, dir: dir, addr: freeAddr(t), exe: exe, serverLog: &syncBuffer{}, shellErr: &syncBuffer{}, seen: map[int]int{}}
 	// A small pool: the walk-through is one user, and the shared test server's connections are few.
 	w.env = append(append(os.Environ(), common...), asProgram+"=1", "LISTEN_ADDR="+w.addr, "DATABASE_MAX_CONNS=8")
@@ -206,6 +206,18 @@ func startWalk(t *testing.T) *walk {
 	w.run(0, `set -o pipefail
 go() { if [ "$1" = run ] && [ "$2" = . ]; then shift 2; `+asProgram+`=1 "$PROGRAM" "$@"; else command go "$@"; fi; }`)
 	return w
+}
+
+// getenv is a setting of the walk-through's environment (the last one wins,
+// as in a process's environment).
+func (w *walk) getenv(name string) string {
+	v := ""
+	for _, kv := range w.env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
 }
 
 // startService (re)starts the service with extra settings, as terminal 1's
@@ -262,7 +274,7 @@ func (w *walk) do(s step) {
 		return
 	}
 	if m := serveLine.FindStringSubmatch(cmd); m != nil {
-		w.startService(strings.Fields(m[1]))
+		w.startService(strings.Fields(os.Expand(m[1], w.getenv)))
 		return
 	}
 	if s.terminal > 0 {

@@ -45,7 +45,7 @@ func webhookCommand(name string, getenv func(string) string, stdout, stderr io.W
 				&cli.StringFlag{Name: "api-key", Usage: "the organization's API `KEY`", Sources: env("AGENTTRUST_API_KEY")},
 				&cli.StringFlag{Name: "service", Usage: "the service's base `URL`", Value: "http://localhost:8080", Sources: env("AGENTTRUST_BASE_URL")},
 				&cli.StringFlag{Name: "listen", Usage: "loopback `ADDRESS` to receive on (port 0: any free port)", Value: "127.0.0.1:0"},
-				&cli.StringFlag{Name: "ca-file", Usage: "`FILE` holding the receiver's certificate, for WEBHOOK_CA_FILE (its key goes beside it, .key)", Value: "receiver-ca.pem"},
+				&cli.StringFlag{Name: "ca-file", Usage: "`FILE` holding the receiver's certificate, for WEBHOOK_CA_FILE (its key goes beside it, .key)", Value: defaultCAFile()},
 				&cli.StringFlag{Name: "events", Usage: "event `TYPES` to receive, comma-separated, * for all", Value: "*"},
 			},
 			Action: func(ctx context.Context, cmd *cli.Command) error {

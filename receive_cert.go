@@ -23,6 +23,19 @@ import (
 // receive is valid; a certificate within a day of its end is made anew.
 const receiverCertLife = 365 * 24 * time.Hour
 
+// defaultCAFile is where webhook receive keeps its certificate unless told
+// otherwise: in the user's configuration directory ($XDG_CONFIG_HOME or
+// ~/.config/agenttrust on Linux), outside any checkout, so no repository
+// ever holds a receiver's private key. Without a home directory it falls
+// back to the working directory.
+func defaultCAFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "receiver-ca.pem"
+	}
+	return filepath.Join(dir, "agenttrust", "receiver-ca.pem")
+}
+
 // listenTLS listens on the loopback address listen with the receiver's
 // certificate from caFile (made there on first use) and returns the
 // listener with its https URL.
@@ -64,6 +77,9 @@ func receiverCert(caFile string) (tls.Certificate, error) {
 	certPEM, keyPEM, err := newReceiverCert(time.Now())
 	if err != nil {
 		return tls.Certificate{}, fmt.Errorf("webhook receive: make a certificate: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(caFile), 0o700); err != nil {
+		return tls.Certificate{}, fmt.Errorf("webhook receive: make %s: %w", filepath.Dir(caFile), err)
 	}
 	if err := os.WriteFile(keyFile, keyPEM, 0o600); err != nil {
 		return tls.Certificate{}, fmt.Errorf("webhook receive: write %s: %w", keyFile, err)

@@ -75,12 +75,14 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := m.loadKeys(); err != nil {
 		return err
 	}
-	d, err := db.Open(ctx, url, db.WithMaxConns(m.Config.DatabaseMaxConns))
+	d, err := db.Open(ctx, url, db.WithMaxConns(m.Config.DatabaseMaxConns), db.WithMaxKeysPerOrg(m.Config.MaxAPIKeysPerOrg))
 	if err != nil {
 		return err
 	}
 	m.DB = d
 	d.SetKeys(m.Keys)
+	d.SetMaxPendingApprovals(m.Config.ApprovalMaxPending)
+	d.SetConnsPerOrg(m.Config.DatabaseConnsPerOrg)
 	if m.applied, err = d.Migrate(ctx); err != nil {
 		return err
 	}

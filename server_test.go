@@ -175,14 +175,15 @@ func TestConfigValidation(t *testing.T) {
 	env := map[string]string{"RATE_LIMIT_RPS": "fast", "LOG_FORMAT": "xml", "RATE_LIMIT_BURST": "0", "ENCRYPTION_KEY": "c2hvcnQ=",
 		"WEBHOOK_ALLOW_PRIVATE_NETWORKS": "maybe", "WEBHOOK_CA_FILE": "/nonexistent.pem", "WEBHOOK_RETRY_SCHEDULE": "5s,soon",
 		"WEBHOOK_DISABLE_AFTER": "0", "WEBHOOK_RETENTION": "forever", "WEBHOOK_ORG_CONCURRENCY": "101",
-		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0", "TRUSTED_PROXIES": "10.0.0.0/8,proxy.local",
+		"BOOTSTRAP_API_KEY": "  dev-key\n", "DATABASE_MAX_CONNS": "0", "MAX_API_KEYS_PER_ORG": "0", "TRUSTED_PROXIES": "10.0.0.0/8,proxy.local",
 		"LIVE_UNAUTHENTICATED_PER_ADDRESS": "0", "LIVE_CONNECTIONS_PER_ORG": "many", "LIVE_SUBSCRIPTIONS_PER_ORG": "-1",
-		"EXPORT_MAX_BYTES": "lots", "LIVE_REPLAY_MAX_EVENTS": "0"}
+		"EXPORT_MAX_BYTES": "lots", "LIVE_REPLAY_MAX_EVENTS": "0", "APPROVAL_MAX_PENDING": "0",
+		"DATABASE_CONNS_PER_ORG": "33"}
 	err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
 	for _, want := range []string{"RATE_LIMIT_RPS", "LOG_FORMAT", "RATE_LIMIT_BURST", "ENCRYPTION_KEY", "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
 		"WEBHOOK_CA_FILE", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_RETENTION", "WEBHOOK_ORG_CONCURRENCY", "BOOTSTRAP_API_KEY", "DATABASE_MAX_CONNS",
-		"TRUSTED_PROXIES", "LIVE_UNAUTHENTICATED_PER_ADDRESS", "LIVE_CONNECTIONS_PER_ORG", "LIVE_SUBSCRIPTIONS_PER_ORG",
-		"EXPORT_MAX_BYTES", "LIVE_REPLAY_MAX_EVENTS"} {
+		"MAX_API_KEYS_PER_ORG", "TRUSTED_PROXIES", "LIVE_UNAUTHENTICATED_PER_ADDRESS", "LIVE_CONNECTIONS_PER_ORG", "LIVE_SUBSCRIPTIONS_PER_ORG",
+		"EXPORT_MAX_BYTES", "LIVE_REPLAY_MAX_EVENTS", "APPROVAL_MAX_PENDING", "DATABASE_CONNS_PER_ORG"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
@@ -203,6 +204,29 @@ func TestConfigValidation(t *testing.T) {
 		}
 	}
 	c.databaseMaxConns = ""
+	// An organization's unrevoked keys: 100 when unset, else any count from 1.
+	if c.MaxAPIKeysPerOrg != auth.DefaultMaxKeysPerOrg {
+		t.Errorf("MAX_API_KEYS_PER_ORG unset: %d, want %d", c.MaxAPIKeysPerOrg, auth.DefaultMaxKeysPerOrg)
+	}
+	for v, ok := range map[string]bool{"1": true, "100": true, "5000": true, "0": false, "-1": false, "all": false} {
+		c.maxAPIKeysPerOrg = v
+		if err := c.Validate(); (err == nil) != ok || ok && fmt.Sprint(c.MaxAPIKeysPerOrg) != v {
+			t.Errorf("MAX_API_KEYS_PER_ORG=%s: %d, %v", v, c.MaxAPIKeysPerOrg, err)
+		}
+	}
+	c.maxAPIKeysPerOrg = ""
+	// One organization's share of the pool: a quarter of it when unset,
+	// else 1 to all of it.
+	if err := c.Validate(); err != nil || c.DatabaseConnsPerOrg != db.DefaultConnsPerOrg(db.DefaultMaxConns) {
+		t.Errorf("DATABASE_CONNS_PER_ORG unset: %d, want %d", c.DatabaseConnsPerOrg, db.DefaultConnsPerOrg(db.DefaultMaxConns))
+	}
+	for v, ok := range map[string]bool{"1": true, fmt.Sprint(db.DefaultMaxConns): true, fmt.Sprint(db.DefaultMaxConns + 1): false, "0": false, "some": false} {
+		c.databaseConnsPerOrg = v
+		if err := c.Validate(); (err == nil) != ok || ok && fmt.Sprint(c.DatabaseConnsPerOrg) != v {
+			t.Errorf("DATABASE_CONNS_PER_ORG=%s: %d, %v", v, c.DatabaseConnsPerOrg, err)
+		}
+	}
+	c.databaseConnsPerOrg = ""
 	// One organization's share of a replica's deliveries: a quarter of
 	// the workers when unset, else 1 to all of them.
 	if c.Webhooks.OrgConcurrency != delivery.DefaultPerOrganization {

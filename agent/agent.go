@@ -83,11 +83,10 @@ func (in RegisterInput) Validate() (money.Currency, error) {
 	cur, err := money.ParseCurrency(in.Currency)
 	if err != nil {
 		f.Add("input.currency", "%s", err.Error())
-	} else {
-		validateLimit(&f, "input.spendingLimit", in.SpendingLimit, cur)
-		if in.DailyLimit != nil {
-			validateLimit(&f, "input.dailyLimit", *in.DailyLimit, cur)
-		}
+	}
+	validateLimit(&f, "input.spendingLimit", in.SpendingLimit, cur)
+	if in.DailyLimit != nil {
+		validateLimit(&f, "input.dailyLimit", *in.DailyLimit, cur)
 	}
 	if in.Environment != Sandbox && in.Environment != Production {
 		f.Add("input.environment", "must be sandbox or production")
@@ -183,8 +182,16 @@ func validateActions(f *failure.Fields, actions []string) {
 	}
 }
 
+// validateLimit checks a limit in cur, or only its sign and size when cur
+// is not a currency (the currency's own error names that).
 func validateLimit(f *failure.Fields, field string, a money.Amount, cur money.Currency) {
-	if err := money.ValidateAmount(a, cur); err != nil {
+	var err error
+	if cur.IsActive() {
+		err = money.ValidateAmount(a, cur)
+	} else {
+		err = money.ValidatePositive(a)
+	}
+	if err != nil {
 		f.Add(field, "%s", err.Error())
 	}
 }

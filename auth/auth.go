@@ -135,11 +135,14 @@ func (in OrgInput) Validate() error {
 type KeyService interface {
 	// ListKeys describes an organization's keys, newest first (NotFound if no such organization).
 	ListKeys(ctx context.Context, orgID string) ([]KeyInfo, error)
+	// KeysByID describes the organization's keys among ids, in no order.
+	KeysByID(ctx context.Context, orgID string, ids []string) ([]KeyInfo, error)
 	// IssueKey adds a key with in's name, role and agents to an existing
 	// organization and returns it with its plaintext, shown once: NotFound
 	// if there is no such organization; ValidationFailed for a bad input
 	// (KeyInput.Validate) or agent ids that are not the organization's
-	// agents (on input.agentIds).
+	// agents (on input.agentIds); Conflict when the organization already
+	// holds its bound of unrevoked keys (MAX_API_KEYS_PER_ORG).
 	IssueKey(ctx context.Context, orgID string, in KeyInput) (KeyInfo, string, error)
 	// Key describes one key of an organization (NotFound if it has none of that id).
 	Key(ctx context.Context, orgID, keyID string) (KeyInfo, error)
@@ -178,6 +181,11 @@ type KeyInfo struct {
 	RevokedAt  *time.Time
 }
 
+// DefaultMaxKeysPerOrg is MAX_API_KEYS_PER_ORG's default: the most unrevoked
+// API keys one organization holds. Every key is a rate-limit bucket and a
+// cache entry on every replica, so the number is bounded.
+const DefaultMaxKeysPerOrg = 100
+
 // LastUseResolution is how stale a key's LastUsedAt may be: recording every
 // use would add a write to every request.
 const LastUseResolution = time.Minute
@@ -187,4 +195,13 @@ const LastUseResolution = time.Minute
 type KeyChecker interface {
 	// RevokedKeys returns the ids among keyIDs that are revoked (or gone).
 	RevokedKeys(ctx context.Context, keyIDs []string) ([]string, error)
+	// Revoked reports whether one key is revoked (or gone), for each
+	// operation of a connection: true on every replica within
+	// RevocationBound of the revocation, like Authenticator.Authenticate;
+	// an error means the key could not be checked.
+	Revoked(ctx context.Context, keyID string) (bool, error)
+	// OnRevoke calls f with the id of every key revoked from now on, on any
+	// replica, as soon as the process hears of it; f must not block. stop
+	// ends the calls.
+	OnRevoke(f func(keyID string)) (stop func())
 }

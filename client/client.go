@@ -78,6 +78,8 @@ type Client struct {
 	Keys *KeysService
 	// Mandates grants, reads and revokes mandates: spend authority for one task.
 	Mandates *MandatesService
+	// Dashboard reads spend series and the overview counts.
+	Dashboard *DashboardService
 
 	apiKey     string
 	base       *url.URL
@@ -163,6 +165,7 @@ func New(o Options) (*Client, error) {
 	c.Webhooks = &WebhooksService{c: c}
 	c.Events = &EventsService{c: c}
 	c.Mandates = &MandatesService{c: c}
+	c.Dashboard = &DashboardService{c: c}
 	return c, nil
 }
 

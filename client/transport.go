@@ -3,7 +3,6 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -154,12 +153,4 @@ func neverSent(err error) bool {
 	}
 	var dns *net.DNSError
 	return errors.As(err, &dns)
-}
-
-// decodeJSON decodes raw into v with a readable error.
-func decodeJSON(raw []byte, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("decode answer: %w", err)
-	}
-	return nil
 }

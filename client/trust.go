@@ -105,6 +105,9 @@ const (
 	ReasonWeeklyLimitExceeded     = "weekly_limit_exceeded"      // over a week window's limit
 	ReasonMonthlyLimitExceeded    = "monthly_limit_exceeded"     // over a month window's limit
 	ReasonTotalLimitExceeded      = "total_limit_exceeded"       // over the all-time total limit
+	// ReasonTooManyPendingApprovals: over the approval threshold while the
+	// sender already has APPROVAL_MAX_PENDING transactions waiting.
+	ReasonTooManyPendingApprovals = "too_many_pending_approvals"
 )
 
 // TrustEvaluation is what an execute would do right now.

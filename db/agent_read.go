@@ -122,7 +122,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 		args = append(args, string(*f.Status))
 	}
 	if c := w.Cursor(); c != "" {
-		seq, err := parseSeqCursor(c)
+		seq, err := d.cursors(p.OrgID, agentList).parseSeq(c)
 		if err != nil {
 			return nil, nil, cursorErr(err, w)
 		}
@@ -137,7 +137,8 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list agents: %w", err)
 	}
-	views, end := finishPage(views, w, func(v *agentView) string { return seqCursor(v.Seq) })
+	cursors := d.cursors(p.OrgID, agentList)
+	views, end := finishPage(views, w, func(v *agentView) string { return cursors.seq(v.Seq) })
 	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), Cursors: end.cursors, EndCursor: end.endCursor,
 		HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
 	slab := make([]agent.Agent, len(views))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/auth"
@@ -91,7 +92,8 @@ func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key st
 // IssueKey adds a new API key with in's name, role and agents to an
 // organization and returns it with its plaintext; the transaction announces
 // it (announceKey). The agents must be the organization's
-// (ValidationFailed on input.agentIds otherwise).
+// (ValidationFailed on input.agentIds otherwise), and the organization must
+// hold fewer unrevoked keys than its bound (Conflict otherwise).
 func (s *OrgService) IssueKey(ctx context.Context, orgID string, in auth.KeyInput) (auth.KeyInfo, string, error) {
 	if err := in.Validate(); err != nil {
 		return auth.KeyInfo{}, "", err
@@ -102,6 +104,9 @@ func (s *OrgService) IssueKey(ctx context.Context, orgID string, in auth.KeyInpu
 	key := auth.NewKey()
 	k := newKeyRow(orgID, key, in, s.db.Now())
 	err := s.db.inTx(ctx, func(tx *txn) error {
+		if err := checkKeyRoom(ctx, tx, orgID, s.db.maxKeysPerOrg); err != nil {
+			return err
+		}
 		if err := checkOwnAgents(ctx, tx, orgID, k.AgentIDs); err != nil {
 			return err
 		}
@@ -115,6 +120,24 @@ func (s *OrgService) IssueKey(ctx context.Context, orgID string, in auth.KeyInpu
 	}
 	s.db.keyCache.created(k.Hash)
 	return k.info(), key, nil
+}
+
+// checkKeyRoom refuses a new key to an organization that holds max
+// unrevoked keys already (Conflict, naming the bound). It locks the
+// organization's row first, so concurrent creations count one another.
+func checkKeyRoom(ctx context.Context, tx *txn, orgID string, max int) error {
+	if _, err := tx.NewSelect().Model((*orgRow)(nil)).Column("id").Where("id = ?", orgID).For("UPDATE").Exec(ctx); err != nil {
+		return fmt.Errorf("lock organization: %w", err)
+	}
+	n, err := tx.NewSelect().Model((*apiKeyRow)(nil)).Where("org_id = ? AND revoked_at IS NULL", orgID).Count(ctx)
+	if err != nil {
+		return fmt.Errorf("count api keys: %w", err)
+	}
+	if n >= max {
+		return failure.Errorf(failure.Conflict,
+			"the organization holds %d unrevoked API keys, the most MAX_API_KEYS_PER_ORG (%d) allows: revoke one first", n, max)
+	}
+	return nil
 }
 
 // checkOwnAgents refuses agent ids that are not agents of orgID, locking
@@ -138,8 +161,9 @@ func checkOwnAgents(ctx context.Context, tx *txn, orgID string, agentIDs []strin
 
 // RevokeKey marks a key revoked; revoking twice is harmless. The revoking
 // transaction notifies KeyChannel, so every replica's key cache forgets its
-// keys when it commits (this process's at once), and open streams of the
-// key end at their next re-check (auth.KeyChecker).
+// keys when it commits (this process's at once), and every replica's
+// OnKeyRevoked hooks (the edge, which closes the key's open streams) hear of
+// it.
 func (s *OrgService) RevokeKey(ctx context.Context, keyID string) error {
 	_, err := s.revoke(ctx, "", keyID)
 	return err
@@ -173,6 +197,7 @@ func (s *OrgService) revoke(ctx context.Context, orgID, keyID string) (auth.KeyI
 	})
 	if err == nil {
 		s.db.keyCache.revoked()
+		s.db.revocations.tell(keyID)
 	}
 	return row.info(), err
 }
@@ -200,3 +225,32 @@ func (s *OrgService) RevokedKeys(ctx context.Context, keyIDs []string) ([]string
 	}
 	return revoked, nil
 }
+
+// Revoked reports whether the key keyID is revoked or gone, for an
+// operation on a connection authenticated earlier: from the key cache while
+// its listener is trusted and no key has been revoked since the key was
+// found live, else from the database. So, like Authenticate, it answers
+// true on every replica within auth.RevocationBound of the revocation.
+func (s *OrgService) Revoked(ctx context.Context, keyID string) (bool, error) {
+	cache := &s.db.keyCache
+	if cache.liveID(keyID) {
+		return false, nil
+	}
+	epoch := cache.currentEpoch()
+	var live bool
+	err := s.db.queryRow(ctx, `SELECT revoked_at IS NULL FROM api_keys WHERE id = $1`, keyID).Scan(&live)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("check api key: %w", err)
+	}
+	if live {
+		cache.putID(keyID, epoch)
+	}
+	return !live, nil
+}
+
+// OnRevoke calls f with the id of every key revoked from now on, on any
+// replica (DB.OnKeyRevoked).
+func (s *OrgService) OnRevoke(f func(keyID string)) (stop func()) { return s.db.OnKeyRevoked(f) }

@@ -12,12 +12,15 @@ import (
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/money"
+	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/transaction"
 )
 
 // requestApproval stores an allowed execute over the sender's approval
 // threshold as pending_approval, expiring after the rule's time, and its
 // transaction.approval_requested event; nothing moves and nothing counts.
+// Until it completes it is the sender's organization's alone (receiverSees),
+// so this event, and its declined or expired one, go to that organization only.
 func requestApproval(ctx context.Context, tx *txn, sender, receiver *agentRow, in transaction.ExecuteInput, cur money.Currency, now time.Time) (*transaction.Transaction, error) {
 	expires := now.Add(sender.Policy.Approval.Expiry())
 	row := transactionRow{ID: id.New(id.Transaction), FromAgent: sender.ID, ToAgent: receiver.ID,
@@ -28,9 +31,51 @@ func requestApproval(ctx context.Context, tx *txn, sender, receiver *agentRow, i
 		return nil, err
 	}
 	t := row.transaction()
-	_, err := appendEvent(ctx, tx, event.TransactionApprovalRequested, now, transaction.ApprovalRequestedEvent{Data: t.ToData(), MandateID: t.MandateID}, t.FromOrg, t.ToOrg)
+	_, err := appendEvent(ctx, tx, event.TransactionApprovalRequested, now, transaction.ApprovalRequestedEvent{Data: t.ToData(), MandateID: t.MandateID}, t.FromOrg)
 	return t, err
 }
+
+// SetMaxPendingApprovals sets APPROVAL_MAX_PENDING: at most n (at least 1)
+// transactions wait for approval per sending agent.
+func (d *DB) SetMaxPendingApprovals(n int) { d.maxPending.Store(int64(max(n, 1))) }
+
+// maxPendingApprovals is the bound SetMaxPendingApprovals set, or the default.
+func (d *DB) maxPendingApprovals() int {
+	if n := d.maxPending.Load(); n > 0 {
+		return int(n)
+	}
+	return policy.DefaultMaxPending
+}
+
+// limitPending applies the bound on waiting transactions to d, the
+// decision on an execute by sender: only a decision that would wait reads
+// the sender's pending count (an index lookup). An execute holds the
+// sender's row lock, so executes of one sender count one after another and
+// the bound holds under any concurrency.
+func limitPending(ctx context.Context, q querier, d policy.Decision, sender *agentRow) (policy.Decision, error) {
+	if !d.Allowed || !d.RequiresApproval {
+		return d, nil
+	}
+	rows, err := q.query(ctx, countPending, sender.ID)
+	if err != nil {
+		return d, fmt.Errorf("count pending transactions: %w", err)
+	}
+	defer rows.Close()
+	var n int
+	for rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			return d, fmt.Errorf("count pending transactions: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return d, fmt.Errorf("count pending transactions: %w", err)
+	}
+	return policy.LimitPending(d, sender.ID, n, q.d.maxPendingApprovals()), nil
+}
+
+// countPending counts an agent's transactions waiting for approval
+// (transactions_pending_sender).
+const countPending = `SELECT count(*) FROM transactions WHERE from_agent = $1 AND status = 'pending_approval'`
 
 // insertPending stores a transaction pending approval, with the mandate it names.
 const insertPending = `INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency,
@@ -116,7 +161,7 @@ func (s *TransactionService) Decline(ctx context.Context, txID, reason string) (
 			return err
 		}
 		out = row.transaction()
-		_, err = appendEvent(ctx, tx, event.TransactionDeclined, now, transaction.DeclinedEvent{Data: out.ToData()}, out.FromOrg, out.ToOrg)
+		_, err = appendEvent(ctx, tx, event.TransactionDeclined, now, transaction.DeclinedEvent{Data: out.ToData()}, out.FromOrg)
 		return err
 	})
 	if err != nil {
@@ -138,7 +183,7 @@ func lockPending(ctx context.Context, tx *txn, p auth.Principal, txID string) (*
 	var row transactionRow
 	// NO KEY UPDATE, as Reverse: a dispute citing it takes a key-share lock.
 	err := tx.NewSelect().Model(&row).Where("id = ?", txID).
-		Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
+		Where(visibleTo, p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, time.Time{}, txNotFound(txID)
 	}
@@ -177,7 +222,7 @@ func (s *TransactionService) ExpireApprovals(ctx context.Context) (int, error) {
 			}
 			for i := range rows {
 				t := rows[i].transaction()
-				if _, err := appendEvent(ctx, tx, event.TransactionExpired, now, transaction.ExpiredEvent{Data: t.ToData()}, t.FromOrg, t.ToOrg); err != nil {
+				if _, err := appendEvent(ctx, tx, event.TransactionExpired, now, transaction.ExpiredEvent{Data: t.ToData()}, t.FromOrg); err != nil {
 					return err
 				}
 			}

@@ -75,26 +75,41 @@ func (s *DashboardService) SpendSeries(ctx context.Context, p auth.Principal, q 
 	}
 	var sums []dashboard.SpendPoint
 	last := q.First().Add(time.Duration(q.Buckets()) * q.Bucket.Step())
-	err := s.db.bun.NewRaw(spendSeriesSQL, int64(q.Bucket.Step().Seconds()), money.MaxAmount, p.OrgID, string(cur),
-		q.AgentID, q.First(), last, q.Action).Scan(ctx, &sums)
+	query := hourSeriesSQL
+	if q.Bucket == dashboard.Day {
+		query = daySeriesSQL
+	}
+	err := s.db.bun.NewRaw(query, money.MaxAmount, p.OrgID, string(cur), q.AgentID, q.First(), last, q.Action).Scan(ctx, &sums)
 	if err != nil {
 		return nil, fmt.Errorf("read spend series: %w", err)
 	}
 	return q.Fill(sums), nil
 }
 
-// spendSeriesSQL sums the buckets of agents_outflow_hours per step (?0,
-// whole UTC hours or days), capped at ?1, for the agents of organization ?2
-// in currency ?3 (only agent ?4 unless NULL), hours [?5, ?6), action ?7
-// unless NULL. Its cost follows the hours and agents summed, not the
-// transactions they hold.
-const spendSeriesSQL = `
-SELECT date_bin(?0 * interval '1 second', h.hour, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS start,
-       least(sum(h.amount), ?1::numeric) AS amount, sum(h.count)::int AS count
-  FROM agent_outflow_hours AS h
- WHERE h.agent_id IN (SELECT id FROM agents WHERE org_id = ?2 AND currency = ?3 AND (?4::text IS NULL OR id = ?4))
-   AND h.hour >= ?5 AND h.hour < ?6 AND (?7::text IS NULL OR h.action = ?7)
- GROUP BY 1`
+// hourSeriesSQL sums the hourly outflow buckets per hour, capped at ?0, of
+// the agents of organization ?1 in currency ?2 (only agent ?3 unless NULL),
+// in [?4, ?5), of action ?6 unless NULL. Each agent's buckets are an index
+// range scan of its own (OFFSET 0 keeps the planner from scanning every
+// organization's buckets instead), so the cost follows the organization's
+// agents and the hours asked for, never the transactions they hold.
+const hourSeriesSQL = `
+SELECT b.hour AS start, least(sum(b.amount), ?0::numeric) AS amount, sum(b.count)::int AS count
+  FROM agents AS a, LATERAL (
+       SELECT hour, amount, count FROM agent_outflow_hours
+        WHERE agent_id = a.id AND hour >= ?4 AND hour < ?5 AND (?6::text IS NULL OR action = ?6)
+       OFFSET 0) AS b
+ WHERE a.org_id = ?1 AND a.currency = ?2 AND (?3::text IS NULL OR a.id = ?3)
+ GROUP BY b.hour`
+
+// daySeriesSQL is hourSeriesSQL over the daily buckets.
+const daySeriesSQL = `
+SELECT b.day AS start, least(sum(b.amount), ?0::numeric) AS amount, sum(b.count)::int AS count
+  FROM agents AS a, LATERAL (
+       SELECT day, amount, count FROM agent_outflow_days
+        WHERE agent_id = a.id AND day >= ?4 AND day < ?5 AND (?6::text IS NULL OR action = ?6)
+       OFFSET 0) AS b
+ WHERE a.org_id = ?1 AND a.currency = ?2 AND (?3::text IS NULL OR a.id = ?3)
+ GROUP BY b.day`
 
 // Overview counts the organization's agents (by status, and by assessment
 // at now computed from their counters as every trust read does), its

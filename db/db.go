@@ -20,6 +20,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/keyring"
 )
 
@@ -32,6 +33,10 @@ type DB struct {
 	keys       *keyring.Ring
 	listener   eventListener
 	keyCache   keyCache
+	// revocations are told of every revoked key (OnKeyRevoked).
+	revocations revocations
+	// maxKeysPerOrg bounds an organization's unrevoked API keys (IssueKey).
+	maxKeysPerOrg int
 	// stop ends the listener; done is closed when it has.
 	stop      context.CancelFunc
 	done      chan struct{}
@@ -39,22 +44,50 @@ type DB struct {
 	closeErr  error
 	// Now is the clock; tests may replace it before use.
 	Now func() time.Time
+	// maxPending is APPROVAL_MAX_PENDING (SetMaxPendingApprovals); 0 is
+	// policy.DefaultMaxPending.
+	maxPending atomic.Int64
+	// bulkhead bounds the connections one organization's requests hold.
+	bulkhead bulkhead
 }
 
-// DefaultMaxConns is the pool's size when Open is given no other.
-const DefaultMaxConns = 32
+// DefaultMaxConns is the pool's size when Open is given no other: three
+// serving replicas at it, with their ExtraConns, a fourth starting during a
+// rolling deploy and an operator's session or command fit within Postgres'
+// default max_connections (100) less its superuser_reserved_connections (3)
+// (docs/scaling.md, Connections).
+const DefaultMaxConns = 20
+
+// ExtraConns are the connections a serving process holds beside its pool:
+// its listener (listen.go) and River's notifier, which River takes from the
+// pool and keeps outside its count. A process never holds more than its
+// pool's size plus ExtraConns.
+const ExtraConns = 2
 
 // MaxConnsLimit is the largest pool Open accepts: more connections than this
 // cost Postgres more than they serve.
 const MaxConnsLimit = 1000
 
 // Option configures Open.
-type Option func(*pgxpool.Config)
+type Option func(*options)
+
+// options are what Open's Options set.
+type options struct {
+	pool          *pgxpool.Config
+	maxKeysPerOrg int
+}
 
 // WithMaxConns sets the pool's size: every user of the database (bun, River,
 // the pgx reads) shares these connections. n must be 1 to MaxConnsLimit.
 func WithMaxConns(n int) Option {
-	return func(c *pgxpool.Config) { c.MaxConns = int32(n) }
+	return func(o *options) { o.pool.MaxConns = int32(n) }
+}
+
+// WithMaxKeysPerOrg sets how many unrevoked API keys an organization may
+// hold (IssueKey); n must be at least 1. The default is
+// auth.DefaultMaxKeysPerOrg.
+func WithMaxKeysPerOrg(n int) Option {
+	return func(o *options) { o.maxKeysPerOrg = n }
 }
 
 // Open connects to the Postgres at url, checks it answers, and starts the
@@ -65,11 +98,15 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("parse database url: %w", err)
 	}
 	cfg.MaxConns = DefaultMaxConns
-	for _, o := range opts {
-		o(cfg)
+	o := options{pool: cfg, maxKeysPerOrg: auth.DefaultMaxKeysPerOrg}
+	for _, opt := range opts {
+		opt(&o)
 	}
 	if cfg.MaxConns < 1 || cfg.MaxConns > MaxConnsLimit {
 		return nil, fmt.Errorf("database pool size %d: must be 1 to %d", cfg.MaxConns, MaxConnsLimit)
+	}
+	if o.maxKeysPerOrg < 1 {
+		return nil, fmt.Errorf("API keys per organization %d: must be at least 1", o.maxKeysPerOrg)
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
 	cfg.ConnConfig.ConnectTimeout = 5 * time.Second
@@ -78,12 +115,12 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)
 	}
-	sqldb := sql.OpenDB(simpleConnector{stdlib.GetPoolConnector(pool)})
+	d := &DB{pool: pool, Now: func() time.Time { return time.Now().UTC() }, keys: randomRing(), maxKeysPerOrg: o.maxKeysPerOrg}
+	sqldb := sql.OpenDB(simpleConnector{Connector: stdlib.GetPoolConnector(pool), enter: d.enter})
 	// Idle connections belong to the pgx pool, not to database/sql: held
 	// here, they would starve River and the pgx reads.
 	sqldb.SetMaxIdleConns(0)
-	d := &DB{pool: pool, bun: bun.NewDB(sqldb, pgdialect.New()), Now: func() time.Time { return time.Now().UTC() },
-		keys: randomRing()}
+	d.bun = bun.NewDB(sqldb, pgdialect.New())
 	d.bun.AddQueryHook(counter{d})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -147,10 +184,20 @@ type counter struct{ d *DB }
 func (c counter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
 func (c counter) AfterQuery(_ context.Context, _ *bun.QueryEvent)                    { c.d.statements.Add(1) }
 
-// query runs one read on the pgx pool, counted like bun's statements.
+// query runs one read on the pgx pool, counted like bun's statements,
+// with a slot of the request's organization (enter) until its rows are read.
 func (d *DB) query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	leave, err := d.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
 	d.statements.Add(1)
-	return d.pool.Query(ctx, sql, args...)
+	rows, err := d.pool.Query(ctx, sql, args...)
+	if err != nil {
+		leave()
+		return nil, err
+	}
+	return heldRows{Rows: rows, leave: leave}, nil
 }
 
 // querier runs reads on the pool or in a transaction through database/sql
@@ -177,6 +224,6 @@ func (t *txn) querier() querier { return querier{d: t.d, db: t.Tx.Tx} }
 
 // queryRow is query for one row.
 func (d *DB) queryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	d.statements.Add(1)
-	return d.pool.QueryRow(ctx, sql, args...)
+	rows, err := d.query(ctx, sql, args...)
+	return heldRow{rows: rows, err: err}
 }

@@ -130,7 +130,7 @@ func (s *TrustService) checkEvidence(ctx context.Context, tx *txn, p auth.Princi
 	var found []transactionRow
 	err := tx.NewSelect().Model(&found).Column("id", "from_agent", "to_agent", "status").
 		Where("id IN (?)", bun.In(in.EvidenceIDs)).
-		Where("(from_org = ? OR to_org = ?)", orgID, orgID).
+		Where(visibleTo, orgID, orgID).
 		Where("(from_agent = ? OR to_agent = ?)", in.AgentID, in.AgentID).Scan(ctx)
 	if err != nil {
 		return fmt.Errorf("check evidence: %w", err)

@@ -54,7 +54,8 @@ func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*tr
 		return nil, err
 	}
 	w := f.Window
-	q, err := seqWindow(visibleDisputes(s.db.bun, p.OrgID, f), w)
+	cursors := s.db.cursors(p.OrgID, disputeList)
+	q, err := seqWindow(visibleDisputes(s.db.bun, p.OrgID, f), w, cursors)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*tr
 	if err := q.Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list disputes: %w", err)
 	}
-	rows, end := finishPage(rows, w, func(r disputeRow) string { return seqCursor(r.Seq) })
+	rows, end := finishPage(rows, w, func(r disputeRow) string { return cursors.seq(r.Seq) })
 	page := &trust.DisputePage{Disputes: make([]*trust.Dispute, len(rows)), Cursors: end.cursors, EndCursor: end.endCursor,
 		HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
 	for i := range rows {

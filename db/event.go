@@ -23,12 +23,6 @@ type eventRow struct {
 	CreatedAt     time.Time       `bun:"created_at"`
 }
 
-type eventOrgRow struct {
-	bun.BaseModel `bun:"table:event_orgs"`
-	OrgID         string `bun:"org_id,pk"`
-	EventSeq      int64  `bun:"event_seq,pk"`
-}
-
 // EventChannel is the LISTEN/NOTIFY channel that announces new events. Its
 // payload (the event's seq) is informative only: listeners take a
 // notification as a wake-up and read the log.

@@ -33,6 +33,10 @@ type keyCache struct {
 	// that lets a caller over its budget of failed attempts still reach the
 	// database with a real key. Revoked keys leave it when it is reloaded.
 	live map[[sha256.Size]byte]struct{}
+	// ids holds the ids of keys found live in this epoch, for the
+	// per-operation check of long-lived connections (liveID): emptied with
+	// everything else when any key is revoked.
+	ids map[string]struct{}
 	// epoch changes whenever the cache forgets everything (a revocation,
 	// the listener connecting or leaving) or a key is created: a lookup
 	// that started in an earlier epoch may have read a key since revoked,
@@ -77,6 +81,7 @@ func (c *keyCache) trusted() bool {
 func (c *keyCache) forget() {
 	c.keys = nil
 	c.unknown = nil
+	c.ids = nil
 	c.epoch++
 }
 
@@ -161,6 +166,34 @@ func (c *keyCache) put(hash []byte, p auth.Principal, used time.Time, epoch uint
 		c.keys = make(map[[sha256.Size]byte]cachedKey) // forget all: the next lookups refill it
 	}
 	c.keys[[sha256.Size]byte(hash)] = cachedKey{p: p, used: used}
+	c.addIDLocked(p.KeyID)
+}
+
+// putID remembers that a lookup that started in epoch found the key keyID
+// live, unless the cache has forgotten everything since.
+func (c *keyCache) putID(keyID string, epoch uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if epoch == c.epoch && c.connected {
+		c.addIDLocked(keyID)
+	}
+}
+
+// addIDLocked notes keyID as live in this epoch; mu is held.
+func (c *keyCache) addIDLocked(keyID string) {
+	if c.ids == nil || len(c.ids) >= keyCacheSize {
+		c.ids = make(map[string]struct{}) // forget all: the next lookups refill it
+	}
+	c.ids[keyID] = struct{}{}
+}
+
+// liveID reports whether keyID was found live in this epoch, while the
+// cache is trusted: no revocation has been heard of since.
+func (c *keyCache) liveID(keyID string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.ids[keyID]
+	return ok && c.trusted()
 }
 
 // sawLive records that a lookup found hash live, whatever the epoch: the

@@ -169,6 +169,7 @@ func (d *DB) listenOnce(ctx context.Context, connected func()) error {
 			d.keyCache.created(h)
 		case err == nil && n.Channel == KeyChannel:
 			d.keyCache.revoked()
+			d.revocations.tell(n.Payload)
 		case err == nil:
 			d.keyCache.heard()
 			d.listener.wakeAll()
@@ -231,4 +232,42 @@ func (d *DB) followEvents(ctx context.Context, conn *pgx.Conn, events *bool) err
 		d.listener.wakeAll()
 	}
 	return nil
+}
+
+// revocations are who the process tells of each revoked key it hears of
+// (OnKeyRevoked).
+type revocations struct {
+	mu    sync.Mutex
+	hooks map[*func(string)]struct{}
+}
+
+// OnKeyRevoked calls f with the id of every key revoked from now on, on
+// any replica: at once for a revocation in this process, else when the
+// listener hears its notification. f must not block. stop ends the calls.
+func (d *DB) OnKeyRevoked(f func(keyID string)) (stop func()) {
+	r := &d.revocations
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.hooks == nil {
+		r.hooks = map[*func(string)]struct{}{}
+	}
+	r.hooks[&f] = struct{}{}
+	return func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		delete(r.hooks, &f)
+	}
+}
+
+// tell calls every hook with keyID.
+func (r *revocations) tell(keyID string) {
+	r.mu.Lock()
+	hooks := make([]func(string), 0, len(r.hooks))
+	for f := range r.hooks {
+		hooks = append(hooks, *f)
+	}
+	r.mu.Unlock()
+	for _, f := range hooks {
+		f(keyID)
+	}
 }

@@ -49,7 +49,8 @@ func (s *MandateService) List(ctx context.Context, f mandate.Filter) (*mandate.P
 	}
 	w := f.Window
 	now := s.db.Now()
-	q, err := seqWindow(visibleMandates(s.db.bun, p.OrgID, f, now), w)
+	cursors := s.db.cursors(p.OrgID, mandateList)
+	q, err := seqWindow(visibleMandates(s.db.bun, p.OrgID, f, now), w, cursors)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func (s *MandateService) List(ctx context.Context, f mandate.Filter) (*mandate.P
 	if err := q.Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list mandates: %w", err)
 	}
-	rows, end := finishPage(rows, w, func(r mandateRow) string { return seqCursor(r.Seq) })
+	rows, end := finishPage(rows, w, func(r mandateRow) string { return cursors.seq(r.Seq) })
 	page := &mandate.Page{Mandates: make([]*mandate.Mandate, len(rows)), Cursors: end.cursors, EndCursor: end.endCursor,
 		HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
 	for i := range rows {

@@ -3,6 +3,8 @@ package db
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
@@ -10,6 +12,7 @@ import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
 	"github.com/agenttrust/service/webhook"
@@ -42,8 +45,7 @@ func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agen
 	return out, nil
 }
 
-// GetMany returns the transactions among ids one of whose parties belongs
-// to the caller.
+// GetMany returns the transactions among ids visible to the caller (visibleTo).
 func (s *TransactionService) GetMany(ctx context.Context, ids []string) ([]*transaction.Transaction, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
@@ -51,7 +53,7 @@ func (s *TransactionService) GetMany(ctx context.Context, ids []string) ([]*tran
 	}
 	var rows []transactionRow
 	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
-		Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).Scan(ctx)
+		Where(visibleTo, p.OrgID, p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get transactions by id: %w", err)
 	}
@@ -101,15 +103,18 @@ func (s *WebhookService) GetMany(ctx context.Context, ids []string) ([]webhook.E
 }
 
 // DeliveriesByID returns the attempts among ids made to the caller's
-// endpoints. Attempts are stored by batch without an index on their ids, so
-// this reads the batches of the caller's endpoints that hold any of them
-// (within the retention window: pruning bounds them).
+// endpoints. Attempts are stored by batch; the index on the batches'
+// attempt ids finds the few that hold any of them, whatever the history.
 func (s *WebhookService) DeliveriesByID(ctx context.Context, ids []string) ([]webhook.Delivery, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, attemptsByID, p.OrgID, ids)
+	batches := make([]string, len(ids))
+	for i, dlvID := range ids {
+		batches[i] = batchOf(dlvID)
+	}
+	rows, err := s.db.query(ctx, attemptsByID, p.OrgID, ids, batches)
 	if err != nil {
 		return nil, fmt.Errorf("get webhook deliveries by id: %w", err)
 	}
@@ -120,13 +125,45 @@ func (s *WebhookService) DeliveriesByID(ctx context.Context, ids []string) ([]we
 	return out, nil
 }
 
+// attemptsByID reads the attempts $2 of organization $1's endpoints from
+// their batches, whose ids are $3 (batchOf each), found by
+// webhook_attempt_batches_id: only those batches are unnested.
 const attemptsByID = `SELECT r.id, r.event_id, r.event_type, r.attempt, r.success, r.status_code, r.latency_ms,
 		r.error, r.response_body, r.created_at
-	FROM webhooks AS w JOIN webhook_attempt_batches AS b ON b.webhook_id = w.id,
+	FROM webhook_attempt_batches AS b JOIN webhooks AS w ON w.id = b.webhook_id AND w.org_id = $1,
 		unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
 			b.errors, b.bodies, b.created_ats)
 		AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
-	WHERE w.org_id = $1 AND b.ids && $2::text[] AND r.id = ANY($2)`
+	WHERE b.id = ANY($3::text[]) AND r.id = ANY($2::text[])`
+
+// attemptID is the id of the attempt at place i of the batch whose attempts'
+// ids start with base.
+func attemptID(base string, i int) string { return base + "_" + strconv.Itoa(i) }
+
+// batchOf is the id of the batch holding attempt dlvID: the attempt's id
+// with its place 0 (attemptID), or, for an id without a place, the id itself.
+func batchOf(dlvID string) string {
+	i := strings.LastIndexByte(dlvID, '_')
+	if i < len(id.Delivery) || i == len(dlvID)-1 || strings.Trim(dlvID[i+1:], "0123456789") != "" {
+		return dlvID
+	}
+	return attemptID(dlvID[:i], 0)
+}
+
+// KeysByID describes the keys among ids of organization orgID, read by
+// their primary key (node and nodes; admin keys only, the caller's check).
+func (s *OrgService) KeysByID(ctx context.Context, orgID string, ids []string) ([]auth.KeyInfo, error) {
+	var rows []apiKeyRow
+	if err := s.db.bun.NewSelect().Model(&rows).Column(keyColumns...).
+		Where("id IN (?)", bun.In(ids)).Where("org_id = ?", orgID).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("get api keys by id: %w", err)
+	}
+	keys := make([]auth.KeyInfo, len(rows))
+	for i, r := range rows {
+		keys[i] = r.info()
+	}
+	return keys, nil
+}
 
 // EventsByID returns the events among ids that concern orgID's
 // organization, the events its live stream and its webhooks carry.

@@ -1,9 +1,7 @@
 package db
 
 import (
-	"encoding/base64"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -29,38 +27,41 @@ func badCursor() error {
 	return failure.Invalid("after", "is not a cursor returned by this list: pass pageInfo.endCursor unchanged")
 }
 
-// cursorPrefix versions the cursor format: a cursor is the URL-safe base64
-// of the prefix and the keyset values of the page's last row, ':'-separated.
-const cursorPrefix = "c1:"
+// Lists whose cursors are told apart: a cursor of one is refused by the
+// others (listCursors).
+const (
+	agentList       = "agents"
+	transactionList = "transactions"
+	mandateList     = "mandates"
+	disputeList     = "disputes"
+	deliveryList    = "deliveries" // of the organization's webhook endpoints
+)
 
-// encodeCursor is the one cursor codec's writer.
-func encodeCursor(values ...string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strings.Join(values, ":")))
+// listCursors is the one cursor codec of a list as one organization sees
+// it: paging.Cursors, signed under the server's key ring, so a cursor that
+// was edited or forged, or written for another list or organization, is
+// refused (badCursor).
+type listCursors struct{ c paging.Cursors }
+
+// cursors is the codec of list's cursors for org.
+func (d *DB) cursors(org, list string) listCursors {
+	return listCursors{paging.Cursors{Keys: d.keys, Org: org, List: list}}
 }
 
-// decodeCursor reads a cursor of n non-empty values (the last may hold ':').
-func decodeCursor(c string, n int) ([]string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
+// open reads a cursor of n keyset values.
+func (lc listCursors) open(c string, n int) ([]string, error) {
+	vals, ok := lc.c.Open(c, n)
+	if !ok {
 		return nil, badCursor()
-	}
-	vals := strings.SplitN(strings.TrimPrefix(string(b), cursorPrefix), ":", n)
-	if len(vals) != n {
-		return nil, badCursor()
-	}
-	for _, v := range vals {
-		if v == "" {
-			return nil, badCursor()
-		}
 	}
 	return vals, nil
 }
 
-// seqCursor pages a list ordered by a positive sequence (agents).
-func seqCursor(seq int64) string { return encodeCursor(strconv.FormatInt(seq, 10)) }
+// seq pages a list ordered by a positive sequence (agents).
+func (lc listCursors) seq(seq int64) string { return lc.c.Seal(strconv.FormatInt(seq, 10)) }
 
-func parseSeqCursor(c string) (int64, error) {
-	vals, err := decodeCursor(c, 1)
+func (lc listCursors) parseSeq(c string) (int64, error) {
+	vals, err := lc.open(c, 1)
 	if err != nil {
 		return 0, err
 	}
@@ -71,13 +72,13 @@ func parseSeqCursor(c string) (int64, error) {
 	return seq, nil
 }
 
-// timeCursor pages a list ordered by creation time, then id (transactions).
-func timeCursor(at time.Time, id string) string {
-	return encodeCursor(strconv.FormatInt(at.UnixMicro(), 10), id)
+// time pages a list ordered by creation time, then id (transactions).
+func (lc listCursors) time(at time.Time, id string) string {
+	return lc.c.Seal(strconv.FormatInt(at.UnixMicro(), 10), id)
 }
 
-func parseTimeCursor(c string) (time.Time, string, error) {
-	vals, err := decodeCursor(c, 2)
+func (lc listCursors) parseTime(c string) (time.Time, string, error) {
+	vals, err := lc.open(c, 2)
 	if err != nil {
 		return time.Time{}, "", err
 	}
@@ -111,16 +112,16 @@ func cursorErr(err error, w paging.Window) error {
 }
 
 // seqWindow narrows q, a list ordered newest first by its seq column, to w's
-// page: the rows past w's cursor in the direction w reads (a backward page
+// page: the rows past w's cursor (read by lc) in the direction w reads (a backward page
 // oldest first from its cursor), one more than the page to tell whether
 // another follows.
-func seqWindow(q *bun.SelectQuery, w paging.Window) (*bun.SelectQuery, error) {
+func seqWindow(q *bun.SelectQuery, w paging.Window, lc listCursors) (*bun.SelectQuery, error) {
 	cmp, order := "<", "seq DESC"
 	if w.Backward {
 		cmp, order = ">", "seq ASC"
 	}
 	if c := w.Cursor(); c != "" {
-		seq, err := parseSeqCursor(c)
+		seq, err := lc.parseSeq(c)
 		if err != nil {
 			return nil, cursorErr(err, w)
 		}

@@ -14,19 +14,40 @@ import (
 // would cost a round trip of its own and a slot in the connection's
 // statement cache for one use. Its queries therefore go out in the simple
 // protocol, as pgx sends a statement without arguments anyway; the pgx reads
-// on the same pool keep their prepared statements.
-type simpleConnector struct{ driver.Connector }
+// on the same pool keep their prepared statements. A connection is taken
+// for a request with a slot of its organization (enter: the bulkhead) and
+// gives it back when closed: database/sql keeps no idle connection (Open),
+// so it is closed as soon as its statement or transaction is done.
+type simpleConnector struct {
+	driver.Connector
+	enter func(context.Context) (leave func(), err error)
+}
 
 // Connect returns a connection whose queries use the simple protocol.
 func (c simpleConnector) Connect(ctx context.Context) (driver.Conn, error) {
-	conn, err := c.Connector.Connect(ctx)
+	leave, err := c.enter(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return simpleConn{conn.(*stdlib.Conn)}, nil
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		leave()
+		return nil, err
+	}
+	return simpleConn{Conn: conn.(*stdlib.Conn), leave: leave}, nil
 }
 
-type simpleConn struct{ *stdlib.Conn }
+type simpleConn struct {
+	*stdlib.Conn
+	leave func()
+}
+
+// Close gives the connection back to the pool and its slot to its organization.
+func (c simpleConn) Close() error {
+	err := c.Conn.Close()
+	c.leave()
+	return err
+}
 
 // QueryContext runs a query without arguments (bun's) in the simple
 // protocol, and one with arguments as pgx does.

@@ -141,6 +141,9 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 	if err != nil {
 		return nil, nil, err
 	}
+	if decision, err = limitPending(ctx, tx.querier(), decision, sender); err != nil {
+		return nil, nil, err
+	}
 	if !decision.Allowed {
 		return nil, policyDenied(decision), s.recordRefusal(ctx, tx, sender, in, cur, decision, p, now)
 	}
@@ -322,6 +325,9 @@ func (s *TransactionService) settle(ctx context.Context, tx *txn, t *transaction
 	if err := tx.write(ctx, "add to outflow hour", addOutflowHour, t.FromAgent, outflowHour(now), t.Action, t.Amount.String(), now); err != nil {
 		return err
 	}
+	if err := tx.write(ctx, "add to outflow day", addOutflowDay, t.FromAgent, now.UTC().Truncate(24*time.Hour), t.Action, t.Amount.String()); err != nil {
+		return err
+	}
 	if t.MandateID != nil {
 		extra = maps.Clone(extra)
 		if extra == nil {
@@ -351,6 +357,12 @@ const addOutflowTotal = `INSERT INTO agent_outflow_totals (agent_id, action, tot
 const addOutflowHour = `INSERT INTO agent_outflow_hours (agent_id, hour, action, amount, count, first_at) VALUES ($1, $2, $3, $4, 1, $5)
  ON CONFLICT (agent_id, hour, action) DO UPDATE SET amount = agent_outflow_hours.amount + EXCLUDED.amount,
  count = agent_outflow_hours.count + 1, first_at = least(agent_outflow_hours.first_at, EXCLUDED.first_at)`
+
+// addOutflowDay adds a completed transaction to its sender's bucket of the
+// UTC day and action, which spend series of days read.
+const addOutflowDay = `INSERT INTO agent_outflow_days (agent_id, day, action, amount, count) VALUES ($1, $2, $3, $4, 1)
+ ON CONFLICT (agent_id, day, action) DO UPDATE SET amount = agent_outflow_days.amount + EXCLUDED.amount,
+ count = agent_outflow_days.count + 1`
 
 // auditBoth appends an entry about t to the sender's and the receiver's chains.
 func (d *DB) auditBoth(ctx context.Context, tx *txn, action string, actor auth.Principal, now time.Time, t *transaction.Transaction, from, to *agentRow, extra map[string]any) error {
@@ -389,7 +401,7 @@ func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (
 		// evidence foreign key; FOR UPDATE would conflict with that and
 		// deadlock against this transaction's agent locks that follow.
 		err := tx.NewSelect().Model(&row).Where("id = ?", txID).
-			Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
+			Where(visibleTo, p.OrgID, p.OrgID).For("NO KEY UPDATE").Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
 			return txNotFound(txID)
 		}

@@ -13,17 +13,23 @@ import (
 	"github.com/agenttrust/service/transaction"
 )
 
+// visibleTo is the condition that organization ? (given twice) may see a
+// transactions row: it sent it, or it received it and the transaction
+// completed (a reversed one completed first). A transaction pending
+// approval, declined or expired is the sender's organization's alone, so a
+// sender cannot fill another organization's views with requests it cannot act on.
+const visibleTo = "(from_org = ? OR (to_org = ? AND status IN ('completed', 'reversed')))"
+
 const txColumns = "id, from_agent, to_agent, from_org, to_org, action, amount, currency, memo, status, reversal_of, reversed_by, reason, created_at, expires_at, decided_at, decided_by, mandate_id"
 
-// Get returns a transaction one of whose parties belongs to the caller.
+// Get returns a transaction visible to the caller (visibleTo).
 func (s *TransactionService) Get(ctx context.Context, txID string) (*transaction.Transaction, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var row transactionRow
-	err = s.db.bun.NewSelect().Model(&row).Where("id = ?", txID).
-		Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID).Scan(ctx)
+	err = s.db.bun.NewSelect().Model(&row).Where("id = ?", txID).Where(visibleTo, p.OrgID, p.OrgID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, txNotFound(txID)
 	}
@@ -33,15 +39,16 @@ func (s *TransactionService) Get(ctx context.Context, txID string) (*transaction
 	return row.transaction(), nil
 }
 
-// visible builds the caller-visible set as two disjoint branches (sent by
-// the caller's agents; received and not sent by them), so each branch walks
-// its own index in order and Postgres merges them without sorting the history.
+// visible builds the caller-visible set (visibleTo) as two disjoint
+// branches (sent by the caller's agents; received, completed and not sent by
+// them), so each branch walks its own index in order and Postgres merges them
+// without sorting the history.
 func visible(orgID string, agentID *string, where string, whereArgs []any, order string, limit int) (string, []any) {
 	var branches [2]string
 	var args []any
 	for i, b := range [2]struct{ cond string }{
 		{"from_org = ?"},
-		{"to_org = ? AND from_org <> ?"},
+		{"to_org = ? AND from_org <> ? AND status IN ('completed', 'reversed')"},
 	} {
 		cond := b.cond
 		bargs := []any{orgID}
@@ -92,7 +99,7 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 		cmp, order = ">", "created_at, id"
 	}
 	if c := w.Cursor(); c != "" {
-		at, lastID, err := parseTimeCursor(c)
+		at, lastID, err := s.db.cursors(p.OrgID, transactionList).parseTime(c)
 		if err != nil {
 			return nil, cursorErr(err, w)
 		}
@@ -103,7 +110,8 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 	if err := s.db.bun.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list transactions: %w", err)
 	}
-	rows, end := finishPage(rows, w, func(r transactionRow) string { return timeCursor(r.CreatedAt, r.ID) })
+	cursors := s.db.cursors(p.OrgID, transactionList)
+	rows, end := finishPage(rows, w, func(r transactionRow) string { return cursors.time(r.CreatedAt, r.ID) })
 	page := &transaction.Page{Transactions: make([]*transaction.Transaction, len(rows)), Cursors: end.cursors,
 		EndCursor: end.endCursor, HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
 	for i := range rows {
@@ -119,7 +127,7 @@ func (s *TransactionService) Count(ctx context.Context, f transaction.ListFilter
 	if err != nil {
 		return 0, err
 	}
-	q := s.db.bun.NewSelect().Model((*transactionRow)(nil)).Where("(from_org = ? OR to_org = ?)", p.OrgID, p.OrgID)
+	q := s.db.bun.NewSelect().Model((*transactionRow)(nil)).Where(visibleTo, p.OrgID, p.OrgID)
 	if f.AgentID != nil {
 		q = q.Where("(from_agent = ? OR to_agent = ?)", *f.AgentID, *f.AgentID)
 	}

@@ -196,5 +196,8 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 	if err != nil {
 		return nil, err
 	}
+	if d, err = limitPending(ctx, s.db.querier(), d, sender); err != nil {
+		return nil, err
+	}
 	return &trust.Evaluation{Allowed: d.Allowed, Reason: d.Reason, ReasonCode: d.ReasonCode, RequiresApproval: d.RequiresApproval}, nil
 }

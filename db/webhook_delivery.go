@@ -21,9 +21,8 @@ import (
 
 // Deliveries lists an endpoint's attempts, newest first, w.Limit (1..200)
 // at a time after the cursor of the previous page, or backwards before a
-// cursor (deliveriesBefore). Attempts are stored by batch (RecordAttempts):
-// the page finds the few batches that can hold it by a walk of their keys
-// (pageBatches), then unnests only those.
+// cursor: the endpoint's page of DeliveryPages, once the endpoint is found
+// to be the caller's (NotFound otherwise).
 func (s *WebhookService) Deliveries(ctx context.Context, whID string, w paging.Window) (*webhook.DeliveryPage, error) {
 	p, err := auth.FromContext(ctx)
 	if err != nil {
@@ -35,68 +34,97 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, w paging.W
 	if _, err := s.find(ctx, s.db.bun, p.OrgID, whID, false); err != nil {
 		return nil, err
 	}
+	pages, err := s.DeliveryPages(ctx, []string{whID}, w)
+	if err != nil {
+		return nil, err
+	}
+	return pages[0], nil
+}
+
+// DeliveryPages reads the page w of each of the caller's endpoints whIDs
+// (in that order; an endpoint not the caller's has an empty page) in one
+// statement, whatever their number: a list of endpoints costs what one does.
+// Attempts are stored by batch (RecordAttempts): each endpoint's page walks
+// its batches' keys only as far as the batches that can hold the page (the
+// primary key, first_at and n included, answers the walk alone), then
+// unnests only those (pageAttempts, pageAttemptsBefore).
+func (s *WebhookService) DeliveryPages(ctx context.Context, whIDs []string, w paging.Window) ([]*webhook.DeliveryPage, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLimit(w.Limit); err != nil {
+		return nil, err
+	}
+	// One endpoint's cursor repositions another's page of the same
+	// organization harmlessly, so a list of endpoints shares one cursor list.
+	cursors := s.db.cursors(p.OrgID, deliveryList)
 	var cur *attemptKey
 	if c := w.Cursor(); c != "" {
-		at, dlvID, err := parseTimeCursor(c)
+		at, dlvID, err := cursors.parseTime(c)
 		if err != nil {
 			return nil, cursorErr(err, w)
 		}
 		cur = &attemptKey{at: at, id: dlvID}
 	}
+	var rows pgx.Rows
 	if w.Backward {
-		return s.deliveriesBefore(ctx, whID, w, cur)
+		after, afterID := any(negInfinity), ""
+		if cur != nil {
+			after, afterID = cur.at, cur.id
+		}
+		rows, err = s.db.query(ctx, pageAttemptsBefore, whIDs, p.OrgID, after, afterID, w.Limit+1, BatchSpan.Seconds())
+	} else {
+		// After a cursor the walk starts BatchSpan past it, where the
+		// batches that may hold an attempt before it begin.
+		from, before, beforeID := any(infinity), any(infinity), ""
+		if cur != nil {
+			from, before, beforeID = cur.at.Add(BatchSpan+time.Microsecond), cur.at, cur.id
+		}
+		rows, err = s.db.query(ctx, pageAttempts, whIDs, p.OrgID, from, before, beforeID, w.Limit+1)
 	}
-	newest, oldest, found, err := s.pageBatches(ctx, whID, w.Limit+1, cur)
-	switch {
-	case err != nil:
-		return nil, err
-	case !found:
-		return &webhook.DeliveryPage{Deliveries: []webhook.Delivery{}, HasPreviousPage: cur != nil}, nil
-	}
-	before, beforeID := any(infinity), ""
-	if cur != nil {
-		before, beforeID = cur.at, cur.id
-	}
-	rows, err := s.db.query(ctx, pageAttempts, whID, newest.at, newest.id, oldest.at, oldest.id, before, beforeID, w.Limit+1)
 	if err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
-	list, err := pgx.CollectRows(rows, scanAttempt)
+	type owned struct {
+		webhookID string
+		webhook.Delivery
+	}
+	all, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (o owned, err error) {
+		d := &o.Delivery
+		err = row.Scan(&o.webhookID, &d.ID, &d.EventID, &d.EventType, &d.Attempt, &d.Success, &d.StatusCode, &d.LatencyMs,
+			&d.Error, &d.ResponseBody, &d.CreatedAt)
+		d.CreatedAt = d.CreatedAt.UTC()
+		return o, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
-	list, more := trimPage(list, w.Limit)
-	return deliveryPage(list, w, more), nil
-}
-
-// deliveriesBefore is the backward page: the w.Limit attempts just newer
-// than cur (the oldest ones without a cursor), read oldest first from the
-// few batches that can hold them (pageAttemptsBefore), then put newest first.
-func (s *WebhookService) deliveriesBefore(ctx context.Context, whID string, w paging.Window, cur *attemptKey) (*webhook.DeliveryPage, error) {
-	after, afterID := any(negInfinity), ""
-	if cur != nil {
-		after, afterID = cur.at, cur.id
+	lists := make(map[string][]webhook.Delivery, len(whIDs))
+	for _, o := range all {
+		lists[o.webhookID] = append(lists[o.webhookID], o.Delivery)
 	}
-	rows, err := s.db.query(ctx, pageAttemptsBefore, whID, after, afterID, w.Limit+1, BatchSpan.Seconds())
-	if err != nil {
-		return nil, fmt.Errorf("list webhook deliveries: %w", err)
+	pages := make([]*webhook.DeliveryPage, len(whIDs))
+	for i, whID := range whIDs {
+		list, more := trimPage(lists[whID], w.Limit)
+		if list == nil {
+			list = []webhook.Delivery{}
+		}
+		if w.Backward {
+			reverse(list)
+		}
+		pages[i] = deliveryPage(list, w, more, cursors)
 	}
-	list, err := pgx.CollectRows(rows, scanAttempt)
-	if err != nil {
-		return nil, fmt.Errorf("list webhook deliveries: %w", err)
-	}
-	list, more := trimPage(list, w.Limit)
-	reverse(list)
-	return deliveryPage(list, w, more), nil
+	return pages, nil
 }
 
 // deliveryPage is list, newest first, as a page: NextCursor only when a
 // forward page has more (the contract's endCursor of this list), a cursor
 // for every attempt.
-func deliveryPage(list []webhook.Delivery, w paging.Window, more bool) *webhook.DeliveryPage {
+func deliveryPage(list []webhook.Delivery, w paging.Window, more bool, cursors listCursors) *webhook.DeliveryPage {
 	page := &webhook.DeliveryPage{Deliveries: list, Cursors: make([]string, len(list))}
 	for i, d := range list {
-		page.Cursors[i] = timeCursor(d.CreatedAt, d.ID)
+		page.Cursors[i] = cursors.time(d.CreatedAt, d.ID)
 	}
 	var hasNext bool
 	hasNext, page.HasPreviousPage = w.Flags(more)
@@ -106,7 +134,7 @@ func deliveryPage(list []webhook.Delivery, w paging.Window, more bool) *webhook.
 	return page
 }
 
-// scanAttempt reads one attempt of pageAttempts' columns.
+// scanAttempt reads one attempt of attemptsByID's columns.
 func scanAttempt(row pgx.CollectableRow) (d webhook.Delivery, err error) {
 	err = row.Scan(&d.ID, &d.EventID, &d.EventType, &d.Attempt, &d.Success, &d.StatusCode, &d.LatencyMs,
 		&d.Error, &d.ResponseBody, &d.CreatedAt)
@@ -128,109 +156,72 @@ var (
 	negInfinity = pgtype.Timestamptz{InfinityModifier: pgtype.NegativeInfinity, Valid: true}
 )
 
-// pageBatches finds the run of endpoint whID's batches, in the order of
-// their key (newest attempt first), that holds the want newest attempts
-// before cur (nil: the first page). Batches overlap in time when jobs run
-// side by side, so the walk goes on past the batches that hold want
-// attempts, to the first batch whose newest attempt is older than every
-// attempt in those: no later batch can hold a newer one. After a cursor the
-// walk starts BatchSpan past it, where the batches that may hold an attempt
-// before it begin, and skips those that start after it.
-func (s *WebhookService) pageBatches(ctx context.Context, whID string, want int, cur *attemptKey) (newest, oldest attemptKey, found bool, err error) {
-	type batch struct {
-		attemptKey
-		first time.Time
-		n     int
-	}
-	const chunk = 256
-	var (
-		from            = []any{infinity, ""}
-		before          = any(infinity)
-		held            int
-		earliest, bound time.Time
-		bounded         bool
-	)
-	if cur != nil {
-		before = cur.at
-		from = []any{cur.at.Add(BatchSpan + time.Microsecond), ""}
-	}
-	for {
-		rows, err := s.db.query(ctx, pageBatchKeys, whID, before, from[0], from[1], chunk)
-		if err != nil {
-			return newest, oldest, false, fmt.Errorf("list webhook deliveries: %w", err)
-		}
-		keys, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (b batch, err error) {
-			return b, row.Scan(&b.at, &b.id, &b.first, &b.n)
-		})
-		if err != nil {
-			return newest, oldest, false, fmt.Errorf("list webhook deliveries: %w", err)
-		}
-		for _, b := range keys {
-			if bounded && b.at.Before(bound) {
-				return newest, oldest, found, nil
-			}
-			if !found {
-				newest, found = b.attemptKey, true
-			}
-			oldest = b.attemptKey
-			// A batch wholly before the cursor holds n attempts of the page.
-			if cur != nil && !b.at.Before(cur.at) {
-				continue
-			}
-			held += b.n
-			if earliest.IsZero() || b.first.Before(earliest) {
-				earliest = b.first
-			}
-			if !bounded && held >= want {
-				bound, bounded = earliest, true
-			}
-		}
-		if len(keys) < chunk {
-			return newest, oldest, found, nil
-		}
-		from = []any{oldest.at, oldest.id}
-	}
-}
+// maxBatches stands for no bound on a walk that ran out of batches.
+const maxBatches = "2147483647"
 
-// Deliveries' statements: the keys of an endpoint's batches that may hold
-// an attempt before time $2, newest first, after key ($3, $4), $5 at a time
-// (the primary key, first_at and n included, answers it alone); and the
-// attempts before ($6, $7) in its batches from key ($2, $3) down to ($4,
-// $5), newest first, $8 of them.
+// DeliveryPages' statements, each one page for every endpoint among $1 of
+// organization $2, as (endpoint, attempt) rows ordered by endpoint, then by
+// the page's order.
+//
+// pageAttempts is the forward page: the $6 newest attempts before ($4, $5)
+// of each endpoint. Its batches are walked newest first from key $3 (with no id)
+// among those that begin by $4 (batches overlap in time when jobs run side
+// by side); bound is the oldest attempt of the first batches that hold $6
+// attempts wholly before $4, and no batch whose newest attempt is older can
+// hold one of the page. The walk (the primary key, first_at and n included,
+// answers it alone) stops at the first such batch, and only the batches
+// before it are read and unnested, the same walk again with that many rows.
+//
+// pageAttemptsBefore is the backward page: the $5 attempts after ($3, $4),
+// oldest first. Walking the batch keys from $3 up, bound is the newest
+// attempt of the first batches that hold $5 attempts wholly after $3; every
+// attempt of the page is at most that old, so only batches whose newest
+// attempt is within $6 seconds (BatchSpan) of it are read.
 const (
-	pageBatchKeys = `SELECT last_at, id, first_at, n FROM webhook_attempt_batches
-		WHERE webhook_id = $1 AND first_at <= $2 AND (last_at, id) < ($3, $4)
-		ORDER BY last_at DESC, id DESC LIMIT $5`
-	pageAttempts = `SELECT r.id, r.event_id, r.event_type, r.attempt, r.success, r.status_code, r.latency_ms,
-			r.error, r.response_body, r.created_at
-		FROM webhook_attempt_batches b,
-			unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
-				b.errors, b.bodies, b.created_ats)
-			AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
-		WHERE b.webhook_id = $1 AND (b.last_at, b.id) <= ($2, $3) AND (b.last_at, b.id) >= ($4, $5)
-			AND b.first_at <= $6 AND (r.created_at, r.id) < ($6, $7)
-		ORDER BY r.created_at DESC, r.id DESC LIMIT $8`
-	// pageAttemptsBefore is the backward page: the attempts after ($2, $3),
-	// oldest first, $4 of them. Walking the batch keys from $2 up (the
-	// primary key, first_at and n included, answers it alone), bound is the
-	// newest attempt of the first batches that hold $4 attempts wholly after
-	// $2; every attempt of the page is at most that old, so only batches
-	// whose newest attempt is within $5 seconds (BatchSpan) of it are read.
-	pageAttemptsBefore = `WITH bound AS (
-			SELECT last_at FROM (
-				SELECT last_at, sum(CASE WHEN first_at > $2 THEN n ELSE 0 END) OVER (ORDER BY last_at, id) AS held
-				FROM webhook_attempt_batches WHERE webhook_id = $1 AND last_at >= $2
-			) AS k WHERE held >= $4 LIMIT 1)
-		SELECT r.id, r.event_id, r.event_type, r.attempt, r.success, r.status_code, r.latency_ms,
-			r.error, r.response_body, r.created_at
-		FROM webhook_attempt_batches b,
-			unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
-				b.errors, b.bodies, b.created_ats)
-			AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
-		WHERE b.webhook_id = $1 AND b.last_at >= $2
-			AND b.last_at <= coalesce((SELECT last_at FROM bound), 'infinity') + make_interval(secs => $5)
-			AND (r.created_at, r.id) > ($2, $3)
-		ORDER BY r.created_at, r.id LIMIT $4`
+	pageAttempts = `SELECT w.id, a.id, a.event_id, a.event_type, a.attempt, a.success, a.status_code, a.latency_ms,
+			a.error, a.response_body, a.created_at
+		FROM webhooks AS w CROSS JOIN LATERAL (
+			SELECT coalesce((SELECT rn - 1 FROM (
+				SELECT last_at, rn, max(bound) FILTER (WHERE held >= $6) OVER (ORDER BY last_at DESC, id DESC) AS fixed
+				FROM (
+					SELECT last_at, id, row_number() OVER o AS rn,
+						sum(n) FILTER (WHERE last_at < $4) OVER o AS held,
+						min(first_at) FILTER (WHERE last_at < $4) OVER o AS bound
+					FROM webhook_attempt_batches
+					WHERE webhook_id = w.id AND (last_at, id) < ($3, '') AND first_at <= $4
+					WINDOW o AS (ORDER BY last_at DESC, id DESC)
+				) AS k
+			) AS k WHERE last_at < fixed LIMIT 1), ` + maxBatches + `) AS batches
+		) AS walk CROSS JOIN LATERAL (
+			SELECT r.* FROM (
+				SELECT * FROM webhook_attempt_batches
+				WHERE webhook_id = w.id AND (last_at, id) < ($3, '') AND first_at <= $4
+				ORDER BY last_at DESC, id DESC LIMIT walk.batches
+			) AS b,
+				unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
+					b.errors, b.bodies, b.created_ats)
+				AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
+			WHERE (r.created_at, r.id) < ($4, $5)
+			ORDER BY r.created_at DESC, r.id DESC LIMIT $6) AS a
+		WHERE w.id = ANY($1) AND w.org_id = $2
+		ORDER BY w.id, a.created_at DESC, a.id DESC`
+	pageAttemptsBefore = `SELECT w.id, a.id, a.event_id, a.event_type, a.attempt, a.success, a.status_code, a.latency_ms,
+			a.error, a.response_body, a.created_at
+		FROM webhooks AS w CROSS JOIN LATERAL (
+			SELECT coalesce((SELECT last_at FROM (
+				SELECT last_at, sum(CASE WHEN first_at > $3 THEN n ELSE 0 END) OVER (ORDER BY last_at, id) AS held
+				FROM webhook_attempt_batches WHERE webhook_id = w.id AND last_at >= $3
+			) AS k WHERE held >= $5 LIMIT 1), 'infinity') + make_interval(secs => $6) AS bound
+		) AS walk CROSS JOIN LATERAL (
+			SELECT r.* FROM webhook_attempt_batches AS b,
+				unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
+					b.errors, b.bodies, b.created_ats)
+				AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
+			WHERE b.webhook_id = w.id AND b.last_at >= $3 AND b.last_at <= walk.bound
+				AND (r.created_at, r.id) > ($3, $4)
+			ORDER BY r.created_at, r.id LIMIT $5) AS a
+		WHERE w.id = ANY($1) AND w.org_id = $2
+		ORDER BY w.id, a.created_at, a.id`
 )
 
 // DeliveryBatch loads what a delivery job needs, in one round trip: the

@@ -123,8 +123,11 @@ func (s *WebhookService) recordBatch(ctx context.Context, whID string, job webho
 // attemptArgs are insertAttempts' arguments for a job's attempts: each
 // record is dated when its attempt ended (now less the time since), so
 // records list in the order attempts ended; an attempt without an HTTP
-// answer has no status code and no response.
+// answer has no status code and no response. The attempts' ids are one new
+// id with their places in the batch appended (attemptID), so that the
+// batch, whose id is its first attempt's, is found from any of them.
 func attemptArgs(whID string, job webhook.JobRun, now time.Time, sent []webhook.Sent) []any {
+	base := id.New(id.Delivery)
 	n := len(sent)
 	var (
 		ids, events, types = make([]string, n), make([]string, n), make([]string, n)
@@ -136,7 +139,7 @@ func attemptArgs(whID string, job webhook.JobRun, now time.Time, sent []webhook.
 		at                 = make([]time.Time, n)
 	)
 	for i, a := range sent {
-		ids[i], events[i], seqs[i], types[i], success[i] = id.New(id.Delivery), a.Message.ID, a.Message.Seq, a.Message.Type, a.Success()
+		ids[i], events[i], seqs[i], types[i], success[i] = attemptID(base, i), a.Message.ID, a.Message.Seq, a.Message.Type, a.Success()
 		latencies[i] = int32(min(a.Latency.Milliseconds(), math.MaxInt32))
 		if a.StatusCode != 0 {
 			code := int32(a.StatusCode)

@@ -570,7 +570,7 @@ type TrustFactorsResolver interface {
 	Volume(ctx context.Context, obj *trust.Factors) (int, error)
 }
 type WebhookResolver interface {
-	Deliveries(ctx context.Context, obj *webhook.Endpoint, limit *int, after *string, first *int, last *int, before *string) (*model.WebhookDeliveryConnection, error)
+	Deliveries(ctx context.Context, objs []*webhook.Endpoint, limit *int, after *string, first *int, last *int, before *string) ([]*model.WebhookDeliveryConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -3374,6 +3374,7 @@ type TrustEvaluation {
   - ` + "`" + `trust_too_low` + "`" + `: the sender is assessed High Risk.
   - ` + "`" + `amount_exceeds_limit` + "`" + `: the amount is over the sender's ` + "`" + `spendingLimit` + "`" + ` (equal is allowed).
   - ` + "`" + `daily_limit_exceeded` + "`" + `: the amount would take the trailing 24 hours' completed outflow over ` + "`" + `dailyLimit` + "`" + `.
+  - ` + "`" + `too_many_pending_approvals` + "`" + `: the amount is over the policy's ` + "`" + `approval.above` + "`" + ` and the sender already has ` + "`" + `APPROVAL_MAX_PENDING` + "`" + ` (default 50) transactions waiting for approval (checked after every other code).
   - ` + "`" + `ok` + "`" + `: allowed.
   """
   reasonCode: String!
@@ -13601,8 +13602,7 @@ func (ec *executionContext) _Webhook_deliveries(ctx context.Context, field graph
 			return ec.fieldContext_Webhook_deliveries(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Webhook().Deliveries(ctx, obj, fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
+			return ec.resolveBatch_Webhook_deliveries(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDeliveryConnection) graphql.Marshaler {
@@ -13634,6 +13634,30 @@ func (ec *executionContext) fieldContext_Webhook_deliveries(ctx context.Context,
 		return fc, err
 	}
 	return fc, nil
+}
+func (ec *executionContext) resolveBatch_Webhook_deliveries(ctx context.Context, field graphql.CollectedField, obj *webhook.Endpoint) (any, error) {
+	resolver := ec.Resolvers.Webhook()
+	fc := graphql.GetFieldContext(ctx)
+	if batch, ok := graphql.BatchParentsFor[*webhook.Endpoint](ctx, "Webhook"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.Deliveries(ctx, batch.Parents, fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
+		})
+		return graphql.ResolveBatchGroupResult[*model.WebhookDeliveryConnection](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"Webhook.deliveries",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.Deliveries(ctx, []*webhook.Endpoint{obj}, fc.Args["limit"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["last"].(*int), fc.Args["before"].(*string))
+	return graphql.ResolveBatchSingleResult[*model.WebhookDeliveryConnection](
+		ctx,
+		results,
+		err,
+		"Webhook.deliveries",
+	)
 }
 
 func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *webhook.Delivery) (ret graphql.Marshaler) {
@@ -20886,6 +20910,23 @@ var (
 )
 
 func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v []preload.Node) graphql.Marshaler {
+	{
+		var batchItemsWebhook []*webhook.Endpoint
+		batchIdxMapWebhook := map[int]int{}
+		for i, item := range v {
+			switch concrete := item.(type) {
+			case webhook.Endpoint:
+				batchIdxMapWebhook[i] = len(batchItemsWebhook)
+				batchItemsWebhook = append(batchItemsWebhook, &concrete)
+			case *webhook.Endpoint:
+				batchIdxMapWebhook[i] = len(batchItemsWebhook)
+				batchItemsWebhook = append(batchItemsWebhook, concrete)
+			}
+		}
+		if len(batchItemsWebhook) > 0 {
+			ctx = graphql.WithBatchParents(ctx, "Webhook", batchItemsWebhook, batchIdxMapWebhook)
+		}
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -21456,6 +21497,7 @@ func (ec *executionContext) marshalNVelocityUsage2ᚕgithubᚗcomᚋagenttrust�
 }
 
 func (ec *executionContext) marshalNWebhook2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋwebhookᚐEndpointᚄ(ctx context.Context, sel ast.SelectionSet, v []*webhook.Endpoint) graphql.Marshaler {
+	ctx = graphql.WithBatchParents(ctx, "Webhook", v, nil)
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]

@@ -15,21 +15,21 @@ import (
 type refuser func(w http.ResponseWriter, status int, fe *failure.Error)
 
 // authenticate resolves the bearer key to a principal before any GraphQL
-// work happens. A key whose bucket is empty is refused here; each operation
+// work happens. A key whose organization's bucket is empty is refused here; each operation
 // is charged by its root fields and cost later (costCharge), so the edge only checks.
 func authenticate(d Deps, limiter, failures *rateLimiter, next http.Handler) http.Handler {
 	return authenticateWith(d, limiter, failures, writeGraphQLErrorStatus, false, next)
 }
 
 // authenticateREST is authenticate for the REST edge: its refusals are
-// {"error":{...}} bodies, and each request takes one token of the key's rate.
+// {"error":{...}} bodies, and each request takes one token of its organization's rate.
 func authenticateREST(d Deps, limiter, failures *rateLimiter, next http.Handler) http.Handler {
 	return authenticateWith(d, limiter, failures, writeRESTError, true, next)
 }
 
 // authenticateWith is authenticate answering refusals with refuse; principal
 // says how failed attempts are limited. With charge,
-// the request takes a token of the key's rate; without, it needs one left.
+// the request takes a token of its organization's rate; without, it needs one left.
 func authenticateWith(d Deps, limiter, failures *rateLimiter, refuse refuser, charge bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -38,9 +38,9 @@ func authenticateWith(d Deps, limiter, failures *rateLimiter, refuse refuser, ch
 			refuseAuth(w, refuse, fe)
 			return
 		}
-		wait, ok := limiter.wait(p.KeyID)
+		wait, ok := limiter.wait(p.OrgID)
 		if charge {
-			wait, ok = limiter.allowN(p.KeyID, 1)
+			wait, ok = limiter.allowN(p.OrgID, 1)
 		}
 		if !ok {
 			fe := rateLimited(wait)

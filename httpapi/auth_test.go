@@ -101,8 +101,11 @@ func TestRateLimit(t *testing.T) {
 	if ext, ok := r.Errors[0].Extensions["retryAfter"].(float64); !ok || int(ext) != header {
 		t.Fatalf("extensions.retryAfter %v, Retry-After %d", r.Errors[0].Extensions["retryAfter"], header)
 	}
-	if r := b.Post(second, q); r.Status != http.StatusOK {
-		t.Fatalf("another key of the organization is limited too: %d %s", r.Status, r.Body)
+	// The budget is the organization's: its other keys are refused too,
+	// another organization's are not.
+	b.Post(second, q).RefusedHTTP(t, http.StatusTooManyRequests, "RATE_LIMITED")
+	if _, other := b.NewOrg("globex"); b.Post(other, q).Status != http.StatusOK {
+		t.Fatal("another organization is limited by this one's requests")
 	}
 	time.Sleep(time.Duration(header) * time.Second)
 	if r := b.Post(b.Key, q); r.Status != http.StatusOK {

@@ -36,7 +36,8 @@ func aliasedIntrospection(n int) string {
 // copies of it are refused, and a cheap query still takes one token.
 func TestIntrospectionChargedByCost(t *testing.T) {
 	t.Parallel()
-	b := testkit.New(t, func(c *httpapi.Config) { c.RateLimitRPS = 0.01; c.RateLimitBurst = 4 })
+	// The schema's full answer costs 3 tokens (its cost is between 16,000 and 24,000).
+	b := testkit.New(t, func(c *httpapi.Config) { c.RateLimitRPS = 0.01; c.RateLimitBurst = 6 })
 	for i := range 2 {
 		r := b.Post(b.Key, map[string]any{"query": aliasedIntrospection(1)})
 		var s map[string]any
@@ -45,8 +46,8 @@ func TestIntrospectionChargedByCost(t *testing.T) {
 			t.Fatalf("introspection %d answered %.200s", i, r.Body)
 		}
 	}
-	// Charged by root fields the two took 2 tokens of 4 and 2 are left;
-	// charged by their cost they took all 4.
+	// Charged by root fields the two took 2 tokens of 6 and 4 are left;
+	// charged by their cost they took all 6.
 	r := b.Post(b.Key, map[string]any{"query": `{ agents { nodes { id } } }`})
 	r.RefusedHTTP(t, http.StatusTooManyRequests, "RATE_LIMITED")
 	if s, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || s < 1 {

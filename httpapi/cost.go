@@ -38,6 +38,14 @@ var fieldCosts = map[string]func(args map[string]any) (base, per int64){
 	},
 	// History keeps up to 1,000 snapshots per agent.
 	"Query.trustHistory": func(map[string]any) (int64, int64) { return 1, 1000 },
+	// Usage reads the agent and its policy's sums: two statements per agent.
+	"Agent.policyUsage": func(map[string]any) (int64, int64) { return 100, 1 },
+	// A series answers up to 2,000 buckets.
+	"Query.spendSeries": func(map[string]any) (int64, int64) { return 2000, 1 },
+	// The overview reads every agent's counters, like a count.
+	"Query.overview": func(map[string]any) (int64, int64) { return 5000, 1 },
+	// A simulation replays up to SIMULATION_MAX_TRANSACTIONS transactions: like an export.
+	"Query.simulatePolicy": func(map[string]any) (int64, int64) { return 40000, 1 },
 }
 
 // rootFieldCaps bound how often one root field may appear in an operation

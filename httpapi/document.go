@@ -9,6 +9,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/agenttrust/service/auth"
 )
 
 // documentGate runs the cheap checks on a document before gqlgen validates
@@ -197,19 +199,36 @@ func (c *documentCache) Add(ctx context.Context, query string, doc *ast.QueryDoc
 	}
 }
 
-// stringCache is the persisted-query cache: it keeps no query over maxBytes.
+// stringCache is the persisted-query cache: it keeps no query over
+// maxBytes, and each organization's hashes apart (orgScope), so a hash
+// answers only the queries its caller's organization has registered.
 type stringCache struct {
 	maxBytes int
 	inner    graphql.Cache[string]
 }
 
-func (c stringCache) Get(ctx context.Context, key string) (string, bool) {
+func (c stringCache) Get(ctx context.Context, hash string) (string, bool) {
+	key, ok := orgScope(ctx, hash)
+	if !ok {
+		return "", false
+	}
 	return c.inner.Get(ctx, key)
 }
-func (c stringCache) Add(ctx context.Context, key, query string) {
-	if len(query) <= c.maxBytes {
+
+func (c stringCache) Add(ctx context.Context, hash, query string) {
+	if key, ok := orgScope(ctx, hash); ok && len(query) <= c.maxBytes {
 		c.inner.Add(ctx, key, query)
 	}
+}
+
+// orgScope is hash's key in the persisted-query cache for the caller's
+// organization; false without a principal, whose queries are not kept.
+func orgScope(ctx context.Context, hash string) (string, bool) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return "", false
+	}
+	return p.OrgID + "/" + hash, true
 }
 
 // exactDecimalLiterals turns every number literal the schema expects as a

@@ -30,7 +30,7 @@ func exportRoutes(d Deps, meter func(context.Context, int) error) http.Handler {
 
 // exportEdge streams exports: each batch read from the database is encoded,
 // written and flushed before the next is read, so an export holds one batch
-// in memory whatever its range, and is charged to the key's rate limit as
+// in memory whatever its range, and is charged to the organization's rate limit as
 // it reads (paging.Tokens per batch, waiting for the tokens).
 type exportEdge struct {
 	restEdge
@@ -202,7 +202,7 @@ func (e *Edge) meter(ctx context.Context, tokens int) error {
 }
 
 // streamMeter charges an export stream's rows, waiting as long as the
-// client stays: the stream slows to the key's rate.
+// client stays: the stream slows to the organization's rate.
 func (e *Edge) streamMeter(ctx context.Context, tokens int) error {
 	return e.charge(ctx, tokens, 0)
 }
@@ -212,5 +212,5 @@ func (e *Edge) charge(ctx context.Context, tokens int, maxWait time.Duration) er
 	if err != nil {
 		return err
 	}
-	return e.limiter.take(ctx, p.KeyID, tokens, maxWait)
+	return e.limiter.take(ctx, p.OrgID, tokens, maxWait)
 }

@@ -47,12 +47,13 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: stringCache{maxBytes: cfg.CacheMaxBytes, inner: lru.New[string](1000)}})
 	// Extensions run in the order added: size, tokens and depth before
-	// validation; root fields and cost after it; then the key's role; the
-	// charge last.
+	// validation; root fields and cost after it; then whether a
+	// websocket's key is still live, and the key's role; the charge last.
 	srv.Use(documentGate{maxBytes: cfg.MaxQueryBytes, maxTokens: cfg.TokenLimit, maxDepth: cfg.DepthLimit,
 		maxSameName: cfg.MaxSameName, maxFragments: cfg.MaxFragments, cache: cache})
 	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
 		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations, lists: introspectionLists(schema.Schema())})
+	srv.Use(keyGate{keys: d.Keys, deps: d})
 	srv.Use(roleGate{})
 	srv.Use(costCharge{limiter: e.limiter})
 	srv.Use(singleSubscriptionRoot{})

@@ -177,6 +177,18 @@ func TestAutomaticPersistedQueries(t *testing.T) {
 		t.Fatalf("hash alone over GET: totalCount %d", c.TotalCount)
 	}
 
+	// Another organization's hash means nothing to it until it registers
+	// the query itself; then it answers with its own data.
+	_, other := b.NewOrg("globex")
+	if r := b.Post(other, map[string]any{"extensions": ext}); r.Code() != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Fatalf("another organization's hash alone: %d %s", r.Status, r.Body)
+	}
+	b.Post(other, map[string]any{"query": query, "extensions": ext}).Into(t, "agents", &c)
+	b.Post(other, map[string]any{"extensions": ext}).Into(t, "agents", &c)
+	if c.TotalCount != 0 {
+		t.Fatalf("the other organization's registered hash: totalCount %d, want its own 0", c.TotalCount)
+	}
+
 	wrong := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": strings.Repeat("0", 64)}}
 	if r := b.Post(b.Key, map[string]any{"query": query, "extensions": wrong}); len(r.Errors) == 0 || len(r.Data) != 0 {
 		t.Fatalf("query with a mismatched hash: %d %s", r.Status, r.Body)

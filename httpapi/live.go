@@ -254,8 +254,10 @@ func (lc *liveConn) tracksCompletes() bool {
 	return lc.subs > 0 || lc.pending != nil
 }
 
-// liveConns tracks the open live connections of one edge: it re-checks
-// their keys in one statement every interval and closes them at shutdown.
+// liveConns tracks the open live connections of one edge: it closes those
+// of a key as soon as the process hears of its revocation (revoked), and,
+// in case a notification was lost, re-checks their keys in one statement
+// every interval; it closes them all at shutdown.
 type liveConns struct {
 	keys    auth.KeyChecker
 	every   time.Duration
@@ -265,6 +267,7 @@ type liveConns struct {
 	mu       sync.Mutex
 	conns    map[*liveConn]struct{}
 	checking bool
+	stopHook func() // ends the OnRevoke calls, while checking
 	closing  bool
 	wg       sync.WaitGroup
 }
@@ -281,6 +284,7 @@ func (l *liveConns) add(lc *liveConn) bool {
 	l.metrics.Connections.WithLabelValues(lc.transport).Inc()
 	if !l.checking && l.keys != nil {
 		l.checking = true
+		l.stopHook = l.keys.OnRevoke(l.revoked)
 		go l.checkKeys()
 	}
 	return true
@@ -295,7 +299,8 @@ func (l *liveConns) remove(lc *liveConn) {
 }
 
 // checkKeys closes connections whose key was revoked, on every replica,
-// within one interval. It runs while connections are open.
+// within one interval, should the revocation's notification not have
+// closed them already. It runs while connections are open.
 func (l *liveConns) checkKeys() {
 	t := time.NewTicker(l.every)
 	defer t.Stop()
@@ -311,6 +316,7 @@ func (l *liveConns) checkKeys() {
 		}
 		if len(l.conns) == 0 {
 			l.checking = false
+			l.stopHook()
 			l.mu.Unlock()
 			return
 		}
@@ -484,7 +490,7 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 	case fe != nil:
 		return refuse(closeUnauthorized, fe)
 	}
-	if wait, ok := e.limiter.allowN(p.KeyID, 1); !ok {
+	if wait, ok := e.limiter.allowN(p.OrgID, 1); !ok {
 		return refuse(closeRateLimited, rateLimited(wait))
 	}
 	if lc != nil {

@@ -8,14 +8,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/live"
 )
 
-// Revoking a key ends its live websocket and SSE subscriptions within 5 s,
-// on every process serving them; other keys' connections stay.
+// Revoking a key ends its live websocket and SSE subscriptions within
+// auth.RevocationBound, on every process serving them (the notification
+// closes them, not the periodic re-check); other keys' connections stay.
 func TestLiveEventsRevokedKeyEndsSubscriptions(t *testing.T) {
 	t.Parallel()
-	b := setupLive(t)
+	// The periodic re-check is far off: only the notification can close in time.
+	b := setupLiveConfig(t, func(c *httpapi.Config) { c.KeyRecheck = time.Hour })
 	_, otherProcess := b.process()
 	keyID, key, err := b.orgs.CreateKey(t.Context(), b.orgID)
 	must(t, err)
@@ -38,11 +42,11 @@ func TestLiveEventsRevokedKeyEndsSubscriptions(t *testing.T) {
 	must(t, b.orgs.RevokeKey(t.Context(), keyID))
 	revokedAt := time.Now()
 	for _, w := range []*wsClient{here, there} {
-		if reason := w.expectClose(4401, 5*time.Second-time.Since(revokedAt)); !strings.Contains(reason, "revoked") {
+		if reason := w.expectClose(4401, auth.RevocationBound-time.Since(revokedAt)); !strings.Contains(reason, "revoked") {
 			t.Fatalf("close reason %q", reason)
 		}
 	}
-	ev := sse.next(5*time.Second - time.Since(revokedAt))
+	ev := sse.next(auth.RevocationBound - time.Since(revokedAt))
 	if ev.name != "next" || !strings.Contains(ev.data, "UNAUTHENTICATED") || !strings.Contains(ev.data, "4401") {
 		t.Fatalf("SSE after revocation: %+v", ev)
 	}

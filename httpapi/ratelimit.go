@@ -12,8 +12,10 @@ import (
 	"github.com/agenttrust/service/auth"
 )
 
-// rateLimiter keeps one token bucket per key in this process. Limits are
-// per replica: N replicas allow up to N times the rate (docs/operations.md, Replicas).
+// rateLimiter keeps one token bucket per name in this process: the edge's
+// limiter names each organization (all its keys share one budget, so minting
+// keys adds no rate), the failed-login limiter each client network. Limits
+// are per replica: N replicas allow up to N times the rate (docs/operations.md, Replicas).
 type rateLimiter struct {
 	rps   rate.Limit
 	burst int
@@ -106,7 +108,7 @@ func (c costCharge) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 			n = satAdd(n, v)
 		}
 	}
-	if wait, ok := c.limiter.allowN(p.KeyID, int(max(n, 1))); !ok {
+	if wait, ok := c.limiter.allowN(p.OrgID, int(max(n, 1))); !ok {
 		fe := rateLimited(wait)
 		noteRetryAfter(ctx, fe.RetryAfterSeconds())
 		return gqlerror.WrapIfUnwrapped(fe)

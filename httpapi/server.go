@@ -32,8 +32,8 @@ import (
 
 // Config tunes the edge; zero fields take the documented defaults.
 type Config struct {
-	RateLimitRPS     float64 // per API key, charged per root field; default 50
-	RateLimitBurst   int     // per API key; default 100
+	RateLimitRPS     float64 // per organization (its keys share it), charged per root field; default 50
+	RateLimitBurst   int     // per organization; default 100
 	MaxBodyBytes     int64   // request body limit; default 64 KiB
 	MaxQueryBytes    int     // GraphQL document size limit; default 32 KiB
 	TokenLimit       int     // GraphQL document token limit; default 5000
@@ -57,7 +57,9 @@ type Config struct {
 	// TrustedProxies are the proxies whose X-Forwarded-For names the client
 	// (the rightmost hop not among them); none by default: the peer is the client.
 	TrustedProxies []netip.Prefix
-	KeyRecheck     time.Duration // how often live connections' keys are re-checked; default 2s
+	// KeyRecheck is how often live connections' keys are re-checked in case
+	// a revocation's notification was lost; default 500ms.
+	KeyRecheck time.Duration
 	// Live connection caps, per replica: websockets not yet past
 	// connection_init per client address (an IPv6 address's /64), default
 	// 64; websocket and SSE connections per organization, default 1,000;
@@ -98,7 +100,7 @@ func (c *Config) defaults() {
 		c.WSPingInterval = 20 * time.Second
 	}
 	if c.KeyRecheck <= 0 {
-		c.KeyRecheck = 2 * time.Second
+		c.KeyRecheck = 500 * time.Millisecond
 	}
 	defaultInt(&c.MaxUnauthenticatedPerAddress, 64)
 	defaultInt(&c.MaxConnectionsPerOrg, 1000)
@@ -121,7 +123,8 @@ type Deps struct {
 	Logger  *slog.Logger
 	// Registry receives the metrics; nil makes a private one.
 	Registry *prometheus.Registry
-	// Keys re-checks the keys of live connections; nil never re-checks.
+	// Keys re-checks the keys of live connections, for each websocket
+	// operation and on revocation; nil never re-checks.
 	Keys auth.KeyChecker
 	// LiveMetrics are the live-event metrics (registered in Registry by the
 	// caller, who shares them with the hub); nil makes them here.

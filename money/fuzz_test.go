@@ -107,17 +107,19 @@ func FuzzParseSmallMatchesBig(f *testing.F) {
 			len(intPart)+len(rest) > maxSmallDigits || (strings.Contains(s, ".") && rest == "") {
 			return // only plain decimals of at most maxSmallDigits digits take the int64 path
 		}
-		small, errSmall := parseSmall(s, neg, intPart, rest, 0)
-		viaBig, errBig := parseBig(s, neg, intPart, rest, 0)
-		if fmt.Sprint(errSmall) != fmt.Sprint(errBig) {
-			t.Fatalf("%q: int64 path error %v, math/big path error %v", s, errSmall, errBig)
-		}
-		if got := string(small.Append([]byte("x"))); got != "x"+small.String() {
-			t.Fatalf("%q: Append wrote %q, String %q", s, got, small.String())
-		}
-		if small.d.Exponent() != viaBig.d.Exponent() || small.d.Coefficient().Cmp(viaBig.d.Coefficient()) != 0 || small.String() != viaBig.String() {
-			t.Fatalf("%q: int64 path %s (%se%d), math/big path %s (%se%d)", s, small, small.d.Coefficient(), small.d.Exponent(),
-				viaBig, viaBig.d.Coefficient(), viaBig.d.Exponent())
+		for _, bounded := range []bool{true, false} {
+			small, errSmall := parseSmall(s, neg, intPart, rest, 0, bounded)
+			viaBig, errBig := parseBig(s, neg, intPart, rest, 0, bounded)
+			if fmt.Sprint(errSmall) != fmt.Sprint(errBig) {
+				t.Fatalf("%q: int64 path error %v, math/big path error %v", s, errSmall, errBig)
+			}
+			if got := string(small.Append([]byte("x"))); got != "x"+small.String() {
+				t.Fatalf("%q: Append wrote %q, String %q", s, got, small.String())
+			}
+			if small.d.Exponent() != viaBig.d.Exponent() || small.d.Coefficient().Cmp(viaBig.d.Coefficient()) != 0 || small.String() != viaBig.String() {
+				t.Fatalf("%q: int64 path %s (%se%d), math/big path %s (%se%d)", s, small, small.d.Coefficient(), small.d.Exponent(),
+					viaBig, viaBig.d.Coefficient(), viaBig.d.Exponent())
+			}
 		}
 	})
 }

@@ -598,3 +598,48 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+// ParseNumber keeps ParseAmount's grammar and spelling bounds but leaves the
+// value bounds to ValidatePositive, which then reports what ParseAmount would.
+func TestParseNumber(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in       string
+		want     string // the value parsed; "" when the spelling is refused
+		validate error  // what ValidatePositive says of it
+	}{
+		{"100.50", "100.5", nil},
+		{"-5", "-5", ErrNotPositive},
+		{"0", "0", ErrNotPositive},
+		{"1e20", "100000000000000000000", ErrOutOfRange},
+		{"10000000000000000", "10000000000000000", ErrOutOfRange},
+		{"0.0000000000000000000000000000001", "0.0000000000000000000000000000001", ErrTooPrecise},
+		{"1.0000000000000000000000000000001", "1.0000000000000000000000000000001", ErrTooPrecise},
+		{"0." + strings.Repeat("0", 97) + "1", "0." + strings.Repeat("0", 97) + "1", ErrTooPrecise},
+		{"1e-30", "0.000000000000000000000000000001", nil},
+		{"1e30", "1000000000000000000000000000000", ErrOutOfRange},
+		{"1e31", "", nil},
+		{"1e400", "", nil},
+		{"abc", "", nil},
+		{"+1", "", nil},
+		{strings.Repeat("1", MaxInputLen+1), "", nil},
+	} {
+		a, err := ParseNumber(tt.in)
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("ParseNumber(%q) = %s, want a syntax error", tt.in, a)
+			}
+			continue
+		}
+		if err != nil || a.String() != tt.want {
+			t.Errorf("ParseNumber(%q) = %s, %v, want %s", tt.in, a, err, tt.want)
+			continue
+		}
+		if err := ValidatePositive(a); !errors.Is(err, tt.validate) || (tt.validate == nil) != (err == nil) {
+			t.Errorf("ValidatePositive(ParseNumber(%q)) = %v, want %v", tt.in, err, tt.validate)
+		}
+		if _, perr := ParseAmount(tt.in); (perr == nil) != (tt.validate == nil) && tt.validate != ErrNotPositive {
+			t.Errorf("ParseAmount(%q) = %v, while ValidatePositive says %v", tt.in, perr, tt.validate)
+		}
+	}
+}

@@ -44,6 +44,21 @@ var maxAmount = decimal.RequireFromString(maxAmountString)
 // ErrTooPrecise). Input longer than MaxInputLen bytes is rejected with ErrSyntax
 // before it is scanned, so parsing is O(1) in time and memory.
 func ParseAmount(s string) (Amount, error) {
+	return parse(s, true)
+}
+
+// ParseNumber is ParseAmount without the value bounds: it applies the
+// grammar, MaxInputLen and MaxExponent (which bound the work and the size of
+// the result) and returns any value so spelled, negative, zero, too large or
+// too precise included, or a *ParseError unwrapping to ErrSyntax or
+// ErrOutOfRange (the exponent). It is for input whose validation then applies
+// ValidatePositive or ValidateAmount beside its other rules.
+func ParseNumber(s string) (Amount, error) {
+	return parse(s, false)
+}
+
+// parse is ParseAmount, with the value bounds applied when bounded.
+func parse(s string, bounded bool) (Amount, error) {
 	if len(s) == 0 {
 		return Amount{}, parseErr(s, ErrSyntax, "")
 	}
@@ -109,14 +124,14 @@ func ParseAmount(s string) (Amount, error) {
 	}
 
 	if len(intPart)+len(frac) <= maxSmallDigits {
-		return parseSmall(s, neg, intPart, frac, exp)
+		return parseSmall(s, neg, intPart, frac, exp, bounded)
 	}
-	return parseBig(s, neg, intPart, frac, exp)
+	return parseBig(s, neg, intPart, frac, exp, bounded)
 }
 
-// parseBig is ParseAmount's result for any number of digits (intPart and
-// frac, exponent exp).
-func parseBig(s string, neg bool, intPart, frac string, exp int) (Amount, error) {
+// parseBig is parse's result for any number of digits (intPart and frac,
+// exponent exp).
+func parseBig(s string, neg bool, intPart, frac string, exp int, bounded bool) (Amount, error) {
 	// Normalise to coefficient digits (no leading or trailing zeros) × 10^exp.
 	digits := strings.TrimLeft(intPart+frac, "0")
 	exp -= len(frac)
@@ -126,7 +141,7 @@ func parseBig(s string, neg bool, intPart, frac string, exp int) (Amount, error)
 	n := len(digits)
 	digits = strings.TrimRight(digits, "0")
 	exp += n - len(digits)
-	if err := checkLimits(s, neg, len(digits), exp); err != nil {
+	if err := checkLimits(s, neg, len(digits), exp); err != nil && bounded {
 		return Amount{}, err
 	}
 	coef, ok := new(big.Int).SetString(digits, 10)
@@ -137,7 +152,7 @@ func parseBig(s string, neg bool, intPart, frac string, exp int) (Amount, error)
 		coef.Neg(coef)
 	}
 	d := decimal.NewFromBigInt(coef, int32(exp))
-	if d.Abs().Cmp(maxAmount) > 0 {
+	if bounded && d.Abs().Cmp(maxAmount) > 0 {
 		return Amount{}, parseErr(s, ErrOutOfRange, rangeReason(neg))
 	}
 	return Amount{d: d}, nil
@@ -148,11 +163,11 @@ func parseBig(s string, neg bool, intPart, frac string, exp int) (Amount, error)
 // has at most three decimal places, so is below MaxAmount.
 const maxSmallDigits = 18
 
-// parseSmall is ParseAmount's result for at most maxSmallDigits digits
-// (intPart and frac, exponent exp), without math/big's parsing and the
-// comparison with MaxAmount: the amounts stored and read back are such, and
-// they are read on every page of agents.
-func parseSmall(s string, neg bool, intPart, frac string, exp int) (Amount, error) {
+// parseSmall is parse's result for at most maxSmallDigits digits (intPart
+// and frac, exponent exp), without math/big's parsing and the comparison
+// with MaxAmount: the amounts stored and read back are such, and they are
+// read on every page of agents.
+func parseSmall(s string, neg bool, intPart, frac string, exp int, bounded bool) (Amount, error) {
 	var coef int64
 	for _, part := range [2]string{intPart, frac} {
 		for i := 0; i < len(part); i++ {
@@ -171,7 +186,7 @@ func parseSmall(s string, neg bool, intPart, frac string, exp int) (Amount, erro
 	for x := coef; x >= 10; x /= 10 {
 		n++
 	}
-	if err := checkLimits(s, neg, n, exp); err != nil {
+	if err := checkLimits(s, neg, n, exp); err != nil && bounded {
 		return Amount{}, err
 	}
 	if neg {

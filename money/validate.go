@@ -1,6 +1,9 @@
 package money
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // ValidatePositive checks the currency-independent rules (greater than zero, magnitude <= MaxAmount, at most MaxPlaces places and MaxDigits significant digits) and returns a *ValidationError unwrapping to ErrNotPositive, ErrOutOfRange or ErrTooPrecise.
 func ValidatePositive(a Amount) error {
@@ -18,13 +21,26 @@ func validatePositive(a Amount) error {
 	if a.d.Cmp(maxAmount) > 0 {
 		return &ValidationError{Amount: a, Reason: ErrOutOfRange.Error(), Err: ErrOutOfRange}
 	}
-	// Now 0 < a <= MaxAmount, so String is short; re-apply the parser's precision limits
-	// (AmountFromInt/Add/Sub results never went through ParseAmount).
-	if _, err := ParseAmount(a.String()); err != nil {
-		pe := err.(*ParseError)
+	// Re-apply the parser's precision limits: AmountFromInt, Add, Sub and
+	// ParseNumber results never went through ParseAmount's.
+	if pe := checkLimits("", false, significantDigits(a), exponent(a)); pe != nil {
 		return &ValidationError{Amount: a, Reason: pe.Reason, Err: pe.Err}
 	}
 	return nil
+}
+
+// significantDigits is the number of digits of a's coefficient without its
+// trailing zeros (at least 1).
+func significantDigits(a Amount) int {
+	s := strings.TrimRight(a.d.Coefficient().String(), "0")
+	s = strings.TrimPrefix(s, "-")
+	return max(len(s), 1)
+}
+
+// exponent is a's exponent once its coefficient has no trailing zeros.
+func exponent(a Amount) int {
+	s := a.d.Coefficient().String()
+	return int(a.d.Exponent()) + len(s) - len(strings.TrimRight(s, "0"))
 }
 
 // ValidateAmount checks a for use in currency c: c active (else *CurrencyError), ValidatePositive's rules, and at most c.MinorUnits() decimal places by value ("1.0" JPY is fine, "1.5" JPY is a *ValidationError unwrapping to ErrTooManyPlaces).

@@ -7,6 +7,28 @@ import (
 	"github.com/agenttrust/service/money"
 )
 
+// ReasonTooManyPendingApprovals refuses an execute that would wait for
+// approval while its agent already has the most transactions waiting.
+const ReasonTooManyPendingApprovals = "too_many_pending_approvals"
+
+// DefaultMaxPending is APPROVAL_MAX_PENDING's default: how many
+// transactions may wait for approval per sending agent.
+const DefaultMaxPending = 50
+
+// LimitPending applies the bound on waiting transactions to d, an allowed
+// decision of agent agentID: when d would wait for approval and pending (the
+// agent's transactions waiting now) is already max, it becomes a refusal.
+// Every other decision is returned as it is, so the bound is checked after
+// every other code and only where the threshold applies.
+func LimitPending(d Decision, agentID string, pending, max int) Decision {
+	if !d.Allowed || !d.RequiresApproval || pending < max {
+		return d
+	}
+	return deny(ReasonTooManyPendingApprovals,
+		"agent %s already has %d transactions waiting for approval, the most allowed (APPROVAL_MAX_PENDING is %d); approve or decline some first",
+		agentID, pending, max)
+}
+
 // Bounds of an approval rule's expiry.
 const (
 	// MinApprovalSeconds is the shortest time a transaction may wait for approval.

@@ -69,3 +69,33 @@ func TestValidateApproval(t *testing.T) {
 		}
 	}
 }
+
+// LimitPending turns only a decision that would wait into a refusal, and
+// only once the agent's waiting transactions reach the bound.
+func TestLimitPending(t *testing.T) {
+	t.Parallel()
+	wait := policy.Decision{Allowed: true, ReasonCode: policy.ReasonOK, RequiresApproval: true}
+	now := policy.Decision{Allowed: true, ReasonCode: policy.ReasonOK}
+	refused := policy.Decision{ReasonCode: policy.ReasonDailyLimitExceeded, Reason: "over"}
+	for _, tc := range []struct {
+		name         string
+		d            policy.Decision
+		pending, max int
+		code         string
+	}{
+		{"waits, room left", wait, 49, 50, policy.ReasonOK},
+		{"waits, full", wait, 50, 50, policy.ReasonTooManyPendingApprovals},
+		{"waits, over a lowered bound", wait, 70, 50, policy.ReasonTooManyPendingApprovals},
+		{"completes, full", now, 50, 50, policy.ReasonOK},
+		{"refused, full", refused, 50, 50, policy.ReasonDailyLimitExceeded},
+	} {
+		got := policy.LimitPending(tc.d, "agent_x", tc.pending, tc.max)
+		if got.ReasonCode != tc.code || got.Allowed != (tc.d.Allowed && tc.code == policy.ReasonOK) {
+			t.Errorf("%s: %+v, want %s", tc.name, got, tc.code)
+		}
+		if tc.code == policy.ReasonTooManyPendingApprovals && (got.RequiresApproval || !strings.Contains(got.Reason, "agent_x") ||
+			!strings.Contains(got.Reason, "APPROVAL_MAX_PENDING is 50")) {
+			t.Errorf("%s: reason %q", tc.name, got.Reason)
+		}
+	}
+}

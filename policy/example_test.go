@@ -40,12 +40,14 @@ func ExampleEvaluate() {
 	// allowed: amount 20.00 USD is within the spending limit of 100.00 USD and the remaining daily budget of 20.00 USD
 }
 
-func ExampleDailySpent() {
+func ExampleUsageAt() {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	flows := []policy.Outflow{
+	limit := money.MustParse("100")
+	in := policy.Input{Now: now, Sender: policy.Party{Currency: "USD", DailyLimit: &limit}, Outflow: []policy.Outflow{
 		{Amount: money.MustParse("12.5"), At: now.Add(-time.Hour)},
 		{Amount: money.MustParse("40"), At: now.Add(-policy.Window)}, // exactly 24h old: no longer counts
-	}
-	fmt.Println(policy.DailySpent(flows, now))
-	// Output: 12.5
+	}}
+	day := policy.UsageAt(in).SpendLimits[0]
+	fmt.Println(day.Window, day.Used, day.Remaining, day.FreesUpAt.Format(time.RFC3339))
+	// Output: day 12.5 87.5 2026-11-22T11:00:00Z
 }

@@ -187,23 +187,6 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-func TestDailySpent(t *testing.T) {
-	t.Parallel()
-	flows := []policy.Outflow{
-		out("1", now.Add(-policy.Window)),                 // exactly 24h old: out
-		out("2", now.Add(-policy.Window+time.Nanosecond)), // in
-		out("4", now),                       // in
-		out("8", now.Add(-30*time.Hour)),    // out
-		out("16.25", now.Add(-time.Minute)), // in
-	}
-	if got := policy.DailySpent(flows, now); got.Cmp(amt("22.25")) != 0 {
-		t.Errorf("DailySpent = %s, want 22.25", got)
-	}
-	if got := policy.DailySpent(nil, now); !got.IsZero() {
-		t.Errorf("DailySpent(nil) = %s, want 0", got)
-	}
-}
-
 func TestEvaluateDoesNotModifyInput(t *testing.T) {
 	t.Parallel()
 	in := base()

@@ -283,3 +283,11 @@ func (p Party) Since(now time.Time) time.Time {
 func (p Party) HasTotal() bool {
 	return slices.ContainsFunc(p.Policy.SpendLimits, func(l SpendLimit) bool { return l.Window == WindowTotal })
 }
+
+// ceilSecond rounds t up to a whole second.
+func ceilSecond(t time.Time) time.Time {
+	if s := t.Truncate(time.Second); !s.Equal(t) {
+		return s.Add(time.Second)
+	}
+	return t
+}

@@ -61,12 +61,8 @@ func (r *queryResolver) VerifyAgent(ctx context.Context, id string) (*agent.Veri
 	return r.svc.Agents.Verify(ctx, id)
 }
 
-func chainPage(after, limit *int) agent.ChainPage {
-	return agent.ChainPage{After: deref(after, 0), Limit: deref(limit, agent.DefaultChainPage)}
-}
-
 func (r *queryResolver) AgentAuditChain(ctx context.Context, agentID string, after, limit *int) ([]*agent.AuditEntry, error) {
-	chain, err := r.svc.Agents.AuditChain(ctx, agentID, chainPage(after, limit))
+	chain, err := r.svc.Agents.AuditChain(ctx, agentID, preload.ChainPage(after, limit))
 	if err != nil {
 		return nil, err
 	}

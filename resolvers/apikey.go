@@ -67,18 +67,9 @@ func (r *queryResolver) readKeys(ctx context.Context, ids []string, found map[st
 	if err != nil || p.Role != auth.RoleAdmin {
 		return err
 	}
-	keys, err := r.svc.Keys.ListKeys(ctx, p.OrgID)
-	if err != nil {
-		return err
-	}
-	want := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		want[id] = true
-	}
+	keys, err := r.svc.Keys.KeysByID(ctx, p.OrgID, ids)
 	for i := range keys {
-		if want[keys[i].ID] {
-			found[keys[i].ID] = &keys[i]
-		}
+		found[keys[i].ID] = &keys[i]
 	}
-	return nil
+	return err
 }

@@ -120,7 +120,7 @@ func TestApprovalUnderMandate(t *testing.T) {
 	// Approved, it completes under its mandate and charges it.
 	fresh := mk("1000")
 	q := pending(fresh, "600", "")
-	reqs := k.EventsOf(w.sellerOrg, "transaction.approval_requested")
+	reqs := k.EventsOf(k.OrgID, "transaction.approval_requested") // the sender's organization's alone
 	if last := data(t, reqs[len(reqs)-1]); last["id"] != q.ID || last["mandate_id"] != fresh {
 		t.Fatalf("the pending execute's transaction.approval_requested: %v", last)
 	}

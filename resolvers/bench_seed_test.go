@@ -203,6 +203,13 @@ func (e *benchEnv) rescore() {
 // index of the same size that random ids give.
 func (e *benchEnv) seedHistory(hub string, others []string, n int) {
 	e.T.Helper()
+	e.seedHistoryBefore(hub, others, n, time.Hour)
+}
+
+// seedHistoryBefore is seedHistory with the history ending end before now
+// instead of an hour.
+func (e *benchEnv) seedHistoryBefore(hub string, others []string, n int, end time.Duration) {
+	e.T.Helper()
 	ctx := context.Background()
 	start := time.Now()
 	c, err := e.conn.Conn(ctx)
@@ -252,14 +259,19 @@ SELECT 'tx_seed' || lpad(($2 - g)::text, 19, '0'),
        CASE WHEN g % 5 < 3 THEN hub.org_id ELSE cp.orgs[1 + g % cp.k] END,
        CASE WHEN g % 5 < 3 THEN cp.orgs[1 + g % cp.k] ELSE hub.org_id END,
        'purchase', 1 + g % 500, 'USD', 'completed',
-       now() - interval '1 hour' - (g::float8 / $2) * interval '365 days'
-FROM generate_series($2::int, 1, -1) AS g, cp, hub`, hub, n)
+       now() - $3 * interval '1 second' - (g::float8 / $2) * interval '365 days'
+FROM generate_series($2::int, 1, -1) AS g, cp, hub`, hub, n, int64(end.Seconds()))
 	// The spend policy's buckets and running totals, as executes keep them.
 	run(`INSERT INTO agent_outflow_hours (agent_id, hour, action, amount, count, first_at)
 SELECT from_agent, date_trunc('hour', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', action, sum(amount), count(*), min(created_at)
   FROM transactions WHERE id LIKE 'tx_seed%' GROUP BY 1, 2, 3
 ON CONFLICT (agent_id, hour, action) DO UPDATE SET amount = agent_outflow_hours.amount + EXCLUDED.amount,
   count = agent_outflow_hours.count + EXCLUDED.count, first_at = least(agent_outflow_hours.first_at, EXCLUDED.first_at)`)
+	run(`INSERT INTO agent_outflow_days (agent_id, day, action, amount, count)
+SELECT from_agent, date_trunc('day', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', action, sum(amount), count(*)
+  FROM transactions WHERE id LIKE 'tx_seed%' GROUP BY 1, 2, 3
+ON CONFLICT (agent_id, day, action) DO UPDATE SET amount = agent_outflow_days.amount + EXCLUDED.amount,
+  count = agent_outflow_days.count + EXCLUDED.count`)
 	run(`INSERT INTO agent_outflow_totals (agent_id, action, total)
 SELECT from_agent, action, sum(amount) FROM transactions WHERE id LIKE 'tx_seed%' GROUP BY 1, 2
 ON CONFLICT (agent_id, action) DO UPDATE SET total = agent_outflow_totals.total + EXCLUDED.total`)

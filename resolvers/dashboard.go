@@ -7,6 +7,7 @@ import (
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/dashboard"
 	"github.com/agenttrust/service/graph"
+	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/resolvers/preload"
 )
@@ -53,7 +54,15 @@ func (r *queryResolver) Overview(ctx context.Context) (*dashboard.Overview, erro
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.Dashboard.Overview(ctx, p)
+	o, err := r.svc.Dashboard.Overview(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	agents := 0
+	for _, c := range o.AgentsByStatus {
+		agents += c.Count
+	}
+	return o, r.opts.Meter(ctx, paging.Tokens(agents)) // the agents read, as a list of them would be charged
 }
 
 // pointers returns pointers to the elements of s, as gqlgen's lists bind them.

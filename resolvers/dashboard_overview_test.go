@@ -56,6 +56,9 @@ func TestOverviewMatchesLists(t *testing.T) {
 	k.Execute(k.Key, testkit.Pay(buyer, seller, "150")).Into(t, "executeTransaction", &pending)
 	k.Execute(k.Key, testkit.Pay(buyer, seller, "160")).Into(t, "executeTransaction", &declined)
 	k.Decline(k.Key, declined.ID, "no").Into(t, "declineTransaction", new(testkit.Transaction))
+	// Their pending payment to our seller is theirs alone until it completes.
+	k.SetPolicy(other.Key, theirs.ID, map[string]any{"approval": map[string]any{"above": "1", "expiresAfterSeconds": 3600}})
+	k.Do(other.Key, testkit.ExecuteMutation, map[string]any{"input": testkit.Pay(theirs, seller, "50")}).Into(t, "executeTransaction", new(testkit.Transaction))
 
 	buyerTx := k.MustExecute(k.Key, testkit.Pay(buyer, theirs, "2"))
 	k.Report(other.Key, buyer.ID, "never delivered", buyerTx.ID).Into(t, "reportAgent", new(struct{}))
@@ -131,7 +134,7 @@ func TestOverviewMatchesLists(t *testing.T) {
 		t.Errorf("open disputes %d, want the one filed against buyer", o.OpenDisputes)
 	}
 	theirView := readOverview(t, k, other.Key)
-	if theirView.PendingApprovals != 0 || theirView.AgentsByStatus[0].Count != 1 || theirView.OpenDisputes != 1 {
+	if theirView.PendingApprovals != 1 || theirView.AgentsByStatus[0].Count != 1 || theirView.OpenDisputes != 1 {
 		t.Errorf("the other organization's overview: %+v", theirView)
 	}
 }

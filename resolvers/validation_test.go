@@ -154,3 +154,58 @@ func TestUpdateAgentValidation(t *testing.T) {
 		t.Fatalf("refused updates wrote %d events", len(got)-events)
 	}
 }
+
+// A Decimal whose syntax is right but whose sign or size is not is judged by
+// the input's own validation, beside the other fields: every bad field is
+// named at once, whichever mutation or query it came with and however it was sent.
+func TestEveryBadFieldNamedBesideADecimal(t *testing.T) {
+	t.Parallel()
+	b := testkit.New(t)
+	a, to := b.Register(nil), b.Register(nil)
+	const fields = `authorizedActions: ["a"], currency: "USD", environment: sandbox`
+	policyDoc := `mutation($id: ID!, $in: SpendPolicyInput!) { setAgentPolicy(agentId: $id, input: $in) { id } }`
+	cases := []struct {
+		name, query string
+		vars        map[string]any
+		want        []string
+	}{
+		{"register variable", testkit.RegisterMutation, map[string]any{"input": testkit.RegisterInput(map[string]any{"name": " ", "spendingLimit": "-5"})},
+			[]string{"input.name", "input.spendingLimit"}},
+		{"register number variable", testkit.RegisterMutation, map[string]any{"input": testkit.RegisterInput(map[string]any{"name": "", "spendingLimit": -5, "dailyLimit": 0})},
+			[]string{"input.dailyLimit", "input.name", "input.spendingLimit"}},
+		{"register too large", testkit.RegisterMutation, map[string]any{"input": testkit.RegisterInput(map[string]any{"name": "", "spendingLimit": "1e20", "currency": "usd"})},
+			[]string{"input.currency", "input.name", "input.spendingLimit"}},
+		{"register too precise", testkit.RegisterMutation, map[string]any{"input": testkit.RegisterInput(map[string]any{"name": "", "spendingLimit": "0.0000000000000000000000000000001"})},
+			[]string{"input.name", "input.spendingLimit"}},
+		{"register inline", `mutation { registerAgent(input: {name: "", spendingLimit: -5, ` + fields + `}) { id } }`, nil,
+			[]string{"input.name", "input.spendingLimit"}},
+		{"update", testkit.UpdateMutation, map[string]any{"id": a.ID, "input": map[string]any{"name": "", "spendingLimit": "-5", "dailyLimit": "0"}},
+			[]string{"input.dailyLimit", "input.name", "input.spendingLimit"}},
+		{"execute", testkit.ExecuteMutation, map[string]any{"input": map[string]any{"fromAgent": a.ID, "toAgent": to.ID, "action": " ", "amount": "-5", "currency": "USD"}},
+			[]string{"input.action", "input.amount"}},
+		{"evaluate", testkit.EvaluateQuery, map[string]any{"in": map[string]any{"agentId": a.ID, "toAgent": a.ID, "action": "purchase", "amount": "0", "currency": "USD"}},
+			[]string{"input.amount", "input.toAgent"}},
+		{"mandate", testkit.CreateMandateMutation, map[string]any{"in": testkit.MandateInput(a, "-5", map[string]any{"description": " ", "maxPerTransaction": "0"})},
+			[]string{"input.budget", "input.description", "input.maxPerTransaction"}},
+		{"policy", policyDoc, map[string]any{"id": a.ID, "in": map[string]any{"timezone": "Mars/Olympus",
+			"spendLimits": []any{map[string]any{"amount": "-5", "window": "day", "mode": "rolling"}},
+			"approval":    map[string]any{"above": "0", "expiresAfterSeconds": 1}}},
+			[]string{"input.approval.above", "input.approval.expiresAfterSeconds", "input.spendLimits[0].amount", "input.timezone"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := b.For(t).Do(b.Key, c.query, c.vars)
+			if got := r.Fields(t); !slices.Equal(got, c.want) {
+				t.Fatalf("fieldErrors %v, want %v", got, c.want)
+			}
+		})
+	}
+	if c := b.Agents(b.Key, nil); c.TotalCount != 2 {
+		t.Fatalf("refused inputs changed the agent count to %d", c.TotalCount)
+	}
+	for _, x := range []testkit.Agent{a, to} {
+		if got := b.Agent(x.ID); !reflect.DeepEqual(got, x) {
+			t.Fatalf("refused inputs changed agent %s", x.ID)
+		}
+	}
+}

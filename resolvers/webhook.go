@@ -13,15 +13,30 @@ func (r *Resolver) Webhook() graph.WebhookResolver { return &webhookResolver{r} 
 
 type webhookResolver struct{ *Resolver }
 
-func (r *webhookResolver) Deliveries(ctx context.Context, ep *webhook.Endpoint, limit *int, after *string, first, last *int, before *string) (*model.WebhookDeliveryConnection, error) {
+// Deliveries is a batch resolver: gqlgen hands it every endpoint of a list
+// at once, and their pages are read in one statement.
+func (r *webhookResolver) Deliveries(ctx context.Context, eps []*webhook.Endpoint, limit *int, after *string, first, last *int, before *string) ([]*model.WebhookDeliveryConnection, error) {
 	w, err := window(ctx, limit, first, last, after, before)
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.svc.Webhooks.Deliveries(ctx, ep.ID, w)
+	ids := make([]string, len(eps))
+	for i, ep := range eps {
+		ids[i] = ep.ID
+	}
+	pages, err := r.svc.Webhooks.DeliveryPages(ctx, ids, w)
 	if err != nil {
 		return nil, err
 	}
+	out := make([]*model.WebhookDeliveryConnection, len(pages))
+	for i, page := range pages {
+		out[i] = deliveryConnection(page)
+	}
+	return out, nil
+}
+
+// deliveryConnection is a page of an endpoint's attempts as the schema's connection.
+func deliveryConnection(page *webhook.DeliveryPage) *model.WebhookDeliveryConnection {
 	nodes := make([]*webhook.Delivery, len(page.Deliveries))
 	for i := range page.Deliveries {
 		nodes[i] = &page.Deliveries[i]
@@ -32,7 +47,7 @@ func (r *webhookResolver) Deliveries(ctx context.Context, ep *webhook.Endpoint, 
 			return model.WebhookDeliveryEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.NextCursor, page.NextCursor != "", page.HasPreviousPage),
-	}, nil
+	}
 }
 
 func (r *queryResolver) Webhooks(ctx context.Context) ([]*webhook.Endpoint, error) {

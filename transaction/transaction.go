@@ -101,7 +101,8 @@ func (in ExecuteInput) Validate() (money.Currency, error) {
 	cur, err := money.ParseCurrency(in.Currency)
 	if err != nil {
 		f.Add("input.currency", "%s", err.Error())
-	} else if err := money.ValidateAmount(in.Amount, cur); err != nil {
+	}
+	if err := validateAmount(in.Amount, cur); err != nil {
 		f.Add("input.amount", "%s", err.Error())
 	}
 	if in.Memo != nil && (utf8.RuneCountInString(*in.Memo) > MaxMemoLength || !plaintext.Text(*in.Memo)) {
@@ -116,6 +117,15 @@ func (in ExecuteInput) Validate() (money.Currency, error) {
 		f.Add("input.idempotencyKey", "must be valid UTF-8 without control characters")
 	}
 	return cur, f.Err()
+}
+
+// validateAmount checks a in cur, or only its sign and size when cur is
+// not a currency (the currency's own error names that).
+func validateAmount(a money.Amount, cur money.Currency) error {
+	if cur.IsActive() {
+		return money.ValidateAmount(a, cur)
+	}
+	return money.ValidatePositive(a)
 }
 
 // RequestHash fingerprints the parameters an idempotency key is bound to:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/trust"
 )
@@ -48,7 +49,7 @@ func TestValidate(t *testing.T) {
 	for i := range many {
 		many[i] = "tx_" + strings.Repeat("a", i+1)
 	}
-	to := "agent_x"
+	to, one := "agent_x", money.MustParse("1")
 	open, bogus := trust.StatusOpen, trust.DisputeStatus("closed")
 	tests := []struct {
 		name   string
@@ -62,9 +63,14 @@ func TestValidate(t *testing.T) {
 		{"report no evidence", trust.ReportInput{AgentID: "agent_x", Reason: "x"}.Validate(), "input.evidenceIds"},
 		{"report too much evidence", trust.ReportInput{AgentID: "agent_x", Reason: "x", EvidenceIDs: many}.Validate(), "input.evidenceIds"},
 		{"report duplicate evidence", trust.ReportInput{AgentID: "agent_x", Reason: "x", EvidenceIDs: []string{"tx_1", "tx_2", "tx_1"}}.Validate(), "input.evidenceIds[2]"},
-		{"evaluate ok", second(trust.EvaluateInput{AgentID: "agent_a", Currency: "USD"}.Validate()), ""},
-		{"evaluate bad currency", second(trust.EvaluateInput{AgentID: "agent_a", Currency: "usd"}.Validate()), "input.currency"},
-		{"evaluate to itself", second(trust.EvaluateInput{AgentID: "agent_x", Currency: "USD", ToAgent: &to}.Validate()), "input.toAgent"},
+		{"evaluate ok", second(trust.EvaluateInput{AgentID: "agent_a", Amount: one, Currency: "USD"}.Validate()), ""},
+		{"evaluate JPY places", second(trust.EvaluateInput{AgentID: "agent_a", Amount: money.MustParse("1.5"), Currency: "JPY"}.Validate()), ""},
+		{"evaluate bad currency", second(trust.EvaluateInput{AgentID: "agent_a", Amount: one, Currency: "usd"}.Validate()), "input.currency"},
+		{"evaluate to itself", second(trust.EvaluateInput{AgentID: "agent_x", Amount: one, Currency: "USD", ToAgent: &to}.Validate()), "input.toAgent"},
+		{"evaluate zero", second(trust.EvaluateInput{AgentID: "agent_a", Currency: "USD"}.Validate()), "input.amount"},
+		{"evaluate negative, bad currency", second(trust.EvaluateInput{AgentID: "agent_a", Amount: money.MustParse("-5"), Currency: "usd"}.Validate()),
+			"input.currency,input.amount"},
+		{"evaluate too large", second(trust.EvaluateInput{AgentID: "agent_a", Amount: money.AmountFromInt(1e16), Currency: "USD"}.Validate()), "input.amount"},
 		{"batch ok", trust.ValidateBatch([]string{"agent_a"}), ""},
 		{"batch empty", trust.ValidateBatch(nil), "agentIds"},
 		{"batch 101", trust.ValidateBatch(make([]string, 101)), "agentIds"},

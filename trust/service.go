@@ -63,18 +63,27 @@ type EvaluateInput struct {
 	MandateID *string
 }
 
-// Validate checks the input's shape and returns its currency; errors are
-// ValidationFailed naming the field.
+// Validate checks the input's shape and returns its currency; the error is
+// ValidationFailed naming every bad field. The amount must be positive and
+// within money's bounds; whether it fits the sender's currency is the
+// policy's invalid_amount, as an execute would answer it.
 func (in EvaluateInput) Validate() (money.Currency, error) {
+	var f failure.Fields
 	cur, err := money.ParseCurrency(in.Currency)
 	if err != nil {
-		return "", failure.Invalid("input.currency", "%s", err.Error())
+		f.Add("input.currency", "%s", err.Error())
+	}
+	if err := money.ValidatePositive(in.Amount); err != nil {
+		f.Add("input.amount", "%s", err.Error())
 	}
 	if in.ToAgent != nil && *in.ToAgent == in.AgentID {
-		return "", failure.Invalid("input.toAgent", "must differ from agentId")
+		f.Add("input.toAgent", "must differ from agentId")
 	}
 	if in.MandateID != nil && !id.Has(*in.MandateID, id.Mandate) {
-		return "", failure.Invalid("input.mandateId", "must be a mandate id (mdt_…)")
+		f.Add("input.mandateId", "must be a mandate id (mdt_…)")
+	}
+	if err := f.Err(); err != nil {
+		return "", err
 	}
 	return cur, nil
 }

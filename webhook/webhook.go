@@ -100,6 +100,9 @@ type Service interface {
 	// Deliveries pages an endpoint's attempts, newest first, forwards or
 	// backwards (paging.Window); ValidationFailed for a bad size or cursor.
 	Deliveries(ctx context.Context, id string, w paging.Window) (*DeliveryPage, error)
+	// DeliveryPages reads the page w of each of the caller's endpoints ids
+	// at once, in the order of ids (empty for an id not the caller's).
+	DeliveryPages(ctx context.Context, ids []string, w paging.Window) ([]*DeliveryPage, error)
 	// GetMany returns the caller's endpoints among ids; others are absent.
 	GetMany(ctx context.Context, ids []string) ([]Endpoint, error)
 	// DeliveriesByID returns the attempts among ids made to the caller's

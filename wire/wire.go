@@ -109,6 +109,7 @@ func deps(o Options, orgs *db.OrgService, svc resolvers.Services) httpapi.Deps {
 		DBStats:     o.DB.Stats,
 		Logger:      o.Logger,
 		Registry:    o.Registry,
+		Keys:        orgs, // live connections' keys are re-checked
 	}
 }
 
@@ -131,7 +132,6 @@ func NewServer(o Options) *Server {
 	svc.Live = hub
 	orgs := db.NewOrgService(o.DB)
 	d := deps(o, orgs, svc)
-	d.Keys = orgs // live connections' keys are re-checked
 	d.LiveMetrics = lm
 	return &Server{Edge: httpapi.NewEdge(o.Config, d), Hub: hub,
 		expiry: expirySweep{svc: db.NewTransactionService(o.DB), every: o.ExpirySweep, log: o.Logger}}

@@ -16,3 +16,17 @@ ALTER TABLE agent_outflow_hours ALTER COLUMN first_at SET NOT NULL;
 CREATE INDEX transactions_pending_org ON transactions (from_org) WHERE status = 'pending_approval';
 CREATE INDEX disputes_open_reporter ON disputes (reporter_org) WHERE status = 'open';
 CREATE INDEX disputes_open_agent_org ON disputes (agent_org) WHERE status = 'open';
+-- Daily outflow per agent and action (UTC days), kept by every execute
+-- beside the hourly buckets, so a series of days reads a row per agent-day,
+-- not one per agent-hour.
+CREATE TABLE agent_outflow_days (
+    agent_id text NOT NULL REFERENCES agents (id),
+    day timestamptz NOT NULL,
+    action text NOT NULL,
+    amount numeric NOT NULL,
+    count integer NOT NULL,
+    PRIMARY KEY (agent_id, day, action)
+);
+INSERT INTO agent_outflow_days (agent_id, day, action, amount, count)
+SELECT agent_id, date_trunc('day', hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', action, sum(amount), sum(count)
+  FROM agent_outflow_hours GROUP BY 1, 2, 3;

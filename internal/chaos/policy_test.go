@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agenttrust/service/client"
+	"github.com/agenttrust/service/policy"
 )
 
 // velocity is the policy scenario's velocity limit; its weekly limit is
@@ -122,8 +123,8 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 		}
 	}
 	for r, n := range reasons {
-		if r != "weekly_limit_exceeded" && r != "velocity_limit_exceeded" {
-			t.Errorf("PROMISE BROKEN: %d executes refused with %s: the storm should meet only the weekly and velocity limits", n, r)
+		if r != "weekly_limit_exceeded" && r != "velocity_limit_exceeded" && r != "too_many_pending_approvals" {
+			t.Errorf("PROMISE BROKEN: %d executes refused with %s: the storm should meet only the weekly and velocity limits and the bound on waiting ones", n, r)
 		}
 	}
 
@@ -156,6 +157,9 @@ func TestPolicyLimitsUnderKillNine(t *testing.T) {
 	}
 	if reasons["weekly_limit_exceeded"] == 0 || reasons["velocity_limit_exceeded"] == 0 {
 		t.Logf("NOTE: a limit never refused an execute (%v): the storm did not test it", reasons)
+	}
+	if waiting["pending_approval"] > policy.DefaultMaxPending {
+		t.Errorf("PROMISE BROKEN: %d transactions wait for approval, APPROVAL_MAX_PENDING is %d", waiting["pending_approval"], policy.DefaultMaxPending)
 	}
 	if waiting["pending_approval"]+waiting["expired"] == 0 {
 		t.Logf("NOTE: no execute waited for approval: the storm did not test the approval rule")

@@ -31,6 +31,8 @@ type world struct {
 	victimTx, inboundTx, ownTx string
 	victimDispute, victimEvent string
 	ownFirstEvent              string
+	victimHash                 string // of a persisted query only the victim registered
+	victimCursor, ownCursor    string // endCursors of the victim's and the attacker's agents, one a page
 }
 
 func setup(t *testing.T) *world {
@@ -83,7 +85,7 @@ func setup(t *testing.T) *world {
 		t.Fatalf("the attacker has %d events: a replay from the first is within the bound", len(own))
 	}
 	w.ownFirstEvent = own[0].ID
-
+	w.setupLeaks(t)
 	return w
 }
 
@@ -104,7 +106,7 @@ func diff(before, after map[string]string) []string {
 func TestHostileRequests(t *testing.T) {
 	t.Parallel()
 	w := setup(t)
-	httpCases := append(w.httpCases(), w.fairnessCases()...)
+	httpCases := append(append(w.httpCases(), w.fairnessCases()...), w.leakCases()...)
 	wsCases := append(w.wsCases(), w.fairnessWSCases()...)
 	if n := len(httpCases) + len(wsCases); n < 150 {
 		t.Fatalf("the table has %d hostile requests, want at least 150", n)

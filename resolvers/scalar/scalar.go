@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -33,9 +34,11 @@ func available(w io.Writer) []byte {
 	return nil
 }
 
-// UnmarshalDecimal reads an amount from a JSON number (exact when sent as a
-// variable) or a string; it must be positive and within money.MaxAmount.
-// Errors are ValidationFailed; the presenter adds the field path.
+// UnmarshalDecimal reads a number from a JSON number (exact when sent as a
+// variable) or a string. It checks only the spelling (money.ParseNumber): the
+// sign, size and places are the input's Validate's to judge, beside its other
+// fields, so one answer names every bad field. Errors are ValidationFailed;
+// the presenter adds the field path.
 func UnmarshalDecimal(v any) (money.Amount, error) {
 	var (
 		a   money.Amount
@@ -43,20 +46,19 @@ func UnmarshalDecimal(v any) (money.Amount, error) {
 	)
 	switch v := v.(type) {
 	case string:
-		a, err = money.ParseAmount(v)
+		a, err = money.ParseNumber(v)
 	case json.Number:
-		a, err = money.ParseAmount(v.String())
+		a, err = money.ParseNumber(v.String())
 	case int64:
 		a = money.AmountFromInt(v)
 	case int:
 		a = money.AmountFromInt(int64(v))
 	case float64:
-		a, err = money.AmountFromFloat(v)
+		// A literal in the document: its shortest spelling, exponent included,
+		// so that 1e308 is refused by its exponent rather than written out.
+		a, err = money.ParseNumber(strconv.FormatFloat(v, 'g', -1, 64))
 	default:
 		return a, failure.Errorf(failure.ValidationFailed, "must be a decimal number or a string such as \"100.50\"")
-	}
-	if err == nil {
-		err = money.ValidatePositive(a)
 	}
 	if err != nil {
 		return a, failure.Errorf(failure.ValidationFailed, "%s", err.Error())

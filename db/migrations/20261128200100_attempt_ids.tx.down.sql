@@ -1,0 +1,1 @@
+DROP INDEX webhook_attempt_batches_id;
