@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/event"
@@ -101,6 +102,8 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 				Sources: env("RATE_LIMIT_BURST"), Destination: &cfg.rateLimitBurst},
 			&cli.StringFlag{Name: "export-max-bytes", Usage: "largest exportTransactions content, in `BYTES` (larger: GET /transactions/export)", Value: "2097152", Local: true,
 				Sources: env("EXPORT_MAX_BYTES"), Destination: &cfg.exportMaxBytes},
+			&cli.StringFlag{Name: "simulation-max-transactions", Usage: "most `TRANSACTIONS` simulatePolicy replays", Value: strconv.Itoa(agent.DefaultSimulationMax), Local: true,
+				Sources: env("SIMULATION_MAX_TRANSACTIONS"), Destination: &cfg.simulationMax},
 			&cli.StringFlag{Name: "live-replay-max-events", Usage: "most stored `EVENTS` a subscription's after replays", Value: "1000", Local: true,
 				Sources: env("LIVE_REPLAY_MAX_EVENTS"), Destination: &cfg.liveReplayMaxEvents},
 			&cli.StringFlag{Name: "database-conns-per-org", Usage: "`N` of the pool's connections one organization's requests may hold at once (default a quarter of the pool)",

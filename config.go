@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/httpapi"
@@ -57,9 +58,10 @@ type Config struct {
 	// LiveReplayMaxEvents is LIVE_REPLAY_MAX_EVENTS: the most stored events
 	// a subscription's after replays.
 	LiveReplayMaxEvents int
-	// exportMaxBytes and liveReplayMaxEvents hold EXPORT_MAX_BYTES' and
-	// LIVE_REPLAY_MAX_EVENTS' text until Validate parses them.
-	exportMaxBytes, liveReplayMaxEvents string
+	// exportMaxBytes, liveReplayMaxEvents and simulationMax hold
+	// EXPORT_MAX_BYTES', LIVE_REPLAY_MAX_EVENTS' and
+	// SIMULATION_MAX_TRANSACTIONS' text until Validate parses them.
+	exportMaxBytes, liveReplayMaxEvents, simulationMax string
 	// ApprovalMaxPending is APPROVAL_MAX_PENDING: the most transactions
 	// waiting for approval per sending agent.
 	ApprovalMaxPending int
@@ -162,14 +164,16 @@ func splitOrigins(v string) []string {
 	return out
 }
 
-// validateReadBounds parses EXPORT_MAX_BYTES and LIVE_REPLAY_MAX_EVENTS;
-// unset ones take their defaults.
+// validateReadBounds parses EXPORT_MAX_BYTES, LIVE_REPLAY_MAX_EVENTS and
+// SIMULATION_MAX_TRANSACTIONS; unset ones take their defaults.
 func (c *Config) validateReadBounds() []error {
 	var errs []error
 	c.HTTP.ExportMaxBytes = transaction.DefaultExportMaxBytes
 	wholeNumber(&errs, "EXPORT_MAX_BYTES", "export-max-bytes", c.exportMaxBytes, 1<<10, 0, &c.HTTP.ExportMaxBytes)
 	c.LiveReplayMaxEvents = live.DefaultMaxReplay
 	wholeNumber(&errs, "LIVE_REPLAY_MAX_EVENTS", "live-replay-max-events", c.liveReplayMaxEvents, 1, 0, &c.LiveReplayMaxEvents)
+	c.HTTP.SimulationMaxTransactions = agent.DefaultSimulationMax
+	wholeNumber(&errs, "SIMULATION_MAX_TRANSACTIONS", "simulation-max-transactions", c.simulationMax, 1, agent.MaxSimulationMax, &c.HTTP.SimulationMaxTransactions)
 	return errs
 }
 

@@ -59,7 +59,11 @@ func orEmpty[T any](s []T) []T {
 
 // ApplyPolicy returns a with in applied (version unchanged) and whether
 // anything changed, or ValidationFailed naming every bad input.* field.
-func (in PolicyInput) ApplyPolicy(a Agent) (Agent, bool, error) {
+func (in PolicyInput) ApplyPolicy(a Agent) (Agent, bool, error) { return in.ApplyPolicyAs(a, "input") }
+
+// ApplyPolicyAs is ApplyPolicy for an input passed as the argument named
+// field: ValidationFailed names every bad field.* field.
+func (in PolicyInput) ApplyPolicyAs(a Agent, field string) (Agent, bool, error) {
 	p := a.SpendPolicy()
 	if in.Timezone.Set {
 		p.Timezone = policy.DefaultTimezone
@@ -91,7 +95,7 @@ func (in PolicyInput) ApplyPolicy(a Agent) (Agent, bool, error) {
 	if in.RequireMandate.Set {
 		p.RequireMandate = in.RequireMandate.Value != nil && *in.RequireMandate.Value
 	}
-	if err := p.Validate("input", a.Currency); err != nil {
+	if err := p.Validate(field, a.Currency); err != nil {
 		return a, false, err
 	}
 	before := a.SpendPolicy()

@@ -558,7 +558,7 @@ type QueryResolver interface {
 	Mandates(ctx context.Context, agentID *string, status *mandate.Status, limit *int, after *string, first *int, last *int, before *string) (*model.MandateConnection, error)
 	SpendSeries(ctx context.Context, agentID *string, currency *string, bucket dashboard.Bucket, since time.Time, until time.Time, action *string) ([]*dashboard.SpendPoint, error)
 	Overview(ctx context.Context) (*dashboard.Overview, error)
-	SimulatePolicy(ctx context.Context, agentID string, policy model.SpendPolicyInput, since time.Time, until *time.Time) (*model.PolicySimulation, error)
+	SimulatePolicy(ctx context.Context, agentID string, policy model.SpendPolicyInput, since time.Time, until *time.Time) (*agent.Simulation, error)
 }
 type SubscriptionResolver interface {
 	Events(ctx context.Context, types []string, after *string) (<-chan *event.Event, error)
@@ -4089,9 +4089,11 @@ extend type Query {
   Replays the agent's completed transactions sent in ` + "`" + `[since, until)` + "`" + ` (` + "`" + `until` + "`" + ` defaults to now), oldest
   first, through the policy function ` + "`" + `executeTransaction` + "`" + ` uses, with ` + "`" + `policy` + "`" + ` applied on top of the
   agent's current policy (absent fields keep their value, null clears), the trust scores the agent and
-  each counterparty had at that moment, and only the outflow the replay itself allowed. Changes nothing,
-  emits nothing. More than SIMULATION_MAX_TRANSACTIONS (default 10,000) transactions: VALIDATION_FAILED
-  on ` + "`" + `since` + "`" + `. Admin and read-only keys.
+  each counterparty had just before each transaction (their trust history), and only the outflow the
+  replay itself allowed; windows reaching back before ` + "`" + `since` + "`" + ` count the agent's real outflow there.
+  Changes nothing, emits nothing. More than SIMULATION_MAX_TRANSACTIONS (default 10,000) transactions:
+  VALIDATION_FAILED on ` + "`" + `since` + "`" + `; a bad policy field: VALIDATION_FAILED on ` + "`" + `policy.…` + "`" + `. Charged a
+  rate-limit token per 200 rows read. Admin and read-only keys.
   """
   simulatePolicy(
     "One of your organization's agents."
@@ -7737,7 +7739,7 @@ func (ec *executionContext) fieldContext_Event_data(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _LimitPeak_window(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+func (ec *executionContext) _LimitPeak_window(ctx context.Context, field graphql.CollectedField, obj *policy.LimitPeak) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7760,7 +7762,7 @@ func (ec *executionContext) fieldContext_LimitPeak_window(_ context.Context, fie
 	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type LimitWindow does not have child fields"))
 }
 
-func (ec *executionContext) _LimitPeak_mode(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+func (ec *executionContext) _LimitPeak_mode(ctx context.Context, field graphql.CollectedField, obj *policy.LimitPeak) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7783,7 +7785,7 @@ func (ec *executionContext) fieldContext_LimitPeak_mode(_ context.Context, field
 	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type WindowMode does not have child fields"))
 }
 
-func (ec *executionContext) _LimitPeak_actions(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+func (ec *executionContext) _LimitPeak_actions(ctx context.Context, field graphql.CollectedField, obj *policy.LimitPeak) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7806,7 +7808,7 @@ func (ec *executionContext) fieldContext_LimitPeak_actions(_ context.Context, fi
 	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _LimitPeak_limit(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+func (ec *executionContext) _LimitPeak_limit(ctx context.Context, field graphql.CollectedField, obj *policy.LimitPeak) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7829,7 +7831,7 @@ func (ec *executionContext) fieldContext_LimitPeak_limit(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type Decimal does not have child fields"))
 }
 
-func (ec *executionContext) _LimitPeak_peak(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+func (ec *executionContext) _LimitPeak_peak(ctx context.Context, field graphql.CollectedField, obj *policy.LimitPeak) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7852,7 +7854,7 @@ func (ec *executionContext) fieldContext_LimitPeak_peak(_ context.Context, field
 	return graphql.NewScalarFieldContext("LimitPeak", field, false, false, errors.New("field of type Decimal does not have child fields"))
 }
 
-func (ec *executionContext) _LimitPeak_at(ctx context.Context, field graphql.CollectedField, obj *model.LimitPeak) (ret graphql.Marshaler) {
+func (ec *executionContext) _LimitPeak_at(ctx context.Context, field graphql.CollectedField, obj *policy.LimitPeak) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9851,7 +9853,7 @@ func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Cont
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySimulation_replayed(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySimulation_replayed(ctx context.Context, field graphql.CollectedField, obj *agent.Simulation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9874,7 +9876,7 @@ func (ec *executionContext) fieldContext_PolicySimulation_replayed(_ context.Con
 	return graphql.NewScalarFieldContext("PolicySimulation", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySimulation_allowed(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySimulation_allowed(ctx context.Context, field graphql.CollectedField, obj *agent.Simulation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9897,7 +9899,7 @@ func (ec *executionContext) fieldContext_PolicySimulation_allowed(_ context.Cont
 	return graphql.NewScalarFieldContext("PolicySimulation", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySimulation_refused(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySimulation_refused(ctx context.Context, field graphql.CollectedField, obj *agent.Simulation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9920,7 +9922,7 @@ func (ec *executionContext) fieldContext_PolicySimulation_refused(_ context.Cont
 	return graphql.NewScalarFieldContext("PolicySimulation", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySimulation_heldForApproval(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySimulation_heldForApproval(ctx context.Context, field graphql.CollectedField, obj *agent.Simulation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9943,7 +9945,7 @@ func (ec *executionContext) fieldContext_PolicySimulation_heldForApproval(_ cont
 	return graphql.NewScalarFieldContext("PolicySimulation", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySimulation_refusedByCode(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySimulation_refusedByCode(ctx context.Context, field graphql.CollectedField, obj *agent.Simulation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9955,8 +9957,8 @@ func (ec *executionContext) _PolicySimulation_refusedByCode(ctx context.Context,
 			return obj.RefusedByCode, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.ReasonCount) graphql.Marshaler {
-			return ec.marshalNReasonCount2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReasonCountᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []policy.ReasonCount) graphql.Marshaler {
+			return ec.marshalNReasonCount2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐReasonCountᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -9975,7 +9977,7 @@ func (ec *executionContext) fieldContext_PolicySimulation_refusedByCode(_ contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicySimulation_outcomes(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySimulation_outcomes(ctx context.Context, field graphql.CollectedField, obj *agent.Simulation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9987,8 +9989,8 @@ func (ec *executionContext) _PolicySimulation_outcomes(ctx context.Context, fiel
 			return obj.Outcomes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.SimulatedOutcome) graphql.Marshaler {
-			return ec.marshalNSimulatedOutcome2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSimulatedOutcomeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []agent.SimulatedOutcome) graphql.Marshaler {
+			return ec.marshalNSimulatedOutcome2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐSimulatedOutcomeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -10007,7 +10009,7 @@ func (ec *executionContext) fieldContext_PolicySimulation_outcomes(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicySimulation_peaks(ctx context.Context, field graphql.CollectedField, obj *model.PolicySimulation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySimulation_peaks(ctx context.Context, field graphql.CollectedField, obj *agent.Simulation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10019,8 +10021,8 @@ func (ec *executionContext) _PolicySimulation_peaks(ctx context.Context, field g
 			return obj.Peaks, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.LimitPeak) graphql.Marshaler {
-			return ec.marshalNLimitPeak2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐLimitPeakᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []policy.LimitPeak) graphql.Marshaler {
+			return ec.marshalNLimitPeak2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitPeakᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -11080,8 +11082,8 @@ func (ec *executionContext) _Query_simulatePolicy(ctx context.Context, field gra
 			return ec.Resolvers.Query().SimulatePolicy(ctx, fc.Args["agentId"].(string), fc.Args["policy"].(model.SpendPolicyInput), fc.Args["since"].(time.Time), fc.Args["until"].(*time.Time))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicySimulation) graphql.Marshaler {
-			return ec.marshalNPolicySimulation2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐPolicySimulation(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *agent.Simulation) graphql.Marshaler {
+			return ec.marshalNPolicySimulation2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐSimulation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -11187,7 +11189,7 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _ReasonCount_reasonCode(ctx context.Context, field graphql.CollectedField, obj *model.ReasonCount) (ret graphql.Marshaler) {
+func (ec *executionContext) _ReasonCount_reasonCode(ctx context.Context, field graphql.CollectedField, obj *policy.ReasonCount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11210,7 +11212,7 @@ func (ec *executionContext) fieldContext_ReasonCount_reasonCode(_ context.Contex
 	return graphql.NewScalarFieldContext("ReasonCount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ReasonCount_count(ctx context.Context, field graphql.CollectedField, obj *model.ReasonCount) (ret graphql.Marshaler) {
+func (ec *executionContext) _ReasonCount_count(ctx context.Context, field graphql.CollectedField, obj *policy.ReasonCount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11233,7 +11235,7 @@ func (ec *executionContext) fieldContext_ReasonCount_count(_ context.Context, fi
 	return graphql.NewScalarFieldContext("ReasonCount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _SimulatedOutcome_transaction(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+func (ec *executionContext) _SimulatedOutcome_transaction(ctx context.Context, field graphql.CollectedField, obj *agent.SimulatedOutcome) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11265,7 +11267,7 @@ func (ec *executionContext) fieldContext_SimulatedOutcome_transaction(_ context.
 	return fc, nil
 }
 
-func (ec *executionContext) _SimulatedOutcome_allowed(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+func (ec *executionContext) _SimulatedOutcome_allowed(ctx context.Context, field graphql.CollectedField, obj *agent.SimulatedOutcome) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11288,7 +11290,7 @@ func (ec *executionContext) fieldContext_SimulatedOutcome_allowed(_ context.Cont
 	return graphql.NewScalarFieldContext("SimulatedOutcome", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SimulatedOutcome_requiresApproval(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+func (ec *executionContext) _SimulatedOutcome_requiresApproval(ctx context.Context, field graphql.CollectedField, obj *agent.SimulatedOutcome) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11311,7 +11313,7 @@ func (ec *executionContext) fieldContext_SimulatedOutcome_requiresApproval(_ con
 	return graphql.NewScalarFieldContext("SimulatedOutcome", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SimulatedOutcome_reasonCode(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+func (ec *executionContext) _SimulatedOutcome_reasonCode(ctx context.Context, field graphql.CollectedField, obj *agent.SimulatedOutcome) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11334,7 +11336,7 @@ func (ec *executionContext) fieldContext_SimulatedOutcome_reasonCode(_ context.C
 	return graphql.NewScalarFieldContext("SimulatedOutcome", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _SimulatedOutcome_reason(ctx context.Context, field graphql.CollectedField, obj *model.SimulatedOutcome) (ret graphql.Marshaler) {
+func (ec *executionContext) _SimulatedOutcome_reason(ctx context.Context, field graphql.CollectedField, obj *agent.SimulatedOutcome) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16980,7 +16982,7 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 
 var limitPeakImplementors = []string{"LimitPeak"}
 
-func (ec *executionContext) _LimitPeak(ctx context.Context, sel ast.SelectionSet, obj *model.LimitPeak) graphql.Marshaler {
+func (ec *executionContext) _LimitPeak(ctx context.Context, sel ast.SelectionSet, obj *policy.LimitPeak) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, limitPeakImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17677,7 +17679,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 
 var policySimulationImplementors = []string{"PolicySimulation"}
 
-func (ec *executionContext) _PolicySimulation(ctx context.Context, sel ast.SelectionSet, obj *model.PolicySimulation) graphql.Marshaler {
+func (ec *executionContext) _PolicySimulation(ctx context.Context, sel ast.SelectionSet, obj *agent.Simulation) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policySimulationImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -18371,7 +18373,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 
 var reasonCountImplementors = []string{"ReasonCount"}
 
-func (ec *executionContext) _ReasonCount(ctx context.Context, sel ast.SelectionSet, obj *model.ReasonCount) graphql.Marshaler {
+func (ec *executionContext) _ReasonCount(ctx context.Context, sel ast.SelectionSet, obj *policy.ReasonCount) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, reasonCountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -18414,7 +18416,7 @@ func (ec *executionContext) _ReasonCount(ctx context.Context, sel ast.SelectionS
 
 var simulatedOutcomeImplementors = []string{"SimulatedOutcome"}
 
-func (ec *executionContext) _SimulatedOutcome(ctx context.Context, sel ast.SelectionSet, obj *model.SimulatedOutcome) graphql.Marshaler {
+func (ec *executionContext) _SimulatedOutcome(ctx context.Context, sel ast.SelectionSet, obj *agent.SimulatedOutcome) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, simulatedOutcomeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -20737,11 +20739,15 @@ func (ec *executionContext) marshalNJSON2encodingᚋjsonᚐRawMessage(ctx contex
 	return res
 }
 
-func (ec *executionContext) marshalNLimitPeak2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐLimitPeakᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LimitPeak) graphql.Marshaler {
+func (ec *executionContext) marshalNLimitPeak2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitPeak(ctx context.Context, sel ast.SelectionSet, v policy.LimitPeak) graphql.Marshaler {
+	return ec._LimitPeak(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLimitPeak2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitPeakᚄ(ctx context.Context, sel ast.SelectionSet, v []policy.LimitPeak) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNLimitPeak2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐLimitPeak(ctx, sel, v[i])
+		return ec.marshalNLimitPeak2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitPeak(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -20751,16 +20757,6 @@ func (ec *executionContext) marshalNLimitPeak2ᚕᚖgithubᚗcomᚋagenttrustᚋ
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNLimitPeak2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐLimitPeak(ctx context.Context, sel ast.SelectionSet, v *model.LimitPeak) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._LimitPeak(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNLimitUsage2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐLimitUsage(ctx context.Context, sel ast.SelectionSet, v policy.LimitUsage) graphql.Marshaler {
@@ -20956,7 +20952,7 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋagenttrustᚋserv
 	return ec._PageInfo(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicySimulation2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐPolicySimulation(ctx context.Context, sel ast.SelectionSet, v *model.PolicySimulation) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicySimulation2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐSimulation(ctx context.Context, sel ast.SelectionSet, v *agent.Simulation) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -20976,11 +20972,15 @@ func (ec *executionContext) marshalNPolicyUsage2ᚖgithubᚗcomᚋagenttrustᚋs
 	return ec._PolicyUsage(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNReasonCount2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReasonCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReasonCount) graphql.Marshaler {
+func (ec *executionContext) marshalNReasonCount2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐReasonCount(ctx context.Context, sel ast.SelectionSet, v policy.ReasonCount) graphql.Marshaler {
+	return ec._ReasonCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNReasonCount2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐReasonCountᚄ(ctx context.Context, sel ast.SelectionSet, v []policy.ReasonCount) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNReasonCount2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReasonCount(ctx, sel, v[i])
+		return ec.marshalNReasonCount2githubᚗcomᚋagenttrustᚋserviceᚋpolicyᚐReasonCount(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -20990,16 +20990,6 @@ func (ec *executionContext) marshalNReasonCount2ᚕᚖgithubᚗcomᚋagenttrust�
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNReasonCount2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐReasonCount(ctx context.Context, sel ast.SelectionSet, v *model.ReasonCount) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ReasonCount(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRegisterAgentInput2githubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐRegisterAgentInput(ctx context.Context, v any) (model.RegisterAgentInput, error) {
@@ -21017,11 +21007,15 @@ func (ec *executionContext) unmarshalNReportAgentInput2githubᚗcomᚋagenttrust
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNSimulatedOutcome2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSimulatedOutcomeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SimulatedOutcome) graphql.Marshaler {
+func (ec *executionContext) marshalNSimulatedOutcome2githubᚗcomᚋagenttrustᚋserviceᚋagentᚐSimulatedOutcome(ctx context.Context, sel ast.SelectionSet, v agent.SimulatedOutcome) graphql.Marshaler {
+	return ec._SimulatedOutcome(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSimulatedOutcome2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋagentᚐSimulatedOutcomeᚄ(ctx context.Context, sel ast.SelectionSet, v []agent.SimulatedOutcome) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSimulatedOutcome2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSimulatedOutcome(ctx, sel, v[i])
+		return ec.marshalNSimulatedOutcome2githubᚗcomᚋagenttrustᚋserviceᚋagentᚐSimulatedOutcome(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -21031,16 +21025,6 @@ func (ec *executionContext) marshalNSimulatedOutcome2ᚕᚖgithubᚗcomᚋagentt
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNSimulatedOutcome2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋgraphᚋmodelᚐSimulatedOutcome(ctx context.Context, sel ast.SelectionSet, v *model.SimulatedOutcome) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._SimulatedOutcome(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNSpendBucket2githubᚗcomᚋagenttrustᚋserviceᚋdashboardᚐBucket(ctx context.Context, v any) (dashboard.Bucket, error) {

@@ -44,8 +44,9 @@ var fieldCosts = map[string]func(args map[string]any) (base, per int64){
 	"Query.spendSeries": func(map[string]any) (int64, int64) { return 2000, 1 },
 	// The overview reads every agent's counters, like a count.
 	"Query.overview": func(map[string]any) (int64, int64) { return 5000, 1 },
-	// A simulation replays up to SIMULATION_MAX_TRANSACTIONS transactions: like an export.
-	"Query.simulatePolicy": func(map[string]any) (int64, int64) { return 40000, 1 },
+	// A simulation lists up to policy.MaxSimulatedOutcomes transactions (the
+	// rows it reads are charged as they are read).
+	"PolicySimulation.outcomes": func(map[string]any) (int64, int64) { return 1, 100 },
 }
 
 // rootFieldCaps bound how often one root field may appear in an operation

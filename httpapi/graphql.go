@@ -24,7 +24,8 @@ import (
 // queries, the error presenter and per-operation metrics.
 func newGraphQL(e *Edge, m *metrics) http.Handler {
 	cfg, d := e.cfg, e.deps
-	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services, resolvers.Options{ExportMaxBytes: cfg.ExportMaxBytes, Meter: e.meter})})
+	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services, resolvers.Options{ExportMaxBytes: cfg.ExportMaxBytes, Meter: e.meter,
+		SimulationMax: cfg.SimulationMaxTransactions})})
 	srv := handler.New(schema)
 	for _, t := range []graphql.Transport{
 		transport.Websocket{

@@ -254,7 +254,7 @@ var restCalls = map[string]func(w *roleWorld) (method, target string, body any){
 	"GET /transactions/export": func(*roleWorld) (string, string, any) { return http.MethodGet, "/transactions/export?format=json", nil },
 }
 
-// allowed is what the contract (section 9.1) says of as calling op,
+// allowed is what the contract (sections 9.1 and 10) says of as calling op,
 // written from its words rather than read from auth.Operations, so a wrong
 // entry in the table fails: every role reads (queries, subscriptions, REST
 // GETs) except apiKeys, which is an admin's; an agent key also pays,

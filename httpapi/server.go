@@ -46,6 +46,9 @@ type Config struct {
 	MaxSameRootField int     // times one root field may appear in an operation; default 10
 	MaxMutations     int     // mutation root fields per operation; default 10
 	ExportMaxBytes   int     // exportTransactions' content bound; default transaction.DefaultExportMaxBytes
+	// SimulationMaxTransactions bounds the transactions simulatePolicy
+	// replays; default agent.DefaultSimulationMax.
+	SimulationMaxTransactions int
 	// AuthFailuresPerMinute and AuthFailureBurst bound failed authentication
 	// attempts per client address (an IPv6 address's /64); defaults 30 and 30.
 	AuthFailuresPerMinute float64

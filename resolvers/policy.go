@@ -11,7 +11,13 @@ import (
 )
 
 func (r *mutationResolver) SetAgentPolicy(ctx context.Context, agentID string, in model.SpendPolicyInput, expectedVersion *int) (*preload.Agent, error) {
-	a, err := r.svc.Agents.SetPolicy(ctx, agentID, agent.PolicyInput{
+	a, err := r.svc.Agents.SetPolicy(ctx, agentID, policyInput(in), expectedVersion)
+	return r.preloadAgent(ctx, a, err)
+}
+
+// policyInput converts a SpendPolicyInput: setAgentPolicy and simulatePolicy read it alike.
+func policyInput(in model.SpendPolicyInput) agent.PolicyInput {
+	return agent.PolicyInput{
 		Timezone:             optional(in.Timezone),
 		SpendLimits:          optionalList(in.SpendLimits),
 		VelocityLimits:       optionalList(in.VelocityLimits),
@@ -20,8 +26,7 @@ func (r *mutationResolver) SetAgentPolicy(ctx context.Context, agentID string, i
 		TrustTiers:           optionalList(in.TrustTiers),
 		Approval:             optional(in.Approval),
 		RequireMandate:       optional(in.RequireMandate),
-	}, expectedVersion)
-	return r.preloadAgent(ctx, a, err)
+	}
 }
 
 // optional converts an omittable input field.

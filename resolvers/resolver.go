@@ -31,6 +31,8 @@ type Services struct {
 	Keys auth.KeyService
 	// Dashboard answers overview, spendSeries and Agent.policyUsage.
 	Dashboard dashboard.Service
+	// Simulations answers simulatePolicy.
+	Simulations agent.Simulator
 	// Live serves subscriptions; nil refuses them.
 	Live *live.Hub
 }
@@ -47,6 +49,9 @@ type Options struct {
 	ExportMaxBytes int
 	// Meter charges rows read; nil charges nothing.
 	Meter Meter
+	// SimulationMax bounds the transactions simulatePolicy replays; zero
+	// takes agent.DefaultSimulationMax.
+	SimulationMax int
 }
 
 // Resolver is the root resolver.
@@ -59,6 +64,9 @@ type Resolver struct {
 func New(svc Services, o Options) *Resolver {
 	if o.ExportMaxBytes <= 0 {
 		o.ExportMaxBytes = transaction.DefaultExportMaxBytes
+	}
+	if o.SimulationMax <= 0 {
+		o.SimulationMax = agent.DefaultSimulationMax
 	}
 	if o.Meter == nil {
 		o.Meter = func(context.Context, int) error { return nil }

@@ -74,6 +74,7 @@ func Services(o Options) resolvers.Services {
 		Dashboard:    db.NewDashboardService(o.DB),
 		Events:       o.DB,
 		Keys:         db.NewOrgService(o.DB),
+		Simulations:  db.NewSimulationService(o.DB),
 	}
 }
 

@@ -113,22 +113,6 @@ type ExecuteTransactionInput struct {
 	MandateID *string `json:"mandateId,omitempty"`
 }
 
-// The most of one spend limit the replay used at any moment of the period.
-type LimitPeak struct {
-	// The limit's window.
-	Window policy.LimitWindow `json:"window"`
-	// Rolling or calendar; `total` ignores it.
-	Mode policy.WindowMode `json:"mode"`
-	// The actions the limit counts; null: all.
-	Actions []string `json:"actions,omitempty"`
-	// The limit after the trust tier that applied at the peak (at the end of the period when nothing was counted).
-	Limit money.Amount `json:"limit"`
-	// The highest use of the window just after a replayed transaction it allowed; 0 when it allowed none the limit counts.
-	Peak money.Amount `json:"peak"`
-	// When the peak was reached: the time of the transaction that reached it; null when `peak` is 0.
-	At *time.Time `json:"at,omitempty"`
-}
-
 // A page of mandates, newest first.
 type MandateConnection struct {
 	// The mandates of this page.
@@ -167,24 +151,6 @@ type PageInfo struct {
 	HasPreviousPage bool `json:"hasPreviousPage"`
 }
 
-// The answer of `simulatePolicy`: what a proposed policy would have done to the agent's real history.
-type PolicySimulation struct {
-	// How many completed transactions were replayed.
-	Replayed int `json:"replayed"`
-	// How many the simulated policy allows without approval.
-	Allowed int `json:"allowed"`
-	// How many it refuses.
-	Refused int `json:"refused"`
-	// How many it would have held for approval.
-	HeldForApproval int `json:"heldForApproval"`
-	// Refusals by reason code, largest count first (then by code).
-	RefusedByCode []*ReasonCount `json:"refusedByCode"`
-	// The first 100 refused or held transactions, oldest first.
-	Outcomes []*SimulatedOutcome `json:"outcomes"`
-	// One per spend limit of the simulated policy, in the order of its `spendLimits`.
-	Peaks []*LimitPeak `json:"peaks"`
-}
-
 // Read operations. Every request needs `Authorization: Bearer <API_KEY>` (create a key with
 // `go run . org create --name NAME`).
 //
@@ -200,14 +166,6 @@ type PolicySimulation struct {
 // - `RATE_LIMITED`: too many requests (HTTP 429 with `Retry-After`); `extensions.retryAfter` is in whole seconds.
 // - `INTERNAL`: anything else, including a database outage (then HTTP 503); the message reveals no internals.
 type Query struct {
-}
-
-// How often the simulated policy refused with one reason code.
-type ReasonCount struct {
-	// A refusal's reason code, as `evaluateTrust` gives it.
-	ReasonCode string `json:"reasonCode"`
-	// How many replayed transactions it refused.
-	Count int `json:"count"`
 }
 
 // Input of `registerAgent`.
@@ -242,20 +200,6 @@ type ReportAgentInput struct {
 	Reason string `json:"reason"`
 	// 1..100 transactions visible to you that involve the agent, none already under your open dispute.
 	EvidenceIds []string `json:"evidenceIds"`
-}
-
-// What the simulated policy would have answered one replayed transaction.
-type SimulatedOutcome struct {
-	// The real transaction that was replayed.
-	Transaction *transaction.Transaction `json:"transaction"`
-	// Whether the simulated policy allows it (held for approval counts as allowed).
-	Allowed bool `json:"allowed"`
-	// Whether it would have waited for approval.
-	RequiresApproval bool `json:"requiresApproval"`
-	// The reason code an execute would have given, e.g. `weekly_limit_exceeded`.
-	ReasonCode string `json:"reasonCode"`
-	// The reason, exactly as an execute would have given it.
-	Reason string `json:"reason"`
 }
 
 // Input of `setAgentPolicy`: an absent field keeps its value, null clears it. Lists replace the whole list.
