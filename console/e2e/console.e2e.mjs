@@ -203,6 +203,41 @@ async function flows() {
     clean(page);
   });
 
+  await flow("live-feed-resync", async () => {
+    // The server closes a subscriber that fell too far behind with 4420; a
+    // routed websocket lets the test close the page's socket that way.
+    const p = await newPage();
+    let socket = null;
+    const sent = [];
+    await p.routeWebSocket(/\/graphql$/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        sent.push(String(m));
+        server.send(m);
+      });
+      socket = ws;
+    });
+    await signIn(p, adminKey);
+    await go(p, "#/live");
+    await p.getByRole("heading", { name: "Live feed" }).waitFor();
+    await until("the subscription to open", async () => sent.some((f) => f.includes('"subscribe"') && f.includes("LiveFeedPageSubscription")));
+    const a = await registerAgent("resync");
+    await p.locator("ol.feed li", { hasText: a.id }).first().waitFor({ timeout: 15000 });
+    const lastId = await p.locator("ol.feed li").first().getAttribute("data-event-id");
+    await socket.close({ code: 4420, reason: `slow consumer: resubscribe with after ${lastId}` });
+    await p.getByText(`Fell too far behind the live stream: resyncing after ${lastId}`).waitFor();
+    await p.getByText(`Reconnected: resumed after ${lastId}`).waitFor({ timeout: 20000 });
+    await until("the resubscription to pass after", async () =>
+      sent.some((f) => f.includes("LiveFeedPageSubscription") && f.includes(`"after":"${lastId}"`)),
+    );
+    const b = await registerAgent("resync");
+    await p.locator("ol.feed li", { hasText: b.id }).first().waitFor({ timeout: 15000 });
+    const ids = await p.locator("ol.feed li").evaluateAll((els) => els.map((e) => e.getAttribute("data-event-id")));
+    if (new Set(ids).size !== ids.length) throw new Error(`an event is shown twice after the resync: ${ids}`);
+    clean(p);
+    await p.context().close();
+  });
+
   await flow("agent", async () => {
     const a = shopper ?? (await registerAgent("shopper"));
     const shop = await registerAgent("shop");
