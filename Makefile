@@ -42,6 +42,13 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 10s), e.g. make fuzz F
 hostile: ## the hostile request table alone: abusive GraphQL, HTTP and websocket requests, database unchanged
 	$(GO) test -race -count=1 -run TestHostileRequests ./internal/hostile/
 
+console: ## rebuild the console (console/: TypeScript, React, Relay) from its lock file into httpapi/console/dist, byte for byte: Relay artifacts, type check, esbuild bundle (needs node and npm)
+	cd console && npm ci --no-audit --no-fund && node build.mjs
+
+console-screenshots: ## walk the console in headless Chromium and save a screenshot of every page to docs/console/ (needs node, Chromium, Postgres)
+	mkdir -p $(CURDIR)/docs/console
+	CONSOLE_SCREENSHOTS=$(CURDIR)/docs/console $(GO) test -count=1 -run TestConsoleInChromium ./httpapi/console/
+
 playground: ## refresh the embedded GraphiQL assets from npm (versions pinned in playground/package-lock.json)
 	bash playground/build.sh
 
@@ -76,4 +83,4 @@ livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients aga
 livebench: ## 10,000 websocket subscriptions over 100 organizations: memory per subscription, commit-to-receipt latency, statements per wake-up
 	bash -c 'ulimit -n 65536 2>/dev/null || ulimit -n $$(ulimit -Hn); $(GO) run ./bench/livebench'
 
-.PHONY: chaos fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read bench-overhead audit playground screenshot webhookcheck bench-webhooks relaycheck
+.PHONY: console console-screenshots chaos fuzz hostile livecheck livebench help run test generate lint bench bench-go soak bench-read bench-overhead audit playground screenshot webhookcheck bench-webhooks relaycheck

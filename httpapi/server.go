@@ -24,6 +24,7 @@ import (
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
+	"github.com/agenttrust/service/httpapi/console"
 	"github.com/agenttrust/service/httpapi/playground"
 	"github.com/agenttrust/service/live"
 	"github.com/agenttrust/service/resolvers"
@@ -199,6 +200,9 @@ func NewEdge(cfg Config, d Deps) *Edge {
 	pg := playground.Handler("/graphql")
 	mux.Handle("GET /{$}", pg)
 	mux.Handle("GET "+playground.AssetPrefix, pg)
+	cons := console.Handler()
+	mux.Handle("GET "+console.Path, cons)
+	mux.Handle("GET "+console.Path+"/", cons)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
