@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agenttrust/service/agent"
@@ -86,30 +87,27 @@ func (s *DashboardService) SpendSeries(ctx context.Context, p auth.Principal, q 
 	return q.Fill(sums), nil
 }
 
-// hourSeriesSQL sums the hourly outflow buckets per hour, capped at ?0, of
-// the agents of organization ?1 in currency ?2 (only agent ?3 unless NULL),
-// in [?4, ?5), of action ?6 unless NULL. Each agent's buckets are an index
-// range scan of its own (OFFSET 0 keeps the planner from scanning every
-// organization's buckets instead), so the cost follows the organization's
-// agents and the hours asked for, never the transactions they hold.
-const hourSeriesSQL = `
-SELECT b.hour AS start, least(sum(b.amount), ?0::numeric) AS amount, sum(b.count)::int AS count
-  FROM agents AS a, LATERAL (
-       SELECT hour, amount, count FROM agent_outflow_hours
-        WHERE agent_id = a.id AND hour >= ?4 AND hour < ?5 AND (?6::text IS NULL OR action = ?6)
-       OFFSET 0) AS b
- WHERE a.org_id = ?1 AND a.currency = ?2 AND (?3::text IS NULL OR a.id = ?3)
- GROUP BY b.hour`
+// hourSeriesSQL and daySeriesSQL sum the hourly or daily outflow buckets
+// per bucket (seriesSQL).
+var hourSeriesSQL, daySeriesSQL = seriesSQL("agent_outflow_hours", "hour"), seriesSQL("agent_outflow_days", "day")
 
-// daySeriesSQL is hourSeriesSQL over the daily buckets.
-const daySeriesSQL = `
-SELECT b.day AS start, least(sum(b.amount), ?0::numeric) AS amount, sum(b.count)::int AS count
+// seriesSQL sums the buckets of table (keyed by column) per bucket, capped
+// at ?0, of the agents of organization ?1 in currency ?2 (only agent ?3
+// unless NULL), in [?4, ?5), of action ?6 unless NULL. Each agent's buckets
+// are an index range scan of its own (OFFSET 0 keeps the planner from
+// scanning every organization's buckets instead), so the cost follows the
+// organization's agents and the buckets asked for, never the transactions
+// they hold.
+func seriesSQL(table, column string) string {
+	return strings.NewReplacer("TABLE", table, "BUCKET", column).Replace(`
+SELECT b.BUCKET AS start, least(sum(b.amount), ?0::numeric) AS amount, sum(b.count)::int AS count
   FROM agents AS a, LATERAL (
-       SELECT day, amount, count FROM agent_outflow_days
-        WHERE agent_id = a.id AND day >= ?4 AND day < ?5 AND (?6::text IS NULL OR action = ?6)
+       SELECT BUCKET, amount, count FROM TABLE
+        WHERE agent_id = a.id AND BUCKET >= ?4 AND BUCKET < ?5 AND (?6::text IS NULL OR action = ?6)
        OFFSET 0) AS b
  WHERE a.org_id = ?1 AND a.currency = ?2 AND (?3::text IS NULL OR a.id = ?3)
- GROUP BY b.day`
+ GROUP BY b.BUCKET`)
+}
 
 // Overview counts the organization's agents (by status, and by assessment
 // at now computed from their counters as every trust read does), its

@@ -6,18 +6,15 @@ package console
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"html/template"
 	"io/fs"
 	"net/http"
-	"path"
 	"regexp"
-	"strconv"
-	"strings"
-	"sync"
+
+	"github.com/agenttrust/service/httpapi/asset"
 )
 
 //go:embed index.html dist
@@ -53,7 +50,7 @@ func Handler() http.Handler {
 		_, _ = w.Write(html.Bytes())
 	}
 	assets := http.FileServerFS(dist)
-	var zipped gzipCache
+	var zipped asset.GzipCache
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+Path, servePage)
 	mux.HandleFunc("GET "+Path+"/{$}", servePage)
@@ -62,7 +59,7 @@ func Handler() http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=86400")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Content-Security-Policy", ContentSecurityPolicy)
-		if zipped.serve(w, r, dist, r.URL.Path) {
+		if zipped.Serve(w, r, dist, r.URL.Path) {
 			return
 		}
 		assets.ServeHTTP(w, r)
@@ -87,50 +84,6 @@ func staticImports(dist fs.FS) []string {
 // leadingImport matches one of the import statements esbuild writes at the
 // top of an entry point.
 var leadingImport = regexp.MustCompile(`(?:^|;)import\{[^}]*\}from"\./(chunk-[A-Z0-9]+\.js)"`)
-
-// gzipCache holds the script and the style sheet gzipped, made on first request.
-type gzipCache struct{ m sync.Map } // name -> *gzipped
-
-type gzipped struct {
-	once sync.Once
-	body []byte
-}
-
-// serve answers r with name gzipped if the client accepts gzip and name is a
-// script or style sheet; it reports whether it answered.
-func (c *gzipCache) serve(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string) bool {
-	ctype := map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}[path.Ext(name)]
-	if ctype == "" {
-		return false
-	}
-	w.Header().Add("Vary", "Accept-Encoding")
-	if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		return false
-	}
-	v, _ := c.m.LoadOrStore(name, &gzipped{})
-	g := v.(*gzipped)
-	g.once.Do(func() {
-		raw, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return // not found: the file server answers 404
-		}
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		_, _ = zw.Write(raw)
-		_ = zw.Close()
-		g.body = buf.Bytes()
-	})
-	if g.body == nil {
-		return false
-	}
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Encoding", "gzip")
-	w.Header().Set("Content-Length", strconv.Itoa(len(g.body)))
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(g.body)
-	}
-	return true
-}
 
 // contentVersion is a short hash of the embedded assets, used to bust caches.
 func contentVersion(dist fs.FS) string {

@@ -5,7 +5,6 @@ package playground
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -14,9 +13,8 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
-	"strconv"
-	"strings"
-	"sync"
+
+	"github.com/agenttrust/service/httpapi/asset"
 )
 
 //go:embed index.html playground.js playground.css favicon.svg assets
@@ -80,7 +78,7 @@ func Handler(endpoint string) http.Handler {
 	}
 	own := http.FileServerFS(files) // playground.js and playground.css
 	lib := http.FileServerFS(assets)
-	var zipped gzipCache
+	var zipped asset.GzipCache
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -96,58 +94,12 @@ func Handler(endpoint string) http.Handler {
 		if r.URL.Path == "playground.js" || r.URL.Path == "playground.css" || r.URL.Path == "favicon.svg" {
 			name, fileServer = r.URL.Path, own
 		}
-		if zipped.serve(w, r, fsys, name) {
+		if zipped.Serve(w, r, fsys, name) {
 			return
 		}
 		fileServer.ServeHTTP(w, r)
 	})))
 	return mux
-}
-
-// gzipCache holds each script and style sheet gzipped, made on its first
-// request (not at start-up: every test builds a handler), about a third of
-// the embedded size on the wire.
-type gzipCache struct{ m sync.Map } // name -> *gzipped
-
-type gzipped struct {
-	once sync.Once
-	body []byte
-}
-
-// serve answers r with name gzipped if the client accepts gzip and name is a
-// script or style sheet; it reports whether it answered.
-func (c *gzipCache) serve(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string) bool {
-	ctype := map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}[path.Ext(name)]
-	if ctype == "" {
-		return false
-	}
-	w.Header().Add("Vary", "Accept-Encoding")
-	if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		return false
-	}
-	v, _ := c.m.LoadOrStore(name, &gzipped{})
-	g := v.(*gzipped)
-	g.once.Do(func() {
-		raw, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return // not found: the file server answers 404
-		}
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		_, _ = zw.Write(raw)
-		_ = zw.Close()
-		g.body = buf.Bytes()
-	})
-	if g.body == nil {
-		return false
-	}
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Encoding", "gzip")
-	w.Header().Set("Content-Length", strconv.Itoa(len(g.body)))
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(g.body)
-	}
-	return true
 }
 
 // contentSecurityPolicy keeps the page to its own origin: scripts, styles,
