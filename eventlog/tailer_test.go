@@ -120,3 +120,32 @@ func TestTailerLogsAnOutageOnceEachWay(t *testing.T) {
 		t.Fatalf("logged %q after %d failed reads, want one warning and one recovery", log.got, src.failing.Load())
 	}
 }
+
+// A wake-up ends the back-off after a failed read at once (the listener
+// wakes the loop when it has reconnected), however long the back-off is.
+func TestTailerWakeUpEndsTheBackOff(t *testing.T) {
+	t.Parallel()
+	src := &flaky{}
+	src.failing.Store(3)
+	tl := eventlog.New(src, nil)
+	tl.Poll, tl.Backoff = time.Hour, time.Hour
+	got := make(chan event.Event, 1)
+	go tl.Run(t.Context(), event.Position{}, func(evs []event.Event) { got <- evs[0] }) //nolint:errcheck
+	// The first failure waits 50 ms, the next ones an hour.
+	for src.reads.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	tl.Wake() // ends the 50 ms or the hour, whichever is running
+	for src.reads.Load() < 3 {
+		time.Sleep(time.Millisecond)
+	}
+	tl.Wake()
+	select {
+	case ev := <-got:
+		if ev.ID != "evt_1" {
+			t.Fatalf("got %s", ev.ID)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no event after %d reads: the wake-up did not end the back-off", src.reads.Load())
+	}
+}
