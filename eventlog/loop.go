@@ -40,10 +40,11 @@ type Loop struct {
 	// Recheck is the longest wait between re-reads while a pass reports
 	// events held back (default 1s).
 	Recheck time.Duration
-	// Backoff is the longest wait after a failed pass (default 5s). A
-	// wake-up ends the wait at once: the listener wakes its callers when it
-	// has reconnected, so the log is read as soon as the database answers
-	// again rather than at the end of the back-off.
+	// Backoff is the wait after a first failed pass (default 50ms); it
+	// doubles with each further failure, up to 100 times Backoff. A wake-up
+	// ends the wait at once: the listener wakes its callers when it has
+	// reconnected, so the log is read as soon as the database answers again
+	// rather than at the end of the back-off.
 	Backoff time.Duration
 }
 
@@ -53,7 +54,7 @@ func NewLoop(log *slog.Logger) *Loop {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Loop{wake: make(chan struct{}, 1), log: log, Poll: 2 * time.Second, Batch: 500, Gap: 20 * time.Millisecond,
-		Recheck: time.Second, Backoff: maxBackoff}
+		Recheck: time.Second, Backoff: 50 * time.Millisecond}
 }
 
 // Wake asks Run for a pass now. It never blocks: wake-ups that arrive while
@@ -67,12 +68,11 @@ func (l *Loop) Wake() {
 }
 
 // Re-reads while events are held back start minRecheck apart and double
-// up to Recheck; back-off after a failure starts at minBackoff and doubles
-// up to Backoff (maxBackoff by default).
+// up to Recheck; back-off after a failure starts at Backoff and doubles up
+// to backoffGrowth times it.
 const (
-	minRecheck = 5 * time.Millisecond
-	minBackoff = 50 * time.Millisecond
-	maxBackoff = 5 * time.Second
+	minRecheck    = 5 * time.Millisecond
+	backoffGrowth = 100
 )
 
 // Run calls pass until ctx ends, and returns ctx's error. A failed pass is
@@ -139,16 +139,14 @@ type outage struct {
 }
 
 // failed counts a failed pass, logs the first of a run, and returns how
-// long to wait before the next, at most limit (maxBackoff when 0).
-func (o *outage) failed(log *slog.Logger, err error, limit time.Duration) time.Duration {
-	if limit <= 0 {
-		limit = maxBackoff
-	}
+// long to wait before the next: first, then doubling up to backoffGrowth
+// times first.
+func (o *outage) failed(log *slog.Logger, err error, first time.Duration) time.Duration {
 	if o.failures == 0 {
-		o.since, o.backoff = time.Now(), min(minBackoff, limit)
+		o.since, o.backoff = time.Now(), first
 		log.Warn("read event log failed; retrying until it succeeds", "err", err)
 	} else {
-		o.backoff = min(2*o.backoff, limit)
+		o.backoff = min(2*o.backoff, backoffGrowth*first)
 	}
 	o.failures++
 	return o.backoff

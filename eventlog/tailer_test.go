@@ -126,26 +126,27 @@ func TestTailerLogsAnOutageOnceEachWay(t *testing.T) {
 func TestTailerWakeUpEndsTheBackOff(t *testing.T) {
 	t.Parallel()
 	src := &flaky{}
-	src.failing.Store(3)
+	src.failing.Store(2)
 	tl := eventlog.New(src, nil)
-	tl.Poll, tl.Backoff = time.Hour, time.Hour
+	tl.Poll, tl.Backoff = time.Hour, time.Hour // the only ways left to read again: a wake-up, or an hour
 	got := make(chan event.Event, 1)
 	go tl.Run(t.Context(), event.Position{}, func(evs []event.Event) { got <- evs[0] }) //nolint:errcheck
-	// The first failure waits 50 ms, the next ones an hour.
-	for src.reads.Load() < 2 {
-		time.Sleep(time.Millisecond)
+	deadline := time.Now().Add(30 * time.Second)
+	for want := int64(2); want <= 3 && time.Now().Before(deadline); want++ {
+		for src.reads.Load() < want-1 {
+			time.Sleep(time.Millisecond)
+		}
+		tl.Wake() // ends the back-off after read want-1 (or is taken at once when it starts)
+		for src.reads.Load() < want && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
 	}
-	tl.Wake() // ends the 50 ms or the hour, whichever is running
-	for src.reads.Load() < 3 {
-		time.Sleep(time.Millisecond)
-	}
-	tl.Wake()
 	select {
 	case ev := <-got:
 		if ev.ID != "evt_1" {
 			t.Fatalf("got %s", ev.ID)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(time.Until(deadline)):
 		t.Fatalf("no event after %d reads: the wake-up did not end the back-off", src.reads.Load())
 	}
 }
