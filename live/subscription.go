@@ -13,7 +13,8 @@ type Request struct {
 	OrgID string
 	// Types filters by event type; empty or ["*"] means every type.
 	Types []string
-	// After, when set, is an event id of OrgID to resume after.
+	// After, when set, is an event id of OrgID to resume after, or a
+	// position token (Hub.Position) to start after.
 	After string
 	// Charge, when set, is called with the number of stored events the
 	// replay will read, before any is sent; its error refuses the
@@ -80,17 +81,18 @@ func (s *Subscription) Err() error { return s.reason }
 func (s *Subscription) LastID() string { return s.last }
 
 // Subscribe starts a subscription that lives until ctx ends, the subscriber
-// falls behind, or the hub shuts down. Errors: failure.ValidationFailed for
-// an unknown type or an After more than MaxReplay stored events back
-// (ReplayTooLong), failure.NotFound for an After the organization cannot
-// see, and the request's Charge error.
+// falls behind for too long, or the hub shuts down. Errors:
+// failure.ValidationFailed for an unknown type, a malformed position token
+// or an After more than MaxReplay stored events back (ReplayTooLong),
+// failure.NotFound for an event id the organization cannot see, and the
+// request's Charge error.
 func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	var after event.Position
 	if req.After != "" {
-		p, err := h.src.EventPosition(ctx, req.OrgID, req.After)
+		p, err := h.resumePoint(ctx, req)
 		if err != nil {
 			return nil, err
 		}
@@ -138,6 +140,15 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	}
 	h.mu.Unlock()
 	return s, nil
+}
+
+// resumePoint is the position of req.After: an event of the organization,
+// or a position token (Position).
+func (h *Hub) resumePoint(ctx context.Context, req Request) (event.Position, error) {
+	if isPositionToken(req.After) {
+		return parsePositionToken(req.After)
+	}
+	return h.src.EventPosition(ctx, req.OrgID, req.After)
 }
 
 // awaitLocked wakes a sleeping hub and waits, with h.mu released, until it
