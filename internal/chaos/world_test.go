@@ -100,26 +100,32 @@ func (s *subscriber) check(want []string, timeout time.Duration) string {
 	if err := s.st.Err(); err != nil {
 		return fmt.Sprintf("%s: stream ended: %v", s.name, err)
 	}
+	return compareStreams(s.name, got, want)
+}
+
+// compareStreams reports how a stream's events (got) differ from want (the
+// log, in log order): a missing, repeated or reordered event ("" if none).
+func compareStreams(name string, got, want []string) string {
 	seen := map[string]int{}
 	for _, id := range got {
 		seen[id]++
 	}
 	for id, n := range seen {
 		if n > 1 {
-			return fmt.Sprintf("%s: event %s received %d times", s.name, id, n)
+			return fmt.Sprintf("%s: event %s received %d times", name, id, n)
 		}
 	}
 	for _, id := range want {
 		if seen[id] == 0 {
-			return fmt.Sprintf("%s: received %d of %d events; %s is missing", s.name, len(got), len(want), id)
+			return fmt.Sprintf("%s: received %d of %d events; %s is missing", name, len(got), len(want), id)
 		}
 	}
 	if len(got) != len(want) {
-		return fmt.Sprintf("%s: received %d events, the log holds %d", s.name, len(got), len(want))
+		return fmt.Sprintf("%s: received %d events, the log holds %d", name, len(got), len(want))
 	}
 	for i := range want {
 		if got[i] != want[i] {
-			return fmt.Sprintf("%s: event %d is %s, the log has %s there", s.name, i, got[i], want[i])
+			return fmt.Sprintf("%s: event %d is %s, the log has %s there", name, i, got[i], want[i])
 		}
 	}
 	return ""
