@@ -2,6 +2,7 @@ package delivery_test
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"testing"
 	"time"
@@ -16,8 +17,9 @@ import (
 // An endpoint receives every matching event whose transaction commits after
 // its registration commits, and none committed before, whatever the events'
 // created_at says: one committed before with a created_at an hour ahead is
-// not delivered, one whose transaction began before the registration and
-// committed after it is.
+// not delivered, nor one written before the registration began whose
+// transaction commits while the registration waits for it; one whose
+// transaction began before the registration and committed after it is.
 func TestEndpointReceivesTheEventsCommittedAfterItsRegistration(t *testing.T) {
 	t.Parallel()
 	e := webhooktest.NewEnv(t, webhooktest.Options{})
@@ -48,9 +50,37 @@ func TestEndpointReceivesTheEventsCommittedAfterItsRegistration(t *testing.T) {
 	if _, err := tx.Exec(ctx, `SELECT pg_current_xact_id()`); err != nil {
 		t.Fatal(err)
 	}
+	// A transaction that has written its event when the registration
+	// starts: the registration waits for it, so it commits first.
+	early, err := pgx.Connect(ctx, e.DBURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer early.Close(ctx)
+	etx, err := early.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := etx.Exec(ctx, insert, "evt_written_before", e.OrgID, "1 hour"); err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(10 * time.Millisecond)
 	rcv := webhooktest.New(t)
-	e.Register(rcv.URL(), event.AgentUpdated)
+	registered := make(chan *webhooktest.Response, 1)
+	go func() {
+		registered <- e.Do(e.Key, http.MethodPost, "/webhooks", map[string]any{"url": rcv.URL(), "events": []string{event.AgentUpdated}})
+	}()
+	select {
+	case r := <-registered:
+		t.Fatalf("the registration returned (%d) while a transaction that wrote an event was running", r.Status)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if err := etx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-registered; r.Status != http.StatusCreated {
+		t.Fatalf("register: %d %s", r.Status, r.Body)
+	}
 	if _, err := tx.Exec(ctx, insert, "evt_began_before", e.OrgID, "0"); err != nil {
 		t.Fatal(err)
 	}
