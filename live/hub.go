@@ -32,8 +32,9 @@ type Source interface {
 	EventHead(ctx context.Context) (event.Position, error)
 	EventPosition(ctx context.Context, orgID, eventID string) (event.Position, error)
 	// CountOrgEvents counts the organization's stored events after a
-	// position, stopping at limit.
-	CountOrgEvents(ctx context.Context, orgID string, after event.Position, limit int) (int, error)
+	// position, stopping at limit, and how many of them have one of types
+	// (all when types is empty).
+	CountOrgEvents(ctx context.Context, orgID string, after event.Position, types []string, limit int) (all, matching int, err error)
 	ListenEvents(ctx context.Context, wake func())
 }
 

@@ -59,8 +59,14 @@ func (m *memLog) ReadOrgEvents(_ context.Context, org string, after event.Positi
 	return m.read(org, after, limit), nil
 }
 
-func (m *memLog) CountOrgEvents(_ context.Context, org string, after event.Position, limit int) (int, error) {
-	return len(m.read(org, after, limit)), nil
+func (m *memLog) CountOrgEvents(_ context.Context, org string, after event.Position, types []string, limit int) (all, matching int, err error) {
+	for _, e := range m.read(org, after, limit) {
+		all++
+		if len(types) == 0 || contains(types, e.Type) {
+			matching++
+		}
+	}
+	return all, matching, nil
 }
 
 func (m *memLog) EventHead(context.Context) (event.Position, error) {

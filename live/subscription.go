@@ -90,13 +90,17 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	var types []string // nil: all
+	if !slices.Contains(req.Types, event.All) && len(req.Types) > 0 {
+		types = slices.Clone(req.Types)
+	}
 	var after event.Position
 	if req.After != "" {
 		p, err := h.resumePoint(ctx, req)
 		if err != nil {
 			return nil, err
 		}
-		if err := h.admitReplay(ctx, req, p); err != nil {
+		if err := h.admitReplay(ctx, req, types, p); err != nil {
 			return nil, err
 		}
 		after = p
@@ -104,10 +108,7 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	// One slot: the hub hands an event over when the consumer has taken the
 	// previous one, and a backlog waits in pending (bounded by Buffer).
 	ch := make(chan *event.Event, 1)
-	s := &Subscription{C: ch, ch: ch, ctx: ctx, transport: transportOf(ctx), orgID: req.OrgID, last: req.After}
-	if !slices.Contains(req.Types, event.All) && len(req.Types) > 0 {
-		s.types = slices.Clone(req.Types)
-	}
+	s := &Subscription{C: ch, ch: ch, ctx: ctx, transport: transportOf(ctx), orgID: req.OrgID, last: req.After, types: types}
 
 	// Registering and reading the hub's position under one lock splits the
 	// log in two: everything up to head is replayed from the database (a
