@@ -74,7 +74,7 @@ webhookcheck: ## verify real webhook deliveries with the standardwebhooks npm pa
 bench-webhooks: ## webhook delivery throughput (20,000 deliveries to 1 and 50 endpoints, vs plain net/http) and commit-to-first-attempt latency
 	$(GO) test -run '^$$' -bench . -benchtime $(or $(ROUNDS),3)x -count 1 ./webhook/delivery/ -deliveries 20000
 
-chaos: ## fault scenarios against the real binary, long form, printing a results table: kill -9 under load, Postgres restarted, hung/slow/huge-body webhook endpoints, three processes, the daily budget under storms and a crash, a noisy neighbour organization, weekly and velocity limits with approvals under a crash, a mandate under a storm and a crash, a noisy neighbour on the database (needs the PostgreSQL server binaries; `go test ./...` runs the short form)
+chaos: ## fault scenarios against the real binary, long form, printing a results table: kill -9 under load, Postgres restarted, hung/slow/huge-body webhook endpoints, three processes, the daily budget under storms and a crash, a noisy neighbour organization, weekly and velocity limits with approvals under a crash, a mandate under a storm and a crash, a noisy neighbour on the database, live streams and webhook endpoints across Postgres restarts (needs the PostgreSQL server binaries; `go test ./...` runs the short form, but of the last only with -chaos.live)
 	$(GO) test -count=1 -v -timeout 30m -parallel 2 ./internal/chaos/ -chaos.long
 
 livecheck: ## subscribe with the real graphql-ws and graphql-sse npm clients against a freshly started service (needs npm)

@@ -123,6 +123,39 @@ type ValidationError struct {
 	FieldErrors []FieldError
 }
 
+// ErrResyncRequired matches a *ResyncError.
+var ErrResyncRequired = errors.New("agenttrust: event stream resync required")
+
+// ResyncError ends an event stream whose resume point the server no longer
+// replays from: more stored events follow it than LIVE_REPLAY_MAX_EVENTS
+// (1,000 by default). The events after After cannot be had one by one any
+// more: re-read the state the stream was keeping up to date from the list
+// methods (Agents.List, Transactions.List, …), then subscribe again with
+// SubscribeOptions.After set to Position, so that every event committed
+// since the refusal arrives on top of what was read.
+type ResyncError struct {
+	// After is the refused resume point: the last event delivered (or the
+	// position the stream started at).
+	After string
+	// Position is the event log's position when the server refused, from
+	// its connection_ack ("" from a server that does not send one).
+	Position string
+	// Err is the server's refusal, a *ValidationError on after.
+	Err error
+}
+
+// Error implements error.
+func (e *ResyncError) Error() string {
+	return fmt.Sprintf("agenttrust: event stream cannot resume after %s: re-read the state from the list methods, then subscribe with After %q (%v)",
+		e.After, e.Position, e.Err)
+}
+
+// Unwrap returns the server's refusal.
+func (e *ResyncError) Unwrap() error { return e.Err }
+
+// Is matches ErrResyncRequired.
+func (e *ResyncError) Is(target error) bool { return target == ErrResyncRequired }
+
 // PolicyDeniedError: the trust policy refused an execute. ReasonCode is one
 // of the evaluateTrust reason codes (e.g. amount_exceeds_limit).
 type PolicyDeniedError struct {

@@ -17,11 +17,11 @@ import (
 type SubscribeOptions struct {
 	// Types filters by event type; nil or ["*"] streams every type.
 	Types []string
-	// After replays every stored event after this event id first, then
-	// continues live. Empty starts with the next live event once the
-	// server has registered the subscription, a moment after Subscribe
-	// returns: an event committed in between is not sent, so a caller that
-	// must see everything from a point on passes that point's event as After.
+	// After replays every stored event after this event id (or a position
+	// LastEventID returned) first, then continues live. Empty starts at the
+	// moment the first connection was acknowledged, before Subscribe
+	// returns: every event committed from then on arrives, also when the
+	// connection drops before the first one.
 	After string
 	// MaxReconnects is how many reconnects in a row may fail before the
 	// stream ends with the last error; 0 reconnects until ctx ends.
@@ -40,9 +40,10 @@ type EventStream struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu     sync.Mutex
-	err    error
-	lastID string
+	mu       sync.Mutex
+	err      error
+	lastID   string
+	position string // the log position the last connection_ack carried
 }
 
 // Timings of the websocket protocol.
@@ -54,12 +55,15 @@ const (
 const subscribeQuery = `subscription($types: [String!], $after: ID) { events(types: $types, after: $after) { id type createdAt data } }`
 
 // Subscribe opens a graphql-transport-ws connection to /graphql and streams
-// the organization's events of opts.Types. When the connection drops it
-// reconnects with backoff and resumes after the last event it delivered, so
-// no event is lost or repeated. Subscribe returns once the first connection
-// is acknowledged; an invalid key is an *AuthenticationError, invalid options
-// a *ValidationError (then, or later from Err). The stream ends when ctx ends
-// or Close is called.
+// the organization's events of opts.Types, from opts.After or else from the
+// event log's position when the server acknowledged the connection (its
+// connection_ack carries it). When the connection drops it reconnects with
+// backoff and resumes after the last event it delivered (or that position),
+// so no event is lost or repeated. Subscribe returns once the first
+// connection is acknowledged; an invalid key is an *AuthenticationError,
+// invalid options a *ValidationError (then, or later from Err). A resume
+// point the server no longer replays from ends the stream with a
+// *ResyncError. The stream ends when ctx ends or Close is called.
 func (s *EventsService) Subscribe(ctx context.Context, opts SubscribeOptions) (*EventStream, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	st := &EventStream{c: s.c, opts: opts, events: make(chan Event), cancel: cancel, done: make(chan struct{}), lastID: opts.After}
@@ -93,7 +97,8 @@ func (st *EventStream) Err() error {
 	return st.err
 }
 
-// LastEventID is the id of the last event delivered (or SubscribeOptions.After):
+// LastEventID is the id of the last event delivered (or SubscribeOptions.After,
+// or before the first event the position the stream started at, "pos_…"):
 // once Events has handed over an event, LastEventID is that event or a later
 // one. Pass it as After to resume in a new stream.
 func (st *EventStream) LastEventID() string {
@@ -129,7 +134,7 @@ func (st *EventStream) run(ctx context.Context, conn *websocket.Conn) {
 			return
 		}
 		if fatal(err) {
-			st.fail(err)
+			st.fail(st.resync(ctx, err))
 			return
 		}
 		if delivered || time.Since(start) > time.Minute {
@@ -152,11 +157,32 @@ func (st *EventStream) run(ctx context.Context, conn *websocket.Conn) {
 				return
 			}
 			if fatal(err) {
-				st.fail(err)
+				st.fail(st.resync(ctx, err))
 				return
 			}
 		}
 	}
+}
+
+// resync turns the server's refusal of the resume point (more events
+// follow it than the server replays) into a *ResyncError, logged, that
+// says where to resubscribe from once the caller has re-read its state;
+// other errors pass unchanged.
+func (st *EventStream) resync(ctx context.Context, err error) error {
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	for _, f := range ve.FieldErrors {
+		if f.Field == "after" {
+			st.mu.Lock()
+			re := &ResyncError{After: st.lastID, Position: st.position, Err: err}
+			st.mu.Unlock()
+			st.c.log.WarnContext(ctx, "agenttrust: event stream needs a resync", "after", re.After, "position", re.Position, "err", err)
+			return re
+		}
+	}
+	return err
 }
 
 func (st *EventStream) fail(err error) {
@@ -226,6 +252,23 @@ func (st *EventStream) connect(ctx context.Context) (*websocket.Conn, error) {
 	return conn, nil
 }
 
+// acked keeps the log position a connection_ack carries; a stream that
+// has no resume point yet starts there.
+func (st *EventStream) acked(payload json.RawMessage) {
+	var p struct {
+		Position string `json:"position"`
+	}
+	if json.Unmarshal(payload, &p) != nil || p.Position == "" {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.position = p.Position
+	if st.lastID == "" {
+		st.lastID = p.Position
+	}
+}
+
 // handshake sends connection_init, waits for connection_ack and subscribes.
 func (st *EventStream) handshake(ctx context.Context, conn *websocket.Conn) error {
 	dl, _ := ctx.Deadline()
@@ -243,6 +286,7 @@ func (st *EventStream) handshake(ctx context.Context, conn *websocket.Conn) erro
 		switch m.Type {
 		case "connection_ack":
 			acked = true
+			st.acked(m.Payload)
 		case "ping":
 			if err := conn.WriteJSON(wsMessage{Type: "pong"}); err != nil {
 				return fmt.Errorf("agenttrust events.subscribe: send pong: %w", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
@@ -109,18 +110,23 @@ func (d *DB) ReadOrgEvents(ctx context.Context, orgID string, after event.Positi
 }
 
 // CountOrgEvents counts the committed events addressed to orgID after a
-// position, stopping at limit: the length of a replay, read without the
-// events' data. It counts events the log readers do not hand out yet (below
-// the oldest running transaction) too: they reach the subscriber all the same.
-func (d *DB) CountOrgEvents(ctx context.Context, orgID string, after event.Position, limit int) (int, error) {
-	var n int
-	err := d.bun.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
+// position, stopping at limit (all), and how many of those have one of types
+// (matching; every one when types is empty): the length of a replay and what
+// it sends, read without the events' data. It counts events the log readers
+// do not hand out yet (below the oldest running transaction) too: they reach
+// the subscriber all the same.
+func (d *DB) CountOrgEvents(ctx context.Context, orgID string, after event.Position, types []string, limit int) (all, matching int, err error) {
+	err = d.bun.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE r.type = ANY(?::text[]))
+		FROM (SELECT e.type FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
 		WHERE eo.org_id = ? AND (e.xid, e.seq) > (?::xid8, ?) LIMIT ?) r`,
-		orgID, strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(&n)
+		pgdialect.Array(append([]string{}, types...)), orgID, strconv.FormatUint(after.XID, 10), after.Seq, limit).Scan(&all, &matching)
 	if err != nil {
-		return 0, fmt.Errorf("count organization events: %w", err)
+		return 0, 0, fmt.Errorf("count organization events: %w", err)
 	}
-	return n, nil
+	if len(types) == 0 {
+		matching = all
+	}
+	return all, matching, nil
 }
 
 // EventHead returns the position of the last event a reader can see now (the

@@ -19,7 +19,8 @@ import (
 // many connections, the database no longer existing, or a statement cancelled
 // (57014): by statement_timeout, a query or lock wait that ran StatementTimeout
 // because the database cannot serve it now (a later retry may succeed), or
-// by a caller that went away, who reads no answer.
+// by a caller that went away, who reads no answer, or a lock wait that ran
+// its lock_timeout (55P03: a webhook registration waiting for event writers).
 func Unavailable(err error) bool {
 	var nerr net.Error
 	var operr *net.OpError
@@ -43,7 +44,7 @@ func Unavailable(err error) bool {
 // unavailableCode reports whether a Postgres error code means it refuses service.
 func unavailableCode(code string) bool {
 	switch code {
-	case "57P01", "57P02", "57P03", "53300", "3D000", "57014":
+	case "57P01", "57P02", "57P03", "53300", "3D000", "57014", "55P03":
 		return true
 	default:
 		return strings.HasPrefix(code, "08")

@@ -21,6 +21,7 @@ func TestUnavailable(t *testing.T) {
 		{"too many connections", &pgconn.PgError{Code: "53300"}, true},
 		{"connection exception", &pgconn.PgError{Code: "08006"}, true},
 		{"wrapped", fmt.Errorf("lock agents: %w", &pgconn.PgError{Code: "57014"}), true},
+		{"lock timeout", fmt.Errorf("wait for event writers: %w", &pgconn.PgError{Code: "55P03", Message: "canceling statement due to lock timeout"}), true},
 		{"unique violation", &pgconn.PgError{Code: "23505"}, false},
 		{"syntax error", &pgconn.PgError{Code: "42601"}, false},
 		{"other error", errors.New("boom"), false},

@@ -34,6 +34,9 @@ type webhookRow struct {
 	DisabledAt           *time.Time `bun:"disabled_at"`
 	CreatedAt            time.Time  `bun:"created_at"`
 	UpdatedAt            time.Time  `bun:"updated_at"`
+	// Since is the pg_snapshot the registration took (see Register): the
+	// endpoint receives the events of the transactions it does not see.
+	Since string `bun:"since"`
 }
 
 func (r *webhookRow) endpoint() *webhook.Endpoint {
@@ -158,17 +161,16 @@ func (s *WebhookService) Register(ctx context.Context, in webhook.RegisterInput)
 	row := webhookRow{ID: whID, OrgID: p.OrgID, URL: in.URL, Events: in.Events, Active: true,
 		SecretSealed: s.seal(whID, secret), CreatedAt: now, UpdatedAt: now}
 	err = s.db.inTx(ctx, func(tx *txn) error {
-		// The organization's row lock serializes registrations, so the cap holds.
-		if _, err := tx.NewRaw("SELECT 1 FROM orgs WHERE id = ? FOR UPDATE", p.OrgID).Exec(ctx); err != nil {
+		// The organization's row lock serializes registrations, so the cap
+		// holds; NO KEY UPDATE leaves the key-share locks of foreign keys
+		// (every event's event_orgs row takes one) free to pass.
+		if _, err := tx.NewRaw("SELECT 1 FROM orgs WHERE id = ? FOR NO KEY UPDATE", p.OrgID).Exec(ctx); err != nil {
 			return fmt.Errorf("lock organization: %w", err)
 		}
 		if err := s.checkRoom(ctx, tx, p.OrgID); err != nil {
 			return err
 		}
-		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
-			return fmt.Errorf("insert webhook: %w", err)
-		}
-		return nil
+		return insertSince(ctx, tx, &row)
 	})
 	if err != nil {
 		return nil, err
@@ -177,6 +179,29 @@ func (s *WebhookService) Register(ctx context.Context, in webhook.RegisterInput)
 	ep.Secret = &secret
 	return ep, nil
 }
+
+// insertSince inserts an endpoint with the snapshot that divides the log
+// at its registration's commit. A SHARE lock on events waits for every
+// transaction that has appended events to finish, and keeps any other from
+// appending until this one commits; the snapshot taken then sees exactly the
+// events committed before the registration. The lock is held for the
+// insert and the commit only, and waits at most registerLockTimeout for a
+// long writer.
+func insertSince(ctx context.Context, tx *txn, row *webhookRow) error {
+	if _, err := tx.ExecContext(ctx, "SET LOCAL lock_timeout = "+registerLockTimeout); err != nil {
+		return fmt.Errorf("bound the events lock: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "LOCK TABLE events IN SHARE MODE"); err != nil {
+		return fmt.Errorf("wait for event writers: %w", err)
+	}
+	if _, err := tx.NewInsert().Model(row).Value("since", "pg_current_snapshot()").Returning("since").Exec(ctx); err != nil {
+		return fmt.Errorf("insert webhook: %w", err)
+	}
+	return nil
+}
+
+// registerLockTimeout bounds a registration's wait for the events lock.
+const registerLockTimeout = "'5s'"
 
 func (s *WebhookService) checkRoom(ctx context.Context, q bun.IDB, orgID string) error {
 	n, err := q.NewSelect().Model((*webhookRow)(nil)).Where("org_id = ?", orgID).Count(ctx)
@@ -297,9 +322,6 @@ func (s *WebhookService) Update(ctx context.Context, whID string, in webhook.Upd
 // the retention or than the endpoint, and none it already received.
 func (s *WebhookService) queueBacklog(ctx context.Context, tx *txn, row *webhookRow) error {
 	floor := s.db.Now().Add(-s.cfg.Retention)
-	if row.CreatedAt.After(floor) {
-		floor = row.CreatedAt
-	}
 	from := s.db.Now()
 	if row.DisabledAt != nil {
 		from = *row.DisabledAt
@@ -319,12 +341,12 @@ func (s *WebhookService) queueBacklog(ctx context.Context, tx *txn, row *webhook
 		Seq  int64  `bun:"seq"`
 		Type string `bun:"type"`
 	}
-	err = tx.NewRaw(`SELECT e.seq, e.type FROM event_orgs eo JOIN events e ON e.seq = eo.event_seq
-		WHERE eo.org_id = ? AND e.created_at >= ?
+	err = tx.NewRaw(`SELECT e.seq, e.type FROM webhooks w, event_orgs eo JOIN events e ON e.seq = eo.event_seq
+		WHERE w.id = ? AND eo.org_id = ? AND e.created_at >= ? AND NOT pg_visible_in_snapshot(e.xid, w.since)
 		  AND (e.created_at >= ? OR e.seq IN (SELECT unnest(event_seqs) FROM webhook_attempt_batches WHERE webhook_id = ?))
 		  AND e.seq NOT IN (`+deliveredSeqs+`)
 		ORDER BY e.xid, e.seq LIMIT ?`,
-		row.OrgID, floor, from, row.ID, row.ID, s.cfg.Backlog).Scan(ctx, &evs)
+		row.ID, row.OrgID, floor, from, row.ID, row.ID, s.cfg.Backlog).Scan(ctx, &evs)
 	if err != nil {
 		return fmt.Errorf("find missed events: %w", err)
 	}

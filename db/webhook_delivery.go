@@ -379,7 +379,8 @@ const pendingEvents = `SELECT true FROM events WHERE (xid, seq) > (?::xid8, ?) O
 
 // matchEndpoints returns, for each active endpoint, jobs of at most
 // JobEvents events each, in log order: the events addressed to its
-// organization that its filter matches and that happened once it existed.
+// organization that its filter matches and that committed after its
+// registration did (those its registration's snapshot does not see).
 func (s *WebhookService) matchEndpoints(ctx context.Context, tx *txn, evs []event.Event) ([]river.InsertManyParams, error) {
 	orgSet := map[string]bool{}
 	var orgs []string
@@ -392,13 +393,19 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx *txn, evs []even
 		}
 	}
 	var rows []webhookRow
-	if err := tx.NewSelect().Model(&rows).Column("id", "org_id", "events", "created_at").
+	if err := tx.NewSelect().Model(&rows).Column("id", "org_id", "events", "since").
 		Where("org_id IN (?)", bun.In(orgs)).Where("active").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("find endpoints: %w", err)
 	}
 	byOrg := map[string][]webhookRow{}
+	since := map[string]pgSnapshot{}
 	for _, r := range rows {
 		byOrg[r.OrgID] = append(byOrg[r.OrgID], r)
+		snap, err := parseSnapshot(r.Since)
+		if err != nil {
+			return nil, fmt.Errorf("endpoint %s: %w", r.ID, err)
+		}
+		since[r.ID] = snap
 	}
 	var order []string
 	matched := map[string][]int64{}
@@ -406,7 +413,7 @@ func (s *WebhookService) matchEndpoints(ctx context.Context, tx *txn, evs []even
 	for _, e := range evs {
 		for _, o := range e.OrgIDs {
 			for _, r := range byOrg[o] {
-				if event.Matches(r.Events, e.Type) && !e.CreatedAt.Before(r.CreatedAt) {
+				if event.Matches(r.Events, e.Type) && !since[r.ID].sees(e.Position.XID) {
 					if matched[r.ID] == nil {
 						order = append(order, r.ID)
 						orgOf[r.ID] = r.OrgID

@@ -40,6 +40,12 @@ type Loop struct {
 	// Recheck is the longest wait between re-reads while a pass reports
 	// events held back (default 1s).
 	Recheck time.Duration
+	// Backoff is the wait after a first failed pass (default 50ms); it
+	// doubles with each further failure, up to 100 times Backoff. A wake-up
+	// ends the wait at once: the listener wakes its callers when it has
+	// reconnected, so the log is read as soon as the database answers again
+	// rather than at the end of the back-off.
+	Backoff time.Duration
 }
 
 // NewLoop returns a Loop with the default timings; log may be nil.
@@ -48,7 +54,7 @@ func NewLoop(log *slog.Logger) *Loop {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Loop{wake: make(chan struct{}, 1), log: log, Poll: 2 * time.Second, Batch: 500, Gap: 20 * time.Millisecond,
-		Recheck: time.Second}
+		Recheck: time.Second, Backoff: 50 * time.Millisecond}
 }
 
 // Wake asks Run for a pass now. It never blocks: wake-ups that arrive while
@@ -62,18 +68,17 @@ func (l *Loop) Wake() {
 }
 
 // Re-reads while events are held back start minRecheck apart and double
-// up to Recheck; back-off after a failure starts at minBackoff and doubles
-// up to maxBackoff.
+// up to Recheck; back-off after a failure starts at Backoff and doubles up
+// to backoffGrowth times it.
 const (
-	minRecheck = 5 * time.Millisecond
-	minBackoff = 50 * time.Millisecond
-	maxBackoff = 5 * time.Second
+	minRecheck    = 5 * time.Millisecond
+	backoffGrowth = 100
 )
 
 // Run calls pass until ctx ends, and returns ctx's error. A failed pass is
-// retried with back-off, so an outage delays events but never skips one;
-// the outage is logged once when it starts and once when it ends, not at
-// every failed pass.
+// retried with back-off, cut short by a wake-up, so an outage delays events
+// but never skips one; the outage is logged once when it starts and once
+// when it ends, not at every failed pass.
 func (l *Loop) Run(ctx context.Context, pass Pass) error {
 	poll := time.NewTicker(l.Poll)
 	defer poll.Stop()
@@ -94,8 +99,11 @@ func (l *Loop) Run(ctx context.Context, pass Pass) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if !sleep(ctx, out.failed(l.log, err)) {
+			switch l.backOff(ctx, out.failed(l.log, err, l.Backoff)) {
+			case stopped:
 				return ctx.Err()
+			case wokenUp:
+				woken = true
 			}
 			continue
 		}
@@ -131,13 +139,14 @@ type outage struct {
 }
 
 // failed counts a failed pass, logs the first of a run, and returns how
-// long to wait before the next.
-func (o *outage) failed(log *slog.Logger, err error) time.Duration {
+// long to wait before the next: first, then doubling up to backoffGrowth
+// times first.
+func (o *outage) failed(log *slog.Logger, err error, first time.Duration) time.Duration {
 	if o.failures == 0 {
-		o.since, o.backoff = time.Now(), minBackoff
+		o.since, o.backoff = time.Now(), first
 		log.Warn("read event log failed; retrying until it succeeds", "err", err)
 	} else {
-		o.backoff = min(2*o.backoff, maxBackoff)
+		o.backoff = min(2*o.backoff, backoffGrowth*first)
 	}
 	o.failures++
 	return o.backoff
@@ -148,6 +157,29 @@ func (o *outage) recovered(log *slog.Logger) {
 	if o.failures > 0 {
 		log.Info("read event log again", "failed_passes", o.failures, "after", time.Since(o.since).Round(time.Millisecond))
 		*o = outage{}
+	}
+}
+
+// How a back-off ended.
+const (
+	elapsed = iota
+	wokenUp
+	stopped
+)
+
+// backOff waits d after a failed pass, or less when Wake is called
+// meanwhile (the listener reconnected, or a commit was announced: either
+// way the database answers again).
+func (l *Loop) backOff(ctx context.Context, d time.Duration) int {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return stopped
+	case <-l.wake:
+		return wokenUp
+	case <-t.C:
+		return elapsed
 	}
 }
 

@@ -120,3 +120,33 @@ func TestTailerLogsAnOutageOnceEachWay(t *testing.T) {
 		t.Fatalf("logged %q after %d failed reads, want one warning and one recovery", log.got, src.failing.Load())
 	}
 }
+
+// A wake-up ends the back-off after a failed read at once (the listener
+// wakes the loop when it has reconnected), however long the back-off is.
+func TestTailerWakeUpEndsTheBackOff(t *testing.T) {
+	t.Parallel()
+	src := &flaky{}
+	src.failing.Store(2)
+	tl := eventlog.New(src, nil)
+	tl.Poll, tl.Backoff = time.Hour, time.Hour // the only ways left to read again: a wake-up, or an hour
+	got := make(chan event.Event, 1)
+	go tl.Run(t.Context(), event.Position{}, func(evs []event.Event) { got <- evs[0] }) //nolint:errcheck
+	deadline := time.Now().Add(30 * time.Second)
+	for want := int64(2); want <= 3 && time.Now().Before(deadline); want++ {
+		for src.reads.Load() < want-1 {
+			time.Sleep(time.Millisecond)
+		}
+		tl.Wake() // ends the back-off after read want-1 (or is taken at once when it starts)
+		for src.reads.Load() < want && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	select {
+	case ev := <-got:
+		if ev.ID != "evt_1" {
+			t.Fatalf("got %s", ev.ID)
+		}
+	case <-time.After(time.Until(deadline)):
+		t.Fatalf("no event after %d reads: the wake-up did not end the back-off", src.reads.Load())
+	}
+}

@@ -502,7 +502,28 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 		lc.mu.Unlock()
 	}
 	setOrg(ctx, p.OrgID)
-	return auth.WithPrincipal(ctx, p), nil, nil
+	ack, fe := e.ackPayload(ctx)
+	if fe != nil {
+		return refuse(closeInternal, fe)
+	}
+	return auth.WithPrincipal(ctx, p), ack, nil
+}
+
+// ackPayload is connection_ack's payload: the event log's position now
+// ({"position": "pos_…"}), which events(after:) accepts, so that a client
+// can stream everything committed from the moment it connected on and
+// resume from there even before its first event.
+func (e *Edge) ackPayload(ctx context.Context) (*transport.InitPayload, *failure.Error) {
+	hub := e.deps.Services.Live
+	if hub == nil {
+		return nil, nil
+	}
+	pos, err := hub.Position(ctx)
+	if err != nil {
+		e.deps.Logger.WarnContext(ctx, "live events: read the log position for connection_ack", "err", err)
+		return nil, unavailableError()
+	}
+	return &transport.InitPayload{"position": pos}, nil
 }
 
 // serveSSE runs a graphql-sse ("distinct connections") request as a live

@@ -59,12 +59,62 @@ func TestLiveEventsRevokedKeyEndsSubscriptions(t *testing.T) {
 	}
 }
 
-// A subscriber that falls behind is closed with 4420 and the id to resume
-// after; it never holds up others, and resuming loses nothing.
-func TestLiveEventsSlowConsumer(t *testing.T) {
+// burstEvents commits n events of the bundle's organization in one
+// transaction (ids evt_burst00001 on) and wakes the hub: it reads them in
+// one batch and hands them over at once, far faster than any connection
+// drains a small queue.
+func burstEvents(t *testing.T, b *liveBundle, n int) {
+	t.Helper()
+	conn := openSQL(t, b.dbURL)
+	_, err := conn.ExecContext(t.Context(), `WITH e AS (
+		INSERT INTO events (id, type, org_ids, data) SELECT 'evt_burst' || lpad(g::text, 5, '0'), 'agent.updated', ARRAY[$1], '{}'
+		FROM generate_series(1, $2) g RETURNING seq)
+		INSERT INTO event_orgs (org_id, event_seq) SELECT $1, seq FROM e`, b.orgID, n)
+	must(t, err)
+	_, err = conn.ExecContext(t.Context(), `SELECT pg_notify('att_events', '0')`)
+	must(t, err)
+}
+
+// Subscribers that read promptly receive a burst far larger than their
+// queue whole and in order, over websockets and SSE: they catch up from the
+// log instead of being closed as slow.
+func TestLiveEventsBurstReachesPromptSubscribers(t *testing.T) {
 	t.Parallel()
 	b := setupLive(t, func(o *live.Options) { o.Buffer = 4 })
-	conn := openSQL(t, b.dbURL)
+	ws, _, err := dialWS(t, b.ts, transportWS)
+	must(t, err)
+	ws.init(map[string]any{"Authorization": "Bearer " + b.key})
+	ws.subscribe("s", eventsSubscription, nil)
+	sse := openSSE(t, b.ts, b.key, eventsSubscription, nil)
+	waitSubscribers(t, b, 2)
+
+	const burst = 300
+	burstEvents(t, b, burst)
+	for i, e := range ws.events("s", burst, eventWait) {
+		if e.ID != "evt_burst"+leftPad(i+1) {
+			t.Fatalf("websocket: event %d is %s", i, e.ID)
+		}
+	}
+	for i := range burst {
+		if e := sse.event(t, eventWait); e.ID != "evt_burst"+leftPad(i+1) {
+			t.Fatalf("SSE: event %d is %s", i, e.ID)
+		}
+	}
+	if m := metric(t, b, "att_live_slow_consumer_closes_total"); m != 0 {
+		t.Fatalf("%v slow-consumer closes", m)
+	}
+	if m := metric(t, b, "att_live_catch_ups_total"); m < 1 {
+		t.Fatalf("catch-ups metric %v: the burst never overflowed a queue", m)
+	}
+}
+
+// A subscriber that stays behind for SlowAfter and falls Buffer events
+// behind is closed with 4420 and the id to resume after; it never holds up
+// others, and resuming loses nothing.
+func TestLiveEventsSlowConsumer(t *testing.T) {
+	t.Parallel()
+	// Behind for a nanosecond is too long: any overflow closes.
+	b := setupLive(t, func(o *live.Options) { o.Buffer, o.SlowAfter = 4, time.Nanosecond })
 
 	slow, _, err := dialWS(t, b.ts, transportWS)
 	must(t, err)
@@ -73,16 +123,8 @@ func TestLiveEventsSlowConsumer(t *testing.T) {
 	sse := openSSE(t, b.ts, b.key, eventsSubscription, nil)
 	waitSubscribers(t, b, 2)
 
-	// One transaction of 300 events: the hub hands them over at once, far
-	// faster than any connection drains a 4-event queue.
 	const burst = 300
-	_, err = conn.ExecContext(t.Context(), `WITH e AS (
-		INSERT INTO events (id, type, org_ids, data) SELECT 'evt_burst' || lpad(g::text, 5, '0'), 'agent.updated', ARRAY[$1], '{}'
-		FROM generate_series(1, $2) g RETURNING seq)
-		INSERT INTO event_orgs (org_id, event_seq) SELECT $1, seq FROM e`, b.orgID, burst)
-	must(t, err)
-	_, err = conn.ExecContext(t.Context(), `SELECT pg_notify('att_events', '0')`)
-	must(t, err)
+	burstEvents(t, b, burst)
 
 	var got []gotEvent
 	var reason string

@@ -32,16 +32,25 @@ type Source interface {
 	EventHead(ctx context.Context) (event.Position, error)
 	EventPosition(ctx context.Context, orgID, eventID string) (event.Position, error)
 	// CountOrgEvents counts the organization's stored events after a
-	// position, stopping at limit.
-	CountOrgEvents(ctx context.Context, orgID string, after event.Position, limit int) (int, error)
+	// position, stopping at limit, and how many of them have one of types
+	// (all when types is empty).
+	CountOrgEvents(ctx context.Context, orgID string, after event.Position, types []string, limit int) (all, matching int, err error)
 	ListenEvents(ctx context.Context, wake func())
 }
 
 // Options tune a Hub; zero fields take the defaults.
 type Options struct {
-	Buffer int           // events handed to a subscriber and not yet taken before it counts as slow (default 256)
-	Poll   time.Duration // safety poll of the log (default 2s)
-	Batch  int           // events per log read (default 500)
+	// Buffer is how many events a subscription holds handed over and not
+	// yet taken (default 256). One that falls further behind drops them and
+	// catches up from the log instead, unless it has been behind for
+	// SlowAfter: then it is closed as slow.
+	Buffer int
+	// SlowAfter is how long a subscriber may stay behind (a backlog
+	// waiting for it, or a catch-up from the log running) before falling
+	// Buffer events behind closes it as slow (default 10s).
+	SlowAfter time.Duration
+	Poll      time.Duration // safety poll of the log (default 2s)
+	Batch     int           // events per log read (default 500)
 	// MaxReplay is the most stored events a subscription's after may
 	// replay (default DefaultMaxReplay): one further back is refused.
 	MaxReplay int
@@ -75,6 +84,9 @@ type Hub struct {
 func NewHub(src Source, opts Options) *Hub {
 	if opts.Buffer <= 0 {
 		opts.Buffer = 256
+	}
+	if opts.SlowAfter <= 0 {
+		opts.SlowAfter = 10 * time.Second
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = 2 * time.Second
@@ -184,7 +196,8 @@ func (h *Hub) sleepIfIdleLocked() {
 }
 
 // deliver fans one batch out. It never blocks: a subscriber with Buffer
-// events undelivered is ended as slow, and the others go on.
+// events undelivered catches up from the log (or, behind for too long, is
+// ended as slow), and the others go on.
 func (h *Hub) deliver(gen int, evs []event.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -270,8 +283,9 @@ func (h *Hub) Subscribers() int {
 
 // Why a subscription ended, besides its context.
 var (
-	// ErrSlowConsumer: the subscriber fell Buffer events behind; it should
-	// resubscribe with after set to the last event it received.
+	// ErrSlowConsumer: the subscriber stayed behind for Options.SlowAfter
+	// and fell Buffer events behind; it should resubscribe with after set to
+	// the last event it received.
 	ErrSlowConsumer = errors.New("slow consumer")
 	// ErrShutdown: the server is shutting down; reconnect to another replica.
 	ErrShutdown = errors.New("server shutting down")

@@ -59,8 +59,14 @@ func (m *memLog) ReadOrgEvents(_ context.Context, org string, after event.Positi
 	return m.read(org, after, limit), nil
 }
 
-func (m *memLog) CountOrgEvents(_ context.Context, org string, after event.Position, limit int) (int, error) {
-	return len(m.read(org, after, limit)), nil
+func (m *memLog) CountOrgEvents(_ context.Context, org string, after event.Position, types []string, limit int) (all, matching int, err error) {
+	for _, e := range m.read(org, after, limit) {
+		all++
+		if len(types) == 0 || contains(types, e.Type) {
+			matching++
+		}
+	}
+	return all, matching, nil
 }
 
 func (m *memLog) EventHead(context.Context) (event.Position, error) {
@@ -104,7 +110,7 @@ func (m *memLog) notify() {
 // their organization once, in order.
 func TestHubFanOut(t *testing.T) {
 	t.Parallel()
-	hub, src, ctx := runHub(t, live.Options{Buffer: 16, Poll: time.Hour})
+	hub, src, ctx := runHub(t, live.Options{Buffer: 16, SlowAfter: 50 * time.Millisecond, Poll: time.Hour})
 
 	const orgs, perOrg = 50, 20
 	subs := make([]*live.Subscription, 0, orgs*perOrg)
@@ -184,6 +190,75 @@ func TestHubFanOut(t *testing.T) {
 	// Its queue of 16, plus perhaps the one its stream held at the overflow.
 	if stuck.Err() != live.ErrSlowConsumer || n < 16 || n > 17 {
 		t.Fatalf("stuck subscriber: %d events then %v", n, stuck.Err())
+	}
+}
+
+// A burst far larger than a subscription's buffer, read by the hub in one
+// batch (the backlog after an outage, one large transaction), reaches a
+// subscriber that reads promptly whole and in order: it catches up from
+// the log instead of being closed as slow. So does one resuming with after,
+// whose replay runs while the burst arrives, and one filtering by type.
+func TestHubPromptSubscriberKeepsUpThroughABurst(t *testing.T) {
+	t.Parallel()
+	hub, src, ctx := runHub(t, live.Options{Buffer: 16, Batch: 500, Poll: time.Hour})
+	for range 40 {
+		src.append(event.AgentRegistered, "org_a")
+	}
+	all, err := hub.Subscribe(ctx, live.Request{OrgID: "org_a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed, err := hub.Subscribe(ctx, live.Request{OrgID: "org_a", After: "evt_000001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	updates, err := hub.Subscribe(ctx, live.Request{OrgID: "org_a", Types: []string{event.AgentUpdated}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, wantUpdates []string
+	for i := range 499 {
+		typ := event.AgentRegistered
+		if i%3 == 0 {
+			typ = event.AgentUpdated
+		}
+		src.append(typ, "org_a", "org_b")
+		id := fmt.Sprintf("evt_%06d", 41+i)
+		want = append(want, id)
+		if typ == event.AgentUpdated {
+			wantUpdates = append(wantUpdates, id)
+		}
+	}
+	src.notify()
+	var wantResumed []string
+	for i := 2; i <= 40; i++ {
+		wantResumed = append(wantResumed, fmt.Sprintf("evt_%06d", i))
+	}
+	wantResumed = append(wantResumed, want...)
+	for _, c := range []struct {
+		name string
+		s    *live.Subscription
+		want []string
+	}{{"all", all, want}, {"resumed", resumed, wantResumed}, {"updates", updates, wantUpdates}} {
+		var got []string
+		timeout := time.After(30 * time.Second)
+		for len(got) < len(c.want) {
+			select {
+			case ev, ok := <-c.s.C:
+				if !ok {
+					t.Fatalf("%s: closed after %d of %d events: %v", c.name, len(got), len(c.want), c.s.Err())
+				}
+				got = append(got, ev.ID)
+			case <-timeout:
+				t.Fatalf("%s: %d of %d events", c.name, len(got), len(c.want))
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Fatalf("%s: got %v,\nwant %v", c.name, got, c.want)
+		}
+	}
+	if n := hub.Subscribers(); n != 3 {
+		t.Fatalf("%d subscribers left, want 3", n)
 	}
 }
 

@@ -16,6 +16,7 @@ type Metrics struct {
 	subscriptions *prometheus.GaugeVec
 	delivers      *prometheus.CounterVec
 	slows         prometheus.Counter
+	catchUps      prometheus.Counter
 	latency       *prometheus.HistogramVec
 	reads         prometheus.Counter
 	wakeups       prometheus.Counter
@@ -36,6 +37,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		slows: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "att_live_slow_consumer_closes_total", Help: "Subscriptions ended because the subscriber fell behind.",
 		}),
+		catchUps: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "att_live_catch_ups_total", Help: "Times a subscription fell Buffer events behind and caught up from the event log instead of being closed.",
+		}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "att_live_commit_to_send_seconds",
 			Help:    "From an event's creation in its transaction to its hand-off to the subscriber's connection.",
@@ -48,7 +52,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "att_live_wakeups_total", Help: "Notifications (and listener reconnects) that woke the live hub.",
 		}),
 	}
-	reg.MustRegister(m.Connections, m.subscriptions, m.delivers, m.slows, m.latency, m.reads, m.wakeups)
+	reg.MustRegister(m.Connections, m.subscriptions, m.delivers, m.slows, m.catchUps, m.latency, m.reads, m.wakeups)
 	return m
 }
 
@@ -75,6 +79,12 @@ func (m *Metrics) delivered(t string, ev *event.Event) {
 func (m *Metrics) slow() {
 	if m != nil {
 		m.slows.Inc()
+	}
+}
+
+func (m *Metrics) caughtUp() {
+	if m != nil {
+		m.catchUps.Inc()
 	}
 }
 

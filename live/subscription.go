@@ -13,7 +13,8 @@ type Request struct {
 	OrgID string
 	// Types filters by event type; empty or ["*"] means every type.
 	Types []string
-	// After, when set, is an event id of OrgID to resume after.
+	// After, when set, is an event id of OrgID to resume after, or a
+	// position token (Hub.Position) to start after.
 	After string
 	// Charge, when set, is called with the number of stored events the
 	// replay will read, before any is sent; its error refuses the
@@ -36,9 +37,13 @@ func (r Request) Validate() error {
 //
 // An idle subscription costs no goroutine: the hub hands each event straight
 // to C, whose one slot the consumer (gqlgen's operation goroutine) empties.
-// Only while a backlog exists (a replay of the log, or events arriving
-// faster than the consumer takes them) does a pump goroutine feed C from
-// pending, in order; it exits once pending is empty.
+// Only while the subscriber is behind (a replay of the log, or events
+// arriving faster than the consumer takes them) does a pump goroutine feed C,
+// in order: first from the log up to a target position (a catch-up), then
+// from pending; it exits once both are done. A subscriber that falls Buffer
+// events behind drops pending and catches up from the log instead, so a
+// burst (the backlog after an outage, one large transaction) costs it a read
+// of the log, not its stream.
 type Subscription struct {
 	C <-chan *event.Event
 
@@ -51,12 +56,16 @@ type Subscription struct {
 	stop      func() bool // unregisters the context.AfterFunc that ends s
 
 	// Guarded by the hub's mu.
-	pending []*event.Event // backlog, allocated only while there is one
-	pumping bool           // a pump owns sends on ch and its closing
-	ended   bool           // no more events are accepted; reason is set
-	closed  bool           // ch is closed and the subscription accounted for
-	reason  error
-	last    string // id of the last event handed to ch
+	pending  []*event.Event // backlog, allocated only while there is one
+	pumping  bool           // a pump owns sends on ch and its closing
+	catching bool           // the pump must read the log up to catchTo before sending pending
+	catchTo  event.Position
+	handed   event.Position // the last event handed to ch (or the resume point); the pump's while it runs
+	behind   time.Time      // when the running pump started
+	ended    bool           // no more events are accepted; reason is set
+	closed   bool           // ch is closed and the subscription accounted for
+	reason   error
+	last     string // id of the last event handed to ch
 }
 
 func (s *Subscription) wants(typ string) bool {
@@ -72,21 +81,26 @@ func (s *Subscription) Err() error { return s.reason }
 func (s *Subscription) LastID() string { return s.last }
 
 // Subscribe starts a subscription that lives until ctx ends, the subscriber
-// falls behind, or the hub shuts down. Errors: failure.ValidationFailed for
-// an unknown type or an After more than MaxReplay stored events back
-// (ReplayTooLong), failure.NotFound for an After the organization cannot
-// see, and the request's Charge error.
+// falls behind for too long, or the hub shuts down. Errors:
+// failure.ValidationFailed for an unknown type, a malformed position token
+// or an After more than MaxReplay stored events back (ReplayTooLong),
+// failure.NotFound for an event id the organization cannot see, and the
+// request's Charge error.
 func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	var types []string // nil: all
+	if !slices.Contains(req.Types, event.All) && len(req.Types) > 0 {
+		types = slices.Clone(req.Types)
+	}
 	var after event.Position
 	if req.After != "" {
-		p, err := h.src.EventPosition(ctx, req.OrgID, req.After)
+		p, err := h.resumePoint(ctx, req)
 		if err != nil {
 			return nil, err
 		}
-		if err := h.admitReplay(ctx, req, p); err != nil {
+		if err := h.admitReplay(ctx, req, types, p); err != nil {
 			return nil, err
 		}
 		after = p
@@ -94,14 +108,11 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	// One slot: the hub hands an event over when the consumer has taken the
 	// previous one, and a backlog waits in pending (bounded by Buffer).
 	ch := make(chan *event.Event, 1)
-	s := &Subscription{C: ch, ch: ch, ctx: ctx, transport: transportOf(ctx), orgID: req.OrgID, last: req.After}
-	if !slices.Contains(req.Types, event.All) && len(req.Types) > 0 {
-		s.types = slices.Clone(req.Types)
-	}
+	s := &Subscription{C: ch, ch: ch, ctx: ctx, transport: transportOf(ctx), orgID: req.OrgID, last: req.After, types: types}
 
 	// Registering and reading the hub's position under one lock splits the
-	// log in two: everything up to head is replayed from the database,
-	// everything after it arrives from the hub.
+	// log in two: everything up to head is replayed from the database (a
+	// catch-up from after), everything after it arrives from the hub.
 	h.mu.Lock()
 	if err := h.awaitLocked(ctx); err != nil {
 		h.mu.Unlock()
@@ -118,18 +129,27 @@ func (h *Hub) Subscribe(ctx context.Context, req Request) (*Subscription, error)
 	// After beyond head (seen on a replica ahead of this one) replays
 	// nothing, and the events up to it are dropped as seen.
 	replay := req.After != "" && after.Less(head)
-	s.pumping = replay
+	s.handed = after
 	if req.After != "" && !replay {
 		s.after = after
 	}
 	// Ending with ctx costs no goroutine until ctx ends.
 	s.stop = context.AfterFunc(ctx, func() { h.cancelled(s) })
-	h.mu.Unlock()
-
 	if replay {
-		go h.pump(s, after, head)
+		s.catching, s.catchTo = true, head
+		h.startPumpLocked(s)
 	}
+	h.mu.Unlock()
 	return s, nil
+}
+
+// resumePoint is the position of req.After: an event of the organization,
+// or a position token (Position).
+func (h *Hub) resumePoint(ctx context.Context, req Request) (event.Position, error) {
+	if isPositionToken(req.After) {
+		return parsePositionToken(req.After)
+	}
+	return h.src.EventPosition(ctx, req.OrgID, req.After)
 }
 
 // awaitLocked wakes a sleeping hub and waits, with h.mu released, until it
@@ -162,8 +182,9 @@ func (h *Hub) awaitLocked(ctx context.Context) error {
 }
 
 // offerLocked hands ev to s, straight into C if it is free and nothing is
-// waiting, else to pending behind a pump; a subscriber with Buffer events
-// undelivered is ended as slow. It never blocks.
+// waiting, else to pending behind a pump. A subscriber with Buffer events
+// undelivered drops them and catches up from the log up to ev instead, or is
+// ended as slow once it has been behind for SlowAfter. It never blocks.
 func (h *Hub) offerLocked(s *Subscription, ev *event.Event) {
 	if !s.after.Less(ev.Position) {
 		return // seen before the subscription resumed
@@ -171,29 +192,47 @@ func (h *Hub) offerLocked(s *Subscription, ev *event.Event) {
 	if !s.pumping {
 		select {
 		case s.ch <- ev:
-			s.last = ev.ID
+			s.last, s.handed = ev.ID, ev.Position
 			h.opts.Metrics.delivered(s.transport, ev)
 			return
 		default:
 		}
 	}
-	if len(s.ch)+len(s.pending) >= h.opts.Buffer {
-		h.endLocked(s, ErrSlowConsumer)
+	if s.catching || len(s.ch)+len(s.pending) >= h.opts.Buffer {
+		if s.pumping && time.Since(s.behind) >= h.opts.SlowAfter {
+			h.endLocked(s, ErrSlowConsumer)
+			return
+		}
+		// The events up to ev are in the log: the pump reads them from
+		// there once it has sent what C holds.
+		if !s.catching {
+			h.opts.Metrics.caughtUp()
+		}
+		s.pending = nil
+		s.catching, s.catchTo = true, ev.Position
+		h.startPumpLocked(s)
 		return
 	}
 	s.pending = append(s.pending, ev)
+	h.startPumpLocked(s)
+}
+
+// startPumpLocked starts s's pump unless one runs.
+func (h *Hub) startPumpLocked(s *Subscription) {
 	if !s.pumping {
-		s.pumping = true
-		go h.pump(s, event.Position{}, event.Position{})
+		s.pumping, s.behind = true, time.Now()
+		go h.pump(s)
 	}
 }
 
-// pump feeds C: first the log from after up to head (a replay; nothing when
-// head is not after it), then pending, until pending is empty. Every event
-// sent is strictly after the previous one, so an event the replay returned
-// and pending also holds is sent once.
-func (h *Hub) pump(s *Subscription, after, head event.Position) {
-	last := after
+// pump feeds C: a catch-up from the log (from the last event handed to C up
+// to catchTo) whenever one is due, else pending, until both are done. Every
+// event sent is strictly after the previous one, so an event the log
+// returned and pending also holds is sent once.
+func (h *Hub) pump(s *Subscription) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	last := s.handed
 	send := func(ev *event.Event) bool {
 		if !last.Less(ev.Position) || !s.wants(ev.Type) {
 			return true
@@ -203,23 +242,40 @@ func (h *Hub) pump(s *Subscription, after, head event.Position) {
 		case <-s.ctx.Done():
 			return false
 		}
-		last, s.last = ev.Position, ev.ID
+		// While it runs, the pump alone hands events to ch.
+		last, s.last, s.handed = ev.Position, ev.ID, ev.Position
 		h.opts.Metrics.delivered(s.transport, ev)
 		return true
 	}
-	ok := h.replay(s, after, head, send)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for ok && len(s.pending) > 0 {
+	for ok := true; ok && !s.ended; {
+		switch {
+		case s.catching:
+			to := s.catchTo
+			s.catching = false
+			h.mu.Unlock()
+			ok = h.replay(s, last, to, send)
+			h.mu.Lock()
+		case len(s.pending) > 0:
+			ev := s.pending[0]
+			s.pending[0] = nil
+			s.pending = s.pending[1:]
+			h.mu.Unlock()
+			ok = send(ev)
+			h.mu.Lock()
+		default:
+			ok = false
+		}
+	}
+	// An ended subscription still sends what it was handed.
+	for s.ended && len(s.pending) > 0 && s.ctx.Err() == nil {
 		ev := s.pending[0]
-		s.pending[0] = nil
 		s.pending = s.pending[1:]
 		h.mu.Unlock()
-		ok = send(ev)
+		send(ev)
 		h.mu.Lock()
 	}
-	// Pending is empty (or the subscriber gone): ch goes back to the hub.
-	s.pumping = false
+	// Nothing is due (or the subscriber is gone): ch goes back to the hub.
+	s.pumping, s.catching = false, false
 	s.pending = nil // an idle subscriber holds no backlog
 	if err := s.ctx.Err(); err != nil && !s.ended {
 		h.unregisterLocked(s)

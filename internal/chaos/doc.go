@@ -6,9 +6,11 @@
 // neighbour (another organization's twelve hung endpoints), a weekly and a
 // velocity limit with an approval threshold under an execute storm and a
 // crash, a mandate's budget
-// and uses under a storm over two processes and a crash, and a noisy
-// neighbour on the database (another organization's requests holding
-// connections on a row lock and lookups). Each
+// and uses under a storm over two processes and a crash, a noisy neighbour
+// on the database (another organization's requests holding connections on a
+// row lock and lookups), and live streams of every kind and webhook
+// endpoints registered under load across several Postgres restarts (its
+// short form only with -chaos.live). Each
 // scenario is a test that checks the service's promises from the outside
 // (the client library, the webhook receivers, the database's rows) and adds a
 // line to a results table.

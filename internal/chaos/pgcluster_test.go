@@ -181,11 +181,12 @@ func (c *cluster) close() {
 // start starts the cluster (after a stop, with crash recovery when the stop
 // was immediate) and waits until it accepts connections. Durability to disk
 // is Postgres' promise, not the service's: fsync is off to spare the
-// shared machine's disk.
+// shared machine's disk. Commit timestamps are kept, to judge which events
+// committed after a webhook endpoint's registration.
 func (c *cluster) start() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=500 -c shared_buffers=64MB", c.port, c.dir)
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=500 -c shared_buffers=64MB -c track_commit_timestamp=on", c.port, c.dir)
 	if err := c.pgctl(ctx, "-D", c.data, "-l", filepath.Join(c.dir, "postgres.log"), "-w", "-t", "120", "-o", opts, "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.dir, "postgres.log"))
 		return fmt.Errorf("%w\n%s", err, log)
