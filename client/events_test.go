@@ -142,9 +142,11 @@ func (s *wsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = send(map[string]string{"type": "connection_ack"})
 	_ = send(map[string]string{"type": "ping"})
 
-	subscribed := make(chan struct {
+	type subscription struct {
 		id, after string
-	}, 1)
+		live      int // the log's length when the subscribe was seen: where a stream without after starts
+	}
+	subscribed := make(chan subscription, 1)
 	done := make(chan struct{})
 	go func() { // reader
 		defer close(done)
@@ -171,21 +173,22 @@ func (s *wsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.mu.Lock()
 				s.afters = append(s.afters, p.Variables.After)
 				s.types = append(s.types, p.Variables.Types)
+				live := len(s.log)
 				s.mu.Unlock()
-				subscribed <- struct{ id, after string }{m.ID, p.Variables.After}
+				subscribed <- subscription{m.ID, p.Variables.After, live}
 			case "complete":
 				return
 			}
 		}
 	}()
-	var sub struct{ id, after string }
+	var sub subscription
 	select {
 	case sub = <-subscribed:
 	case <-done:
 		return
 	}
 	s.mu.Lock()
-	next := len(s.log) // no after: live events only
+	next := sub.live // no after: live events only, from the subscribe on
 	if sub.after != "" {
 		next = slices.IndexFunc(s.log, func(e client.Event) bool { return e.ID == sub.after }) + 1
 		if next == 0 {
