@@ -117,7 +117,7 @@ type result struct {
 }
 
 func (r result) print(name string, round int) {
-	fmt.Printf("%-14s %5d %9.0f %9.2f %9.2f %12.0f\n", name, round, r.rps, r.p50, r.p99, r.cpuPerReq)
+	fmt.Printf("%-22s %5d %9.0f %9.2f %9.2f %12.0f\n", name, round, r.rps, r.p50, r.p99, r.cpuPerReq)
 }
 
 var (
