@@ -63,10 +63,66 @@ const (
 	viewColumns = pageColumns + `, a.policy`
 )
 
-// readViews reads rows of viewColumns, with trustColumns or without. A view
-// is large: each is scanned where it stays, not copied into a growing slice.
+// readViews reads rows of pageColumns or viewColumns, with trustColumns or
+// without. The field each column scans into is chosen once per statement
+// from the column names (viewFields), and each row is scanned positionally
+// by rows.Scan: choosing by name per row (pgx's RowToStructByName) costs a
+// string of every column name and a reflective walk of the struct per row.
+// A view is large: each is scanned where it stays, not copied into a
+// growing slice.
 func readViews(rows pgx.Rows) ([]*agentView, error) {
-	return pgx.CollectRows(rows, pgx.RowToAddrOfStructByNameLax[agentView])
+	defer rows.Close()
+	cols := rows.FieldDescriptions()
+	fields := make([]func(*agentView) any, len(cols))
+	for i, c := range cols {
+		if fields[i] = viewFields[c.Name]; fields[i] == nil {
+			return nil, fmt.Errorf("agent view has no field for column %q", c.Name)
+		}
+	}
+	dest := make([]any, len(cols))
+	var views []*agentView
+	for rows.Next() {
+		v := new(agentView)
+		for i, field := range fields {
+			dest[i] = field(v)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		views = append(views, v)
+	}
+	return views, rows.Err()
+}
+
+// viewFields is where readViews scans each column of agentView's
+// statements: the field whose db tag names the column.
+var viewFields = map[string]func(*agentView) any{
+	"seq":                  func(v *agentView) any { return &v.Seq },
+	"id":                   func(v *agentView) any { return &v.ID },
+	"org_id":               func(v *agentView) any { return &v.OrgID },
+	"name":                 func(v *agentView) any { return &v.Name },
+	"authorized_actions":   func(v *agentView) any { return &v.AuthorizedActions },
+	"spending_limit":       func(v *agentView) any { return &v.SpendingLimit },
+	"daily_limit":          func(v *agentView) any { return &v.DailyLimit },
+	"policy":               func(v *agentView) any { return &v.Policy },
+	"currency":             func(v *agentView) any { return &v.Currency },
+	"environment":          func(v *agentView) any { return &v.Environment },
+	"status":               func(v *agentView) any { return &v.Status },
+	"fingerprint":          func(v *agentView) any { return &v.Fingerprint },
+	"created_at":           func(v *agentView) any { return &v.CreatedAt },
+	"updated_at":           func(v *agentView) any { return &v.UpdatedAt },
+	"tc_evidence_at":       func(v *agentView) any { return &v.EvidenceAt },
+	"tc_completed":         func(v *agentView) any { return &v.Completed },
+	"tc_failures":          func(v *agentView) any { return &v.Failures },
+	"tc_limit_refusals":    func(v *agentView) any { return &v.LimitRefusals },
+	"tc_reversals":         func(v *agentView) any { return &v.Reversals },
+	"tc_disputing_orgs":    func(v *agentView) any { return &v.DisputingOrgs },
+	"tc_open_disputes":     func(v *agentView) any { return &v.OpenDisputes },
+	"tc_counterparty_orgs": func(v *agentView) any { return &v.CounterpartyOrgs },
+	"tc_first_external_at": func(v *agentView) any { return &v.FirstExternalAt },
+	"tc_score":             func(v *agentView) any { return &v.Score },
+	"tc_assessment":        func(v *agentView) any { return &v.Assessment },
+	"tc_updated_at":        func(v *agentView) any { return &v.viewCounters.UpdatedAt },
 }
 
 // hasCounters reports whether the row had trust counters (evidence_at is NOT NULL).
