@@ -5,7 +5,9 @@ import (
 	"io"
 )
 
-// Decimal is an amount as Postgres prints a numeric, written as a JSON number.
+// Decimal is an amount as Postgres prints a numeric, written as a JSON
+// number; Time (time.go) is a time.Time. Both are written as the service
+// writes them, so that both servers answer the same bytes.
 type Decimal string
 
 // MarshalGQL writes the amount as it is.
