@@ -3,54 +3,41 @@ package db
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
-	"github.com/agenttrust/service/money"
-	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/trust"
 )
 
-// agentView is an agent as the pgx reads select it (viewColumns), with its
-// trust counters (trustColumns) when the statement joins them: the page of
-// agents and the policy's read of its parties. readViews is its one reader.
+// agentView is an agent as the pgx reads select it (pageColumns or
+// viewColumns), with its trust counters (trustColumns) when the statement
+// joins them: the page of agents and the policy's read of its parties.
+// readViews is its one reader, and scans the agent's columns straight into
+// the domain's agent.Agent, which a page then hands out without a copy.
 type agentView struct {
-	Seq               int64              `db:"seq"`
-	ID                string             `db:"id"`
-	OrgID             string             `db:"org_id"`
-	Name              string             `db:"name"`
-	AuthorizedActions []string           `db:"authorized_actions"`
-	SpendingLimit     money.Amount       `db:"spending_limit"`
-	DailyLimit        *money.Amount      `db:"daily_limit"`
-	Policy            policy.SpendPolicy `db:"policy"`
-	Currency          money.Currency     `db:"currency"`
-	Environment       string             `db:"environment"`
-	Status            string             `db:"status"`
-	Fingerprint       string             `db:"fingerprint"`
-	CreatedAt         time.Time          `db:"created_at"`
-	UpdatedAt         time.Time          `db:"updated_at"`
+	Seq int64
+	agent.Agent
 	viewCounters
 }
 
 // viewCounters are trustColumns as agentView reads them: NULL when the
 // agent has no counters (a page joins them with LEFT JOIN).
 type viewCounters struct {
-	EvidenceAt       pgtype.Timestamptz `db:"tc_evidence_at"`
-	Completed        pgtype.Float8      `db:"tc_completed"`
-	Failures         pgtype.Float8      `db:"tc_failures"`
-	LimitRefusals    pgtype.Float8      `db:"tc_limit_refusals"`
-	Reversals        pgtype.Float8      `db:"tc_reversals"`
-	DisputingOrgs    pgtype.Float8      `db:"tc_disputing_orgs"`
-	OpenDisputes     pgtype.Int8        `db:"tc_open_disputes"`
-	CounterpartyOrgs pgtype.Int8        `db:"tc_counterparty_orgs"`
-	FirstExternalAt  pgtype.Timestamptz `db:"tc_first_external_at"`
-	Score            pgtype.Int8        `db:"tc_score"`
-	Assessment       pgtype.Text        `db:"tc_assessment"`
-	UpdatedAt        pgtype.Timestamptz `db:"tc_updated_at"`
+	EvidenceAt       pgtype.Timestamptz
+	Completed        pgtype.Float8
+	Failures         pgtype.Float8
+	LimitRefusals    pgtype.Float8
+	Reversals        pgtype.Float8
+	DisputingOrgs    pgtype.Float8
+	OpenDisputes     pgtype.Int8
+	CounterpartyOrgs pgtype.Int8
+	FirstExternalAt  pgtype.Timestamptz
+	Score            pgtype.Int8
+	Assessment       pgtype.Text
+	UpdatedAt        pgtype.Timestamptz
 }
 
 // viewColumns are agentView's own columns, of agents AS a; amounts come as
@@ -89,13 +76,14 @@ func readViews(rows pgx.Rows) ([]*agentView, error) {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
+		v.Agent.CreatedAt, v.Agent.UpdatedAt = v.Agent.CreatedAt.UTC(), v.Agent.UpdatedAt.UTC()
 		views = append(views, v)
 	}
 	return views, rows.Err()
 }
 
 // viewFields is where readViews scans each column of agentView's
-// statements: the field whose db tag names the column.
+// statements.
 var viewFields = map[string]func(*agentView) any{
 	"seq":                  func(v *agentView) any { return &v.Seq },
 	"id":                   func(v *agentView) any { return &v.ID },
@@ -109,8 +97,8 @@ var viewFields = map[string]func(*agentView) any{
 	"environment":          func(v *agentView) any { return &v.Environment },
 	"status":               func(v *agentView) any { return &v.Status },
 	"fingerprint":          func(v *agentView) any { return &v.Fingerprint },
-	"created_at":           func(v *agentView) any { return &v.CreatedAt },
-	"updated_at":           func(v *agentView) any { return &v.UpdatedAt },
+	"created_at":           func(v *agentView) any { return &v.Agent.CreatedAt },
+	"updated_at":           func(v *agentView) any { return &v.Agent.UpdatedAt },
 	"tc_evidence_at":       func(v *agentView) any { return &v.EvidenceAt },
 	"tc_completed":         func(v *agentView) any { return &v.Completed },
 	"tc_failures":          func(v *agentView) any { return &v.Failures },
@@ -128,19 +116,16 @@ var viewFields = map[string]func(*agentView) any{
 // hasCounters reports whether the row had trust counters (evidence_at is NOT NULL).
 func (v *agentView) hasCounters() bool { return v.EvidenceAt.Valid }
 
-// agent is the view as the domain's agent.
-func (v *agentView) agent() agent.Agent {
-	return agent.Agent{ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
-		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency,
-		Environment: agent.Environment(v.Environment), Status: agent.Status(v.Status),
-		Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt.UTC(), UpdatedAt: v.UpdatedAt.UTC()}
-}
+// agent is the view's agent.
+func (v *agentView) agent() agent.Agent { return v.Agent }
 
 // row is the view as the agentRow the policy and the trust model read.
 func (v *agentView) row() *agentRow {
-	r := &agentRow{Seq: v.Seq, ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
-		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency, Environment: v.Environment,
-		Status: v.Status, Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
+	a := &v.Agent
+	r := &agentRow{Seq: v.Seq, ID: a.ID, OrgID: a.OrgID, Name: a.Name, AuthorizedActions: a.AuthorizedActions,
+		SpendingLimit: a.SpendingLimit, DailyLimit: a.DailyLimit, Policy: a.Policy, Currency: a.Currency,
+		Environment: string(a.Environment), Status: string(a.Status), Fingerprint: a.Fingerprint,
+		CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
 	r.TC = v.counters()
 	return r
 }
@@ -196,10 +181,8 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	views, end := finishPage(views, w, func(v *agentView) string { return seqCursor(v.Seq) })
 	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), Cursors: end.cursors, EndCursor: end.endCursor,
 		HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
-	slab := make([]agent.Agent, len(views))
 	for i := range views {
-		slab[i] = views[i].agent()
-		page.Agents[i] = &slab[i]
+		page.Agents[i] = &views[i].Agent
 	}
 	if !withTrust {
 		return page, nil, nil
@@ -210,7 +193,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	for i, v := range views {
 		if v.hasCounters() {
 			tc := v.counters()
-			scored[i] = trust.NewProfile(v.ID, tc.counters(v.Status), now, tc.UpdatedAt.UTC())
+			scored[i] = trust.NewProfile(v.ID, tc.counters(string(v.Status)), now, tc.UpdatedAt.UTC())
 			profiles[i] = &scored[i]
 		}
 	}
