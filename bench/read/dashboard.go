@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime/metrics"
 	"slices"
@@ -71,7 +73,7 @@ func readTargets(o options, svcURL, floorURL, stockURL, key string, f *dashboard
 // runReads runs the read targets: a warm-up, rounds of the targets in
 // order, the one-client latencies, and prints the ratios to the floor.
 func runReads(o options, targets map[string]target, order []string) error {
-	fmt.Printf("%-22s %5s %9s %9s %9s %12s\n", "target", "round", "req/s", "p50 ms", "p99 ms", "cpu µs/req")
+	fmt.Printf("%-22s %5s %9s %9s %9s %12s %9s %9s\n", "target", "round", "req/s", "p50 ms", "p99 ms", "cpu µs/req", "GCs/1k", "goal MiB")
 	results := map[string][]result{}
 	warm := o
 	warm.duration = 2 * time.Second
@@ -92,7 +94,8 @@ func runReads(o options, targets map[string]target, order []string) error {
 	}
 	gc := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/heap/live:bytes"}}
 	metrics.Read(gc)
-	fmt.Printf("# after the rounds: GOGC=%d, live heap %.1f MiB\n", gc[0].Value.Uint64(), float64(gc[1].Value.Uint64())/(1<<20))
+	fmt.Printf("# after the rounds: GOGC=%d, GOMEMLIMIT=%s, live heap %.1f MiB, peak resident memory %.0f MiB\n",
+		gc[0].Value.Uint64(), cmp.Or(os.Getenv("GOMEMLIMIT"), "unset"), float64(gc[1].Value.Uint64())/(1<<20), maxRSS())
 	// Latency of one request at a time: evaluateTrust against { __typename }.
 	for _, name := range []string{"typename c1", "evaluateTrust"} {
 		lat := o
