@@ -3,8 +3,11 @@ package db
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/agenttrust/service/agent"
@@ -16,11 +19,13 @@ import (
 // viewColumns), with its trust counters (trustColumns) when the statement
 // joins them: the page of agents and the policy's read of its parties.
 // readViews is its one reader, and scans the agent's columns straight into
-// the domain's agent.Agent, which a page then hands out without a copy.
+// the domain's agent.Agent, which a page then hands out without a copy; tc
+// is nil unless the statement reads the counters, so that a page without
+// trust does not carry their room.
 type agentView struct {
 	Seq int64
 	agent.Agent
-	viewCounters
+	tc *viewCounters
 }
 
 // viewCounters are trustColumns as agentView reads them: NULL when the
@@ -66,10 +71,21 @@ func readViews(rows pgx.Rows) ([]*agentView, error) {
 			return nil, fmt.Errorf("agent view has no field for column %q", c.Name)
 		}
 	}
+	withCounters := slices.ContainsFunc(cols, func(c pgconn.FieldDescription) bool { return strings.HasPrefix(c.Name, "tc_") })
 	dest := make([]any, len(cols))
 	var views []*agentView
 	for rows.Next() {
-		v := new(agentView)
+		var v *agentView
+		if !withCounters {
+			v = new(agentView)
+		} else { // one allocation for the view and its counters
+			vc := new(struct {
+				agentView
+				tc viewCounters
+			})
+			v = &vc.agentView
+			v.tc = &vc.tc
+		}
 		for i, field := range fields {
 			dest[i] = field(v)
 		}
@@ -99,22 +115,22 @@ var viewFields = map[string]func(*agentView) any{
 	"fingerprint":          func(v *agentView) any { return &v.Fingerprint },
 	"created_at":           func(v *agentView) any { return &v.Agent.CreatedAt },
 	"updated_at":           func(v *agentView) any { return &v.Agent.UpdatedAt },
-	"tc_evidence_at":       func(v *agentView) any { return &v.EvidenceAt },
-	"tc_completed":         func(v *agentView) any { return &v.Completed },
-	"tc_failures":          func(v *agentView) any { return &v.Failures },
-	"tc_limit_refusals":    func(v *agentView) any { return &v.LimitRefusals },
-	"tc_reversals":         func(v *agentView) any { return &v.Reversals },
-	"tc_disputing_orgs":    func(v *agentView) any { return &v.DisputingOrgs },
-	"tc_open_disputes":     func(v *agentView) any { return &v.OpenDisputes },
-	"tc_counterparty_orgs": func(v *agentView) any { return &v.CounterpartyOrgs },
-	"tc_first_external_at": func(v *agentView) any { return &v.FirstExternalAt },
-	"tc_score":             func(v *agentView) any { return &v.Score },
-	"tc_assessment":        func(v *agentView) any { return &v.Assessment },
-	"tc_updated_at":        func(v *agentView) any { return &v.viewCounters.UpdatedAt },
+	"tc_evidence_at":       func(v *agentView) any { return &v.tc.EvidenceAt },
+	"tc_completed":         func(v *agentView) any { return &v.tc.Completed },
+	"tc_failures":          func(v *agentView) any { return &v.tc.Failures },
+	"tc_limit_refusals":    func(v *agentView) any { return &v.tc.LimitRefusals },
+	"tc_reversals":         func(v *agentView) any { return &v.tc.Reversals },
+	"tc_disputing_orgs":    func(v *agentView) any { return &v.tc.DisputingOrgs },
+	"tc_open_disputes":     func(v *agentView) any { return &v.tc.OpenDisputes },
+	"tc_counterparty_orgs": func(v *agentView) any { return &v.tc.CounterpartyOrgs },
+	"tc_first_external_at": func(v *agentView) any { return &v.tc.FirstExternalAt },
+	"tc_score":             func(v *agentView) any { return &v.tc.Score },
+	"tc_assessment":        func(v *agentView) any { return &v.tc.Assessment },
+	"tc_updated_at":        func(v *agentView) any { return &v.tc.UpdatedAt },
 }
 
 // hasCounters reports whether the row had trust counters (evidence_at is NOT NULL).
-func (v *agentView) hasCounters() bool { return v.EvidenceAt.Valid }
+func (v *agentView) hasCounters() bool { return v.tc != nil && v.tc.EvidenceAt.Valid }
 
 // agent is the view's agent.
 func (v *agentView) agent() agent.Agent { return v.Agent }
@@ -130,9 +146,13 @@ func (v *agentView) row() *agentRow {
 	return r
 }
 
-// counters are the view's trust counters as an agentRow holds them.
+// counters are the view's trust counters as an agentRow holds them (zero
+// when the statement did not read them).
 func (v *agentView) counters() trustCounters {
-	c := &v.viewCounters
+	c := v.tc
+	if c == nil {
+		return trustCounters{}
+	}
 	tc := trustCounters{EvidenceAt: c.EvidenceAt.Time, Completed: c.Completed.Float64, Failures: c.Failures.Float64,
 		LimitRefusals: c.LimitRefusals.Float64, Reversals: c.Reversals.Float64, DisputingOrgs: c.DisputingOrgs.Float64,
 		OpenDisputes: c.OpenDisputes.Int64, CounterpartyOrgs: c.CounterpartyOrgs.Int64, Score: int(c.Score.Int64),

@@ -95,7 +95,11 @@ func BenchmarkPages(b *testing.B) {
 			h    http.Handler
 		}{{"stock", ref}, {"service", svc}} {
 			b.Run(p.Name+"/"+s.name, func(b *testing.B) {
-				if _, err := post(s.h, key, p.Body); err != nil {
+				out, err := post(s.h, key, p.Body)
+				if err == nil {
+					err = p.Check(out)
+				}
+				if err != nil {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
