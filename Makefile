@@ -55,7 +55,7 @@ playground: ## refresh the embedded GraphiQL assets from npm (versions pinned in
 screenshot: ## open the playground in headless Chromium and save docs/playground.png
 	PLAYGROUND_SCREENSHOT=$(CURDIR)/docs/playground.png $(GO) test -count=1 -run TestPlaygroundInChromium ./httpapi/
 
-bench-read: ## the dashboard's requests under wrk load (the agents page plain, with a second root field, with trust, and the mix of bench/dashboard; EACH=1 adds each request of the mix alone): service vs a bare pgx + encoding/json handler serving the plain page, same rows, same run; then executeTransaction under wrk vs pgbench running the same SQL in the same database (EXECUTE=none skips it)
+bench-read: ## the dashboard's requests under wrk load (the agents page plain, with a second root field, with trust, and the mix of bench/dashboard; EACH=1 adds each request of the mix alone; TARGETS="stock plain,plain" runs only those): service vs stock gqlgen serving the same pages (bench/stock) vs a bare pgx + encoding/json handler serving the plain page (bench/floor), same rows, same run, with CPU per request and collections; GOGC and GOMEMLIMIT pass through to the servers; then executeTransaction under wrk vs pgbench running the same SQL in the same database (EXECUTE=none skips it)
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get install -y wrk >/dev/null; } || \
 		{ echo "bench-read needs wrk: apt-get install wrk (Debian/Ubuntu) or brew install wrk"; exit 1; }
 	@[ "$(EXECUTE)" = none ] || command -v $(or $(PGBENCH),pgbench) >/dev/null || \

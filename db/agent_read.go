@@ -3,54 +3,46 @@ package db
 import (
 	"context"
 	"fmt"
-	"time"
+	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
-	"github.com/agenttrust/service/money"
-	"github.com/agenttrust/service/policy"
 	"github.com/agenttrust/service/trust"
 )
 
-// agentView is an agent as the pgx reads select it (viewColumns), with its
-// trust counters (trustColumns) when the statement joins them: the page of
-// agents and the policy's read of its parties. readViews is its one reader.
+// agentView is an agent as the pgx reads select it (pageColumns or
+// viewColumns), with its trust counters (trustColumns) when the statement
+// joins them: the page of agents and the policy's read of its parties.
+// readViews is its one reader, and scans the agent's columns straight into
+// the domain's agent.Agent, which a page then hands out without a copy; tc
+// is nil unless the statement reads the counters, so that a page without
+// trust does not carry their room.
 type agentView struct {
-	Seq               int64              `db:"seq"`
-	ID                string             `db:"id"`
-	OrgID             string             `db:"org_id"`
-	Name              string             `db:"name"`
-	AuthorizedActions []string           `db:"authorized_actions"`
-	SpendingLimit     money.Amount       `db:"spending_limit"`
-	DailyLimit        *money.Amount      `db:"daily_limit"`
-	Policy            policy.SpendPolicy `db:"policy"`
-	Currency          money.Currency     `db:"currency"`
-	Environment       string             `db:"environment"`
-	Status            string             `db:"status"`
-	Fingerprint       string             `db:"fingerprint"`
-	CreatedAt         time.Time          `db:"created_at"`
-	UpdatedAt         time.Time          `db:"updated_at"`
-	viewCounters
+	Seq int64
+	agent.Agent
+	tc *viewCounters
 }
 
 // viewCounters are trustColumns as agentView reads them: NULL when the
 // agent has no counters (a page joins them with LEFT JOIN).
 type viewCounters struct {
-	EvidenceAt       pgtype.Timestamptz `db:"tc_evidence_at"`
-	Completed        pgtype.Float8      `db:"tc_completed"`
-	Failures         pgtype.Float8      `db:"tc_failures"`
-	LimitRefusals    pgtype.Float8      `db:"tc_limit_refusals"`
-	Reversals        pgtype.Float8      `db:"tc_reversals"`
-	DisputingOrgs    pgtype.Float8      `db:"tc_disputing_orgs"`
-	OpenDisputes     pgtype.Int8        `db:"tc_open_disputes"`
-	CounterpartyOrgs pgtype.Int8        `db:"tc_counterparty_orgs"`
-	FirstExternalAt  pgtype.Timestamptz `db:"tc_first_external_at"`
-	Score            pgtype.Int8        `db:"tc_score"`
-	Assessment       pgtype.Text        `db:"tc_assessment"`
-	UpdatedAt        pgtype.Timestamptz `db:"tc_updated_at"`
+	EvidenceAt       pgtype.Timestamptz
+	Completed        pgtype.Float8
+	Failures         pgtype.Float8
+	LimitRefusals    pgtype.Float8
+	Reversals        pgtype.Float8
+	DisputingOrgs    pgtype.Float8
+	OpenDisputes     pgtype.Int8
+	CounterpartyOrgs pgtype.Int8
+	FirstExternalAt  pgtype.Timestamptz
+	Score            pgtype.Int8
+	Assessment       pgtype.Text
+	UpdatedAt        pgtype.Timestamptz
 }
 
 // viewColumns are agentView's own columns, of agents AS a; amounts come as
@@ -63,35 +55,104 @@ const (
 	viewColumns = pageColumns + `, a.policy`
 )
 
-// readViews reads rows of viewColumns, with trustColumns or without. A view
-// is large: each is scanned where it stays, not copied into a growing slice.
+// readViews reads rows of pageColumns or viewColumns, with trustColumns or
+// without. The field each column scans into is chosen once per statement
+// from the column names (viewFields), and each row is scanned positionally
+// by rows.Scan: choosing by name per row (pgx's RowToStructByName) costs a
+// string of every column name and a reflective walk of the struct per row.
+// A view is large: each is scanned where it stays, not copied into a
+// growing slice.
 func readViews(rows pgx.Rows) ([]*agentView, error) {
-	return pgx.CollectRows(rows, pgx.RowToAddrOfStructByNameLax[agentView])
+	defer rows.Close()
+	cols := rows.FieldDescriptions()
+	fields := make([]func(*agentView) any, len(cols))
+	for i, c := range cols {
+		if fields[i] = viewFields[c.Name]; fields[i] == nil {
+			return nil, fmt.Errorf("agent view has no field for column %q", c.Name)
+		}
+	}
+	withCounters := slices.ContainsFunc(cols, func(c pgconn.FieldDescription) bool { return strings.HasPrefix(c.Name, "tc_") })
+	dest := make([]any, len(cols))
+	var views []*agentView
+	for rows.Next() {
+		var v *agentView
+		if !withCounters {
+			v = new(agentView)
+		} else { // one allocation for the view and its counters
+			vc := new(struct {
+				agentView
+				tc viewCounters
+			})
+			v = &vc.agentView
+			v.tc = &vc.tc
+		}
+		for i, field := range fields {
+			dest[i] = field(v)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		v.Agent.CreatedAt, v.Agent.UpdatedAt = v.Agent.CreatedAt.UTC(), v.Agent.UpdatedAt.UTC()
+		views = append(views, v)
+	}
+	return views, rows.Err()
+}
+
+// viewFields is where readViews scans each column of agentView's
+// statements.
+var viewFields = map[string]func(*agentView) any{
+	"seq":                  func(v *agentView) any { return &v.Seq },
+	"id":                   func(v *agentView) any { return &v.ID },
+	"org_id":               func(v *agentView) any { return &v.OrgID },
+	"name":                 func(v *agentView) any { return &v.Name },
+	"authorized_actions":   func(v *agentView) any { return &v.AuthorizedActions },
+	"spending_limit":       func(v *agentView) any { return &v.SpendingLimit },
+	"daily_limit":          func(v *agentView) any { return &v.DailyLimit },
+	"policy":               func(v *agentView) any { return &v.Policy },
+	"currency":             func(v *agentView) any { return &v.Currency },
+	"environment":          func(v *agentView) any { return &v.Environment },
+	"status":               func(v *agentView) any { return &v.Status },
+	"fingerprint":          func(v *agentView) any { return &v.Fingerprint },
+	"created_at":           func(v *agentView) any { return &v.Agent.CreatedAt },
+	"updated_at":           func(v *agentView) any { return &v.Agent.UpdatedAt },
+	"tc_evidence_at":       func(v *agentView) any { return &v.tc.EvidenceAt },
+	"tc_completed":         func(v *agentView) any { return &v.tc.Completed },
+	"tc_failures":          func(v *agentView) any { return &v.tc.Failures },
+	"tc_limit_refusals":    func(v *agentView) any { return &v.tc.LimitRefusals },
+	"tc_reversals":         func(v *agentView) any { return &v.tc.Reversals },
+	"tc_disputing_orgs":    func(v *agentView) any { return &v.tc.DisputingOrgs },
+	"tc_open_disputes":     func(v *agentView) any { return &v.tc.OpenDisputes },
+	"tc_counterparty_orgs": func(v *agentView) any { return &v.tc.CounterpartyOrgs },
+	"tc_first_external_at": func(v *agentView) any { return &v.tc.FirstExternalAt },
+	"tc_score":             func(v *agentView) any { return &v.tc.Score },
+	"tc_assessment":        func(v *agentView) any { return &v.tc.Assessment },
+	"tc_updated_at":        func(v *agentView) any { return &v.tc.UpdatedAt },
 }
 
 // hasCounters reports whether the row had trust counters (evidence_at is NOT NULL).
-func (v *agentView) hasCounters() bool { return v.EvidenceAt.Valid }
+func (v *agentView) hasCounters() bool { return v.tc != nil && v.tc.EvidenceAt.Valid }
 
-// agent is the view as the domain's agent.
-func (v *agentView) agent() agent.Agent {
-	return agent.Agent{ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
-		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency,
-		Environment: agent.Environment(v.Environment), Status: agent.Status(v.Status),
-		Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt.UTC(), UpdatedAt: v.UpdatedAt.UTC()}
-}
+// agent is the view's agent.
+func (v *agentView) agent() agent.Agent { return v.Agent }
 
 // row is the view as the agentRow the policy and the trust model read.
 func (v *agentView) row() *agentRow {
-	r := &agentRow{Seq: v.Seq, ID: v.ID, OrgID: v.OrgID, Name: v.Name, AuthorizedActions: v.AuthorizedActions,
-		SpendingLimit: v.SpendingLimit, DailyLimit: v.DailyLimit, Policy: v.Policy, Currency: v.Currency, Environment: v.Environment,
-		Status: v.Status, Fingerprint: v.Fingerprint, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
+	a := &v.Agent
+	r := &agentRow{Seq: v.Seq, ID: a.ID, OrgID: a.OrgID, Name: a.Name, AuthorizedActions: a.AuthorizedActions,
+		SpendingLimit: a.SpendingLimit, DailyLimit: a.DailyLimit, Policy: a.Policy, Currency: a.Currency,
+		Environment: string(a.Environment), Status: string(a.Status), Fingerprint: a.Fingerprint,
+		CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
 	r.TC = v.counters()
 	return r
 }
 
-// counters are the view's trust counters as an agentRow holds them.
+// counters are the view's trust counters as an agentRow holds them (zero
+// when the statement did not read them).
 func (v *agentView) counters() trustCounters {
-	c := &v.viewCounters
+	c := v.tc
+	if c == nil {
+		return trustCounters{}
+	}
 	tc := trustCounters{EvidenceAt: c.EvidenceAt.Time, Completed: c.Completed.Float64, Failures: c.Failures.Float64,
 		LimitRefusals: c.LimitRefusals.Float64, Reversals: c.Reversals.Float64, DisputingOrgs: c.DisputingOrgs.Float64,
 		OpenDisputes: c.OpenDisputes.Int64, CounterpartyOrgs: c.CounterpartyOrgs.Int64, Score: int(c.Score.Int64),
@@ -141,10 +202,8 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	views, end := finishPage(views, w, func(v *agentView) string { return cursors.seq(v.Seq) })
 	page := &agent.Page{Agents: make([]*agent.Agent, len(views)), Cursors: end.cursors, EndCursor: end.endCursor,
 		HasNextPage: end.hasNext, HasPreviousPage: end.hasPrevious}
-	slab := make([]agent.Agent, len(views))
 	for i := range views {
-		slab[i] = views[i].agent()
-		page.Agents[i] = &slab[i]
+		page.Agents[i] = &views[i].Agent
 	}
 	if !withTrust {
 		return page, nil, nil
@@ -155,7 +214,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	for i, v := range views {
 		if v.hasCounters() {
 			tc := v.counters()
-			scored[i] = trust.NewProfile(v.ID, tc.counters(v.Status), now, tc.UpdatedAt.UTC())
+			scored[i] = trust.NewProfile(v.ID, tc.counters(string(v.Status)), now, tc.UpdatedAt.UTC())
 			profiles[i] = &scored[i]
 		}
 	}

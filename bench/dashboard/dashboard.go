@@ -10,6 +10,7 @@ package dashboard
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // The plain page's fields: what the floor handler (bench/floor) serves.
@@ -38,6 +39,12 @@ const (
 	transactionsPage = `{ transactions(limit: 50) { nodes { id fromAgent toAgent action amount currency memo status reversalOf reversedBy reason createdAt }` + pageInfo + ` } }`
 	batchTrust       = `query($ids: [ID!]!) { batchTrust(agentIds: $ids) { agentId score assessment } }`
 	disputesPage     = `{ disputes(limit: 50) { nodes { id agentId reason evidenceIds createdAt status reporterOrgId }` + pageInfo + ` } }`
+	overview         = `{ overview { agentsByStatus { key count } agentsByAssessment { key count } transactionsLast24h { key count }
+ pendingApprovals openDisputes webhooksFailing webhooksDisabled } }`
+	policyUsage = `query($id: ID!) { agent(id: $id) { policyUsage { spendLimits { window mode actions limit used remaining resetsAt freesUpAt }
+ velocityLimits { windowSeconds actions maxCount count } } } }`
+	agentSeries = `query($id: ID!, $since: Time!, $until: Time!) { spendSeries(agentId: $id, bucket: HOUR, since: $since, until: $until) { start amount count } }`
+	orgSeries   = `query($since: Time!, $until: Time!) { spendSeries(currency: "USD", bucket: DAY, since: $since, until: $until) { start amount count } }`
 )
 
 // Sizes of the seeded data: the first organization's agents (one page),
@@ -78,8 +85,14 @@ func Pages() []Request {
 	}
 }
 
-// Mix is the dashboard's mix, one request of each kind, sent in turn.
+// Mix is the dashboard's mix, one request of each kind, sent in turn. The
+// spend series are the detail agent's last 24 hours, up to the end of the
+// current hour, and the organization's last 30 days, up to the end of today.
 func (f *Fixture) Mix() []Request {
+	hour := time.Now().UTC().Truncate(time.Hour).Add(time.Hour)
+	today := time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
+	day := map[string]any{"id": f.Detail, "since": hour.Add(-24 * time.Hour), "until": hour}
+	month := map[string]any{"since": today.Add(-30 * 24 * time.Hour), "until": today}
 	return []Request{
 		{Name: "agents", Body: Body(agentsPage, nil), check: nodes("agents", Agents)},
 		{Name: "agents+trust", Body: Body(agentsTrustPage, nil), check: nodes("agents", Agents)},
@@ -87,6 +100,10 @@ func (f *Fixture) Mix() []Request {
 		{Name: "transactions", Body: Body(transactionsPage, nil), check: nodes("transactions", 50)},
 		{Name: "batchTrust 50", Body: Body(batchTrust, map[string]any{"ids": f.Agents}), check: list("batchTrust", Agents)},
 		{Name: "disputes", Body: Body(disputesPage, nil), check: nodes("disputes", 50)},
+		{Name: "overview", Body: Body(overview, nil), check: overviewCounts},
+		{Name: "policyUsage", Body: Body(policyUsage, map[string]any{"id": f.Detail}), check: usage},
+		{Name: "spendSeries 24h", Body: Body(agentSeries, day), check: series(24, 1+extraPayments)},
+		{Name: "spendSeries 30d", Body: Body(orgSeries, month), check: series(30, Agents+extraPayments)},
 	}
 }
 
@@ -153,6 +170,70 @@ func detail(data map[string]json.RawMessage) error {
 		return fmt.Errorf("got %d audit entries and %d contributions, want 20 and some", len(a.AuditChain), len(a.Trust.Contributions))
 	}
 	return nil
+}
+
+// overviewCounts checks that the overview counts the organization's agents.
+func overviewCounts(data map[string]json.RawMessage) error {
+	var o struct {
+		AgentsByStatus []struct {
+			Key   string `json:"key"`
+			Count int    `json:"count"`
+		} `json:"agentsByStatus"`
+	}
+	if err := json.Unmarshal(data["overview"], &o); err != nil {
+		return err
+	}
+	n := 0
+	for _, c := range o.AgentsByStatus {
+		n += c.Count
+	}
+	if n != Agents {
+		return fmt.Errorf("overview counts %d agents, want %d", n, Agents)
+	}
+	return nil
+}
+
+// usage checks that the detail agent's policy usage has an entry per limit
+// of its policy (detailPolicy) and counts its payments in the day.
+func usage(data map[string]json.RawMessage) error {
+	var a struct {
+		PolicyUsage struct {
+			SpendLimits []struct {
+				Used json.Number `json:"used"`
+			} `json:"spendLimits"`
+			VelocityLimits []struct {
+				Count int `json:"count"`
+			} `json:"velocityLimits"`
+		} `json:"policyUsage"`
+	}
+	if err := json.Unmarshal(data["agent"], &a); err != nil {
+		return err
+	}
+	u := a.PolicyUsage
+	if len(u.SpendLimits) != 2 || len(u.VelocityLimits) != 1 || u.VelocityLimits[0].Count != 1+extraPayments {
+		return fmt.Errorf("got %d spend and %d velocity limits, want 2 and 1 counting %d", len(u.SpendLimits), len(u.VelocityLimits), 1+extraPayments)
+	}
+	return nil
+}
+
+// series checks that a spend series has n buckets counting count payments.
+func series(n, count int) func(map[string]json.RawMessage) error {
+	return func(data map[string]json.RawMessage) error {
+		var points []struct {
+			Count int `json:"count"`
+		}
+		if err := json.Unmarshal(data["spendSeries"], &points); err != nil {
+			return err
+		}
+		total := 0
+		for _, p := range points {
+			total += p.Count
+		}
+		if len(points) != n || total != count {
+			return fmt.Errorf("got %d buckets counting %d payments, want %d counting %d", len(points), total, n, count)
+		}
+		return nil
+	}
 }
 
 // Body encodes a GraphQL request body.

@@ -9,11 +9,22 @@ const (
 	registerMutation = `mutation($in: RegisterAgentInput!) { registerAgent(input: $in) { id } }`
 	executeMutation  = `mutation($in: ExecuteTransactionInput!) { executeTransaction(input: $in) { id } }`
 	reportMutation   = `mutation($in: ReportAgentInput!) { reportAgent(input: $in) { id } }`
+	policyMutation   = `mutation($id: ID!, $in: SpendPolicyInput!) { setAgentPolicy(agentId: $id, input: $in) { id } }`
 )
+
+// detailPolicy is the detail agent's spend policy: a rolling day, a calendar
+// week and an hourly velocity limit, each far above what Seed spends.
+var detailPolicy = map[string]any{
+	"spendLimits": []map[string]any{
+		{"amount": "500.00", "window": "day", "mode": "rolling"},
+		{"amount": "5000.00", "window": "week", "mode": "calendar"},
+	},
+	"velocityLimits": []map[string]any{{"maxCount": 1000, "windowSeconds": 3600}},
+}
 
 // Seed fills two fresh organizations through the API, so every row is one
 // the service wrote itself: the first (key a) gets Agents agents, the
-// second (key b) a few; each of the first's agents pays one of the
+// second (key b) a few; the detail agent gets detailPolicy; each of the first's agents pays one of the
 // second's, the detail agent a few times more; the second disputes each of
 // the first's agents over its payment. The first organization then has one
 // full page of agents, of transactions and of disputes.
@@ -28,6 +39,9 @@ func Seed(post Post, a, b string) (*Fixture, error) {
 		return nil, err
 	}
 	f.Detail = f.Agents[0]
+	if _, err := call(post, a, policyMutation, map[string]any{"id": f.Detail, "in": detailPolicy}, "setAgentPolicy"); err != nil {
+		return nil, err
+	}
 	payments := make([]string, len(f.Agents))
 	for i, from := range f.Agents {
 		if payments[i], err = pay(post, a, from, others[i%len(others)]); err != nil {
@@ -41,7 +55,7 @@ func Seed(post Post, a, b string) (*Fixture, error) {
 	}
 	for i, agent := range f.Agents {
 		in := map[string]any{"agentId": agent, "reason": "not delivered", "evidenceIds": []string{payments[i]}}
-		if _, err := call(post, b, reportMutation, in, "reportAgent"); err != nil {
+		if _, err := call(post, b, reportMutation, map[string]any{"in": in}, "reportAgent"); err != nil {
 			return nil, err
 		}
 	}
@@ -55,7 +69,7 @@ func register(post Post, key, prefix string, n int) ([]string, error) {
 		in := map[string]any{"name": fmt.Sprintf("%s %d", prefix, i), "authorizedActions": []string{"purchase", "refund"},
 			"spendingLimit": "1000.50", "currency": "USD", "environment": "sandbox"}
 		var err error
-		if ids[i], err = call(post, key, registerMutation, in, "registerAgent"); err != nil {
+		if ids[i], err = call(post, key, registerMutation, map[string]any{"in": in}, "registerAgent"); err != nil {
 			return nil, err
 		}
 	}
@@ -65,12 +79,12 @@ func register(post Post, key, prefix string, n int) ([]string, error) {
 // pay executes a payment of 1.00 USD and returns the transaction's id.
 func pay(post Post, key, from, to string) (string, error) {
 	in := map[string]any{"fromAgent": from, "toAgent": to, "action": "purchase", "amount": "1.00", "currency": "USD"}
-	return call(post, key, executeMutation, in, "executeTransaction")
+	return call(post, key, executeMutation, map[string]any{"in": in}, "executeTransaction")
 }
 
-// call runs a mutation taking $in and returns the id of what it answered.
-func call(post Post, key, mutation string, in map[string]any, root string) (string, error) {
-	out, err := post(key, Body(mutation, map[string]any{"in": in}))
+// call runs a mutation with vars and returns the id of what it answered.
+func call(post Post, key, mutation string, vars map[string]any, root string) (string, error) {
+	out, err := post(key, Body(mutation, vars))
 	if err != nil {
 		return "", fmt.Errorf("seed %s: %w", root, err)
 	}

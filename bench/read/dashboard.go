@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime/metrics"
+	"slices"
 	"time"
 
 	"github.com/agenttrust/service/bench/dashboard"
@@ -11,28 +14,45 @@ import (
 
 // readTargets prepares the read targets, checking each once and writing
 // its wrk script into dir, and returns them with the order a round runs
-// them in: the floor, the service's pages, the mix, and with -each every
-// request of the mix alone. The latency targets ("typename c1",
-// evaluateTrust) are run apart.
-func readTargets(o options, svcURL, floorURL, key string, f *dashboard.Fixture, dir string) (map[string]target, []string, error) {
+// them in: the floor, the stock reference's plain page, the service's
+// pages (the trust page after the stock reference's), the mix, and with
+// -each every request of the mix alone; with -targets only those named. The
+// latency targets ("typename c1", evaluateTrust) are run apart.
+func readTargets(o options, svcURL, floorURL, stockURL, key string, f *dashboard.Fixture, dir string) (map[string]target, []string, error) {
 	pages := dashboard.Pages()
 	targets := map[string]target{
 		"floor":       page(floorURL, key, pages[0]),
+		"stock plain": page(stockURL, key, pages[0]),
+		"stock trust": page(stockURL, key, pages[2]),
 		"mix":         {url: svcURL, key: key, requests: f.Mix()},
 		"typename c1": {url: svcURL, key: key, body: body(`{ __typename }`, nil)},
 		"evaluateTrust": {url: svcURL, key: key, body: body(evalQuery, map[string]any{"in": map[string]any{
 			"agentId": f.Agents[0], "action": "purchase", "amount": "1.00", "currency": "USD"}})},
 	}
-	order := []string{"floor"}
+	order := []string{"floor", "stock plain"}
 	for _, p := range pages {
+		if p.Name == "trust" {
+			order = append(order, "stock trust")
+		}
 		targets[p.Name] = page(svcURL, key, p)
 		order = append(order, p.Name)
 	}
 	order = append(order, "mix")
-	if o.each {
-		for _, r := range f.Mix() {
-			targets["mix: "+r.Name] = page(svcURL, key, r)
+	for _, r := range f.Mix() {
+		targets["mix: "+r.Name] = page(svcURL, key, r)
+		if o.each {
 			order = append(order, "mix: "+r.Name)
+		}
+	}
+	if len(o.targets) > 0 {
+		order = slices.DeleteFunc(order, func(name string) bool { return name != "floor" && !slices.Contains(o.targets, name) })
+		for _, name := range o.targets {
+			if _, ok := targets[name]; !ok {
+				return nil, nil, fmt.Errorf("-targets: no target %q", name)
+			}
+			if !slices.Contains(order, name) {
+				order = append(order, name)
+			}
 		}
 	}
 	i := 0
@@ -53,7 +73,7 @@ func readTargets(o options, svcURL, floorURL, key string, f *dashboard.Fixture, 
 // runReads runs the read targets: a warm-up, rounds of the targets in
 // order, the one-client latencies, and prints the ratios to the floor.
 func runReads(o options, targets map[string]target, order []string) error {
-	fmt.Printf("%-22s %5s %9s %9s %9s %12s\n", "target", "round", "req/s", "p50 ms", "p99 ms", "cpu µs/req")
+	fmt.Printf("%-22s %5s %9s %9s %9s %12s %9s %9s\n", "target", "round", "req/s", "p50 ms", "p99 ms", "cpu µs/req", "GCs/1k", "goal MiB")
 	results := map[string][]result{}
 	warm := o
 	warm.duration = 2 * time.Second
@@ -74,7 +94,8 @@ func runReads(o options, targets map[string]target, order []string) error {
 	}
 	gc := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/heap/live:bytes"}}
 	metrics.Read(gc)
-	fmt.Printf("# after the rounds: GOGC=%d, live heap %.1f MiB\n", gc[0].Value.Uint64(), float64(gc[1].Value.Uint64())/(1<<20))
+	fmt.Printf("# after the rounds: GOGC=%d, GOMEMLIMIT=%s, live heap %.1f MiB, peak resident memory %.0f MiB\n",
+		gc[0].Value.Uint64(), cmp.Or(os.Getenv("GOMEMLIMIT"), "unset"), float64(gc[1].Value.Uint64())/(1<<20), maxRSS())
 	// Latency of one request at a time: evaluateTrust against { __typename }.
 	for _, name := range []string{"typename c1", "evaluateTrust"} {
 		lat := o
@@ -94,19 +115,33 @@ func runReads(o options, targets map[string]target, order []string) error {
 	}
 
 	fmt.Println()
-	fmt.Println("ratios (service / floor, same run; mean over rounds):")
+	fmt.Println("ratios (target / floor, same run; mean over rounds):")
 	for _, name := range order[1:] {
-		var thr, p99, cpu float64
-		for i := range results[name] {
-			s, f := results[name][i], results["floor"][i]
-			thr += s.rps / f.rps
-			p99 += s.p99 / f.p99
-			cpu += s.cpuPerReq / f.cpuPerReq
+		printRatio(name, results[name], results["floor"])
+	}
+	if results["stock plain"] != nil || results["stock trust"] != nil {
+		fmt.Println("ratios (service / stock gqlgen, same page, same run; mean over rounds):")
+		for _, name := range []string{"plain", "trust"} {
+			if results[name] != nil && results["stock "+name] != nil {
+				printRatio(name, results[name], results["stock "+name])
+			}
 		}
-		n := float64(len(results[name]))
-		fmt.Printf("  %-20s throughput %.2f×   p99 %.2f×   cpu/req %.2f×\n", name, thr/n, p99/n, cpu/n)
 	}
 	tn, ev := results["typename c1"][0], results["evaluateTrust"][0]
 	fmt.Printf("  evaluateTrust / { __typename } latency, one client: p50 %.2f×   mean %.2f×\n", ev.p50/tn.p50, ev.mean/tn.mean)
 	return nil
+}
+
+// printRatio prints the means over rounds of the throughput, p99 and CPU
+// per request of target rs to those of base in the same round.
+func printRatio(name string, rs, base []result) {
+	var thr, p99, cpu float64
+	for i := range rs {
+		s, f := rs[i], base[i]
+		thr += s.rps / f.rps
+		p99 += s.p99 / f.p99
+		cpu += s.cpuPerReq / f.cpuPerReq
+	}
+	n := float64(len(rs))
+	fmt.Printf("  %-20s throughput %.2f×   p99 %.2f×   cpu/req %.2f×\n", name, thr/n, p99/n, cpu/n)
 }

@@ -1,17 +1,22 @@
 // Command read measures the read path under load: a dashboard's requests
-// (package bench/dashboard) served by the service, side by side with a floor
-// handler (package bench/floor: decode the request, one SELECT of the plain
-// agents page's columns through pgxpool, encoding/json out) on the same rows
-// of the same database, in the same run, with wrk as the load tool.
+// (package bench/dashboard) served by the service, side by side with stock
+// gqlgen serving the same agents pages (package bench/stock: the engine's
+// own cost) and a floor handler (package bench/floor: decode the request,
+// one SELECT of the plain agents page's columns through pgxpool,
+// encoding/json out) on the same rows of the same database, in the same
+// run, with wrk as the load tool.
 //
 // It creates a scratch database, migrates it, seeds two organizations
 // through the service's own GraphQL handler (dashboard.Seed), serves the
-// service and the floor on loopback, runs wrk against each target in turn:
-// the floor, the plain agents page (the floor's own request), the same with
-// a second root field, the page with trust, and the dashboard's mix (every
-// request of dashboard.Mix in turn); with -each, every request of the mix
-// alone too. It prints req/s, p50/p99 latency and the Go process CPU per
-// request, then the ratios to the floor. Then, unless -execute none, executeTransaction under wrk
+// service, the stock reference and the floor on loopback, runs wrk against
+// each target in turn: the floor, the stock reference's plain page, the
+// service's plain agents page (the floor's own request), the same with a
+// second root field, the stock reference's and the service's page with
+// trust, and the dashboard's mix (every request of dashboard.Mix in turn);
+// with -each, every request of the mix alone too; with -targets, only the
+// named ones beside the floor. It prints req/s, p50/p99 latency and the Go
+// process CPU per request, then the ratios to the floor and the service's
+// to the stock reference's. Then, unless -execute none, executeTransaction under wrk
 // against pgbench running the same SQL (bench/pgbench/execute.sql) with as
 // many clients in the same database (execute.go). The database is dropped at
 // the end. Run it with `make bench-read`.
@@ -27,12 +32,14 @@ import (
 	"os"
 	"os/exec"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/agenttrust/service/bench/dashboard"
 	"github.com/agenttrust/service/bench/floor"
+	"github.com/agenttrust/service/bench/stock"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/wire"
@@ -47,7 +54,8 @@ type options struct {
 	connections  int
 	threads      int
 	rounds       int
-	each         bool // also every request of the mix alone
+	each         bool     // also every request of the mix alone
+	targets      []string // only these read targets (and the floor); nil: all
 	wrk          string
 	cpuprofile   string // after the measured runs, one more run of profile, CPU-profiled into this file
 	profile      string
@@ -65,6 +73,13 @@ func main() {
 	flag.IntVar(&o.threads, "t", envInt("THREADS", 2), "wrk threads")
 	flag.IntVar(&o.rounds, "rounds", envInt("ROUNDS", 1), "rounds of floor, pages and mix (interleaved, to expose drift)")
 	flag.BoolVar(&o.each, "each", os.Getenv("EACH") != "", "in each round, also every request of the mix alone (EACH=1)")
+	flag.Func("targets", "only these read targets, comma-separated, beside the floor, e.g. \"stock plain,plain\" or \"mix: overview\" (TARGETS)", func(v string) error {
+		o.targets = strings.Split(v, ",")
+		return nil
+	})
+	if v := os.Getenv("TARGETS"); v != "" {
+		o.targets = strings.Split(v, ",")
+	}
 	flag.StringVar(&o.wrk, "wrk", envOr("WRK", "wrk"), "the wrk binary")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "after the measured runs, run -profile's target once more (unreported) with the process CPU-profiled into this file")
 	flag.StringVar(&o.profile, "profile", "mix", "the target -cpuprofile profiles: floor, plain, typename, trust, mix, a request of the mix, typename c1, evaluateTrust or execute")
@@ -131,13 +146,18 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer stopFloor()
+	stockURL, stopStock, err := serve(stock.Handler(pool, orgID))
+	if err != nil {
+		return err
+	}
+	defer stopStock()
 
 	tmp, err := os.MkdirTemp("", "bench-read")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	targets, order, err := readTargets(o, svcURL, floorURL, key, fixture, tmp)
+	targets, order, err := readTargets(o, svcURL, floorURL, stockURL, key, fixture, tmp)
 	if err != nil {
 		return err
 	}

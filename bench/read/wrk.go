@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"syscall"
@@ -114,10 +115,12 @@ type result struct {
 	requests            int
 	rps, p50, p99, mean float64 // latencies in ms
 	cpuPerReq           float64 // µs of this process's CPU per request
+	gcPer1k             float64 // collections per 1,000 requests
+	heapGoal            float64 // MiB, the collector's heap goal at the end of the run
 }
 
 func (r result) print(name string, round int) {
-	fmt.Printf("%-14s %5d %9.0f %9.2f %9.2f %12.0f\n", name, round, r.rps, r.p50, r.p99, r.cpuPerReq)
+	fmt.Printf("%-22s %5d %9.0f %9.2f %9.2f %12.0f %9.1f %9.1f\n", name, round, r.rps, r.p50, r.p99, r.cpuPerReq, r.gcPer1k, r.heapGoal)
 }
 
 var (
@@ -131,10 +134,10 @@ var (
 // load runs wrk against t and measures this process's CPU (both servers run
 // in it, one at a time) over the run.
 func load(o options, t target, connections int) (result, error) {
-	before := processCPU()
+	before, gcBefore := processCPU(), gcCycles()
 	out, err := exec.Command(o.wrk, "-t"+strconv.Itoa(min(o.threads, connections)), "-c"+strconv.Itoa(connections),
 		"-d"+strconv.Itoa(int(o.duration.Seconds()))+"s", "--timeout", "10s", "--latency", "-s", t.script, t.url).CombinedOutput()
-	cpu := processCPU() - before
+	cpu, gcs := processCPU()-before, gcCycles()-gcBefore
 	if err != nil {
 		return result{}, fmt.Errorf("wrk: %v: %s", err, out)
 	}
@@ -163,7 +166,9 @@ func load(o options, t target, connections int) (result, error) {
 	}
 	if r.requests > 0 {
 		r.cpuPerReq = float64(cpu.Microseconds()) / float64(r.requests)
+		r.gcPer1k = float64(gcs) * 1000 / float64(r.requests)
 	}
+	r.heapGoal = float64(readMetric("/gc/heap/goal:bytes")) / (1 << 20)
 	return r, nil
 }
 
@@ -176,6 +181,22 @@ func toMS(v, unit []byte) float64 {
 		return f * 1000
 	}
 	return f
+}
+
+// gcCycles is how many collections this process has completed.
+func gcCycles() uint64 { return readMetric("/gc/cycles/total:gc-cycles") }
+
+func readMetric(name string) uint64 {
+	m := []metrics.Sample{{Name: name}}
+	metrics.Read(m)
+	return m[0].Value.Uint64()
+}
+
+// maxRSS is the most resident memory this process has had, in MiB.
+func maxRSS() float64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return float64(ru.Maxrss) / 1024
 }
 
 func processCPU() time.Duration {

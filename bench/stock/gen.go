@@ -1,0 +1,3 @@
+package stock
+
+//go:generate go tool gqlgen generate
