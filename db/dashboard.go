@@ -47,8 +47,8 @@ func (s *DashboardService) PolicyUsage(ctx context.Context, p auth.Principal, ag
 	return &u, nil
 }
 
-// SpendSeries sums the hourly outflow buckets per bucket of q: one agent's,
-// or every agent's of the organization in q's currency.
+// SpendSeries sums the hourly or daily outflow buckets per bucket of q: one
+// agent's, or every agent's of the organization in q's currency.
 func (s *DashboardService) SpendSeries(ctx context.Context, p auth.Principal, q dashboard.SeriesQuery) ([]dashboard.SpendPoint, error) {
 	if err := q.Validate(); err != nil {
 		return nil, err
