@@ -25,14 +25,6 @@ type requestInfo struct {
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
-// RequestID returns the id of the request ctx belongs to ("" outside one).
-func RequestID(ctx context.Context) string {
-	if ri, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
-		return ri.id
-	}
-	return ""
-}
-
 func setOrg(ctx context.Context, orgID string) {
 	if ri, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
 		ri.orgID = orgID

@@ -150,9 +150,6 @@ type Edge struct {
 	handler  http.Handler
 }
 
-// New returns the service's whole HTTP handler.
-func New(cfg Config, d Deps) http.Handler { return NewEdge(cfg, d) }
-
 // NewEdge returns the service's whole HTTP handler as an Edge.
 func NewEdge(cfg Config, d Deps) *Edge {
 	cfg.defaults()

@@ -20,7 +20,7 @@ func newHandler(cfg httpapi.Config, a *db.OrgService, d *db.DB) http.Handler {
 
 // newHandlerLog is newHandler logging to log.
 func newHandlerLog(cfg httpapi.Config, a *db.OrgService, d *db.DB, log *slog.Logger) http.Handler {
-	return httpapi.New(cfg, httpapi.Deps{
+	return httpapi.NewEdge(cfg, httpapi.Deps{
 		Auth:        a,
 		Services:    wire.Services(wire.Options{DB: d}),
 		Ready:       d.Ready,

@@ -76,10 +76,6 @@ func (s *Subscription) wants(typ string) bool {
 // subscriber's context error. Call it only after C has closed.
 func (s *Subscription) Err() error { return s.reason }
 
-// LastID is the id of the last event sent on C ("" if none, then the
-// request's After). Call it only after C has closed.
-func (s *Subscription) LastID() string { return s.last }
-
 // Subscribe starts a subscription that lives until ctx ends, the subscriber
 // falls behind for too long, or the hub shuts down. Errors:
 // failure.ValidationFailed for an unknown type, a malformed position token
