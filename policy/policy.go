@@ -140,15 +140,12 @@ type Decision struct {
 //  13. daily_, weekly_, monthly_, total_limit_exceeded: spent + amount >
 //     the window's scaled limit (reaching it exactly is allowed), day
 //     windows first;
-//
-// A velocity or spend limit restricted to some actions neither counts nor
-// judges a transaction of another action.
-//
 //  14. ok, with RequiresApproval when the amount is over the policy's
 //     approval threshold (approving re-runs Evaluate and ignores it).
 //
 // Checks 7, 8 and 10 need a receiver and pass without one (evaluateTrust
-// without a counterparty).
+// without a counterparty). A velocity or spend limit restricted to some
+// actions neither counts nor judges a transaction of another action.
 func Evaluate(in Input) Decision {
 	if d, done := checkParties(in); done {
 		return d
