@@ -293,26 +293,7 @@ type eventStream interface {
 // goStream subscribes through the client library at base.
 func (e *env) goStream(ctx context.Context, base, name string, opts client.SubscribeOptions) eventStream {
 	e.t.Helper()
-	c, err := client.New(client.Options{APIKey: e.key, BaseURL: base, Timeout: 10 * time.Second,
-		RetryWaitMin: 100 * time.Millisecond, RetryWaitMax: time.Second})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	st, err := c.Events.Subscribe(ctx, opts)
-	if err != nil {
-		e.t.Fatalf("subscribe %s: %v", name, err)
-	}
-	sub := &subscriber{name: name, st: st, done: make(chan struct{})}
-	go func() {
-		defer close(sub.done)
-		for ev := range st.Events() {
-			sub.mu.Lock()
-			sub.ids = append(sub.ids, ev.ID)
-			sub.mu.Unlock()
-		}
-	}()
-	e.t.Cleanup(func() { st.Close(); <-sub.done })
-	return sub
+	return e.subscribeAt(ctx, base, name, opts)
 }
 
 func (s *subscriber) label() string { return s.name }

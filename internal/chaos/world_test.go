@@ -43,17 +43,24 @@ type subscriber struct {
 }
 
 // subscribe streams every event after the event id after ("" : live only).
+// Without after, the stream starts at the log's position when the server
+// acknowledged the connection, before Subscribe returns: nothing committed
+// afterwards is missed, registered by the server yet or not.
 func (e *env) subscribe(ctx context.Context, s *server, name, after string) *subscriber {
 	e.t.Helper()
-	c, err := client.New(client.Options{APIKey: e.key, BaseURL: s.URL, Timeout: 10 * time.Second,
+	return e.subscribeAt(ctx, s.URL, name, client.SubscribeOptions{After: after})
+}
+
+// subscribeAt subscribes through the client library at base and collects
+// the ids it delivers until the test ends.
+func (e *env) subscribeAt(ctx context.Context, base, name string, opts client.SubscribeOptions) *subscriber {
+	e.t.Helper()
+	c, err := client.New(client.Options{APIKey: e.key, BaseURL: base, Timeout: 10 * time.Second,
 		RetryWaitMin: 100 * time.Millisecond, RetryWaitMax: time.Second})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	// Without after, the stream starts at the log's position when the
-	// server acknowledged the connection, before Subscribe returns: nothing
-	// committed afterwards is missed, registered by the server yet or not.
-	st, err := c.Events.Subscribe(ctx, client.SubscribeOptions{After: after})
+	st, err := c.Events.Subscribe(ctx, opts)
 	if err != nil {
 		e.t.Fatalf("subscribe %s: %v", name, err)
 	}
