@@ -55,11 +55,13 @@ playground: ## refresh the embedded GraphiQL assets from npm (versions pinned in
 screenshot: ## open the playground in headless Chromium and save docs/playground.png
 	PLAYGROUND_SCREENSHOT=$(CURDIR)/docs/playground.png $(GO) test -count=1 -run TestPlaygroundInChromium ./httpapi/
 
-bench-read: ## the dashboard's requests under wrk load (the agents page plain, with a second root field, with trust, and the mix of bench/dashboard; EACH=1 adds each request of the mix alone; TARGETS="stock plain,plain" runs only those): service vs stock gqlgen serving the same pages (bench/stock) vs a bare pgx + encoding/json handler serving the plain page (bench/floor), same rows, same run, with CPU per request and collections; GOGC and GOMEMLIMIT pass through to the servers; then executeTransaction under wrk vs pgbench running the same SQL in the same database (EXECUTE=none skips it)
+bench-read: ## the dashboard's requests under wrk load (the agents page plain, with a second root field, with trust, and the mix of bench/dashboard; EACH=1 adds each request of the mix alone; TARGETS="stock plain,plain" runs only those): service vs stock gqlgen serving the same pages (bench/stock) vs a bare pgx + encoding/json handler serving the plain page (bench/floor) vs PostGraphile serving the plain and trust pages from the same tables (bench/postgraphile, installed from its lock file with npm when npm is there), same rows, same run, with CPU per request and collections; GOGC and GOMEMLIMIT pass through to the servers; then executeTransaction under wrk vs pgbench running the same SQL in the same database (EXECUTE=none skips it)
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get install -y wrk >/dev/null; } || \
 		{ echo "bench-read needs wrk: apt-get install wrk (Debian/Ubuntu) or brew install wrk"; exit 1; }
 	@[ "$(EXECUTE)" = none ] || command -v $(or $(PGBENCH),pgbench) >/dev/null || \
 		{ echo "bench-read's executeTransaction target needs pgbench: apt-get install postgresql-client, or EXECUTE=none"; exit 1; }
+	@[ -d bench/postgraphile/node_modules ] || ! command -v npm >/dev/null || (cd bench/postgraphile && npm ci --no-audit --no-fund >/dev/null) || \
+		echo "bench-read: could not install PostGraphile (bench/postgraphile): its targets are skipped"
 	$(GO) run ./bench/read
 
 audit: ## run graphql-http's GraphQL-over-HTTP audit suite against a freshly started service (needs npm)

@@ -244,3 +244,19 @@ func Body(query string, vars map[string]any) []byte {
 	}
 	return b
 }
+
+// PostGraphilePages are the plain and the trust page as PostGraphile
+// (bench/postgraphile) serves them from the same tables: the organization's
+// newest 50 agents with the same fields, and their trust counters' score
+// and assessment through the foreign key.
+func PostGraphilePages(orgID string) []Request {
+	const (
+		page  = `query($org: String!) { allAgents(first: 50, orderBy: SEQ_DESC, condition: { orgId: $org }) { nodes { `
+		trust = ` trustCounterByAgentId { score assessment }`
+	)
+	vars := map[string]any{"org": orgID}
+	return []Request{
+		{Name: "plain", Body: Body(page+agentFields+` } } }`, vars), check: nodes("allAgents", Agents)},
+		{Name: "trust", Body: Body(page+agentFields+trust+` } } }`, vars), check: nodes("allAgents", Agents)},
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/metrics"
@@ -16,9 +17,10 @@ import (
 // its wrk script into dir, and returns them with the order a round runs
 // them in: the floor, the stock reference's plain page, the service's
 // pages (the trust page after the stock reference's), the mix, and with
-// -each every request of the mix alone; with -targets only those named. The
+// -each every request of the mix alone; PostGraphile's pages (pgl) before
+// the service's when it runs; with -targets only those named. The
 // latency targets ("typename c1", evaluateTrust) are run apart.
-func readTargets(o options, svcURL, floorURL, stockURL, key string, f *dashboard.Fixture, dir string) (map[string]target, []string, error) {
+func readTargets(o options, svcURL, floorURL, stockURL, key string, f *dashboard.Fixture, pgl map[string]target, dir string) (map[string]target, []string, error) {
 	pages := dashboard.Pages()
 	targets := map[string]target{
 		"floor":       page(floorURL, key, pages[0]),
@@ -30,7 +32,11 @@ func readTargets(o options, svcURL, floorURL, stockURL, key string, f *dashboard
 			"agentId": f.Agents[0], "action": "purchase", "amount": "1.00", "currency": "USD"}})},
 	}
 	order := []string{"floor", "stock plain"}
+	maps.Copy(targets, pgl)
 	for _, p := range pages {
+		if _, ok := pgl["postgraphile "+p.Name]; ok {
+			order = append(order, "postgraphile "+p.Name)
+		}
 		if p.Name == "trust" {
 			order = append(order, "stock trust")
 		}
@@ -127,6 +133,7 @@ func runReads(o options, targets map[string]target, order []string) error {
 			}
 		}
 	}
+	printPostGraphileRatios(results)
 	tn, ev := results["typename c1"][0], results["evaluateTrust"][0]
 	fmt.Printf("  evaluateTrust / { __typename } latency, one client: p50 %.2f×   mean %.2f×\n", ev.p50/tn.p50, ev.mean/tn.mean)
 	return nil

@@ -4,7 +4,9 @@
 // own cost) and a floor handler (package bench/floor: decode the request,
 // one SELECT of the plain agents page's columns through pgxpool,
 // encoding/json out) on the same rows of the same database, in the same
-// run, with wrk as the load tool.
+// run, with wrk as the load tool; and PostGraphile (bench/postgraphile, a
+// Node process of its own, its CPU read from /proc) serving the plain and
+// the trust page from the same tables, when its npm packages are installed.
 //
 // It creates a scratch database, migrates it, seeds two organizations
 // through the service's own GraphQL handler (dashboard.Seed), serves the
@@ -63,6 +65,7 @@ type options struct {
 	execute      string // the executeTransaction target's senders: disjoint, random, or none (skipped)
 	executeConns int
 	pgbench      string
+	postgraphile string // PostGraphile's npm project (bench/postgraphile)
 }
 
 func main() {
@@ -87,6 +90,7 @@ func main() {
 	flag.StringVar(&o.execute, "execute", envOr("EXECUTE", "disjoint"), "after the read targets, executeTransaction against pgbench running the same SQL in the same database: disjoint (each connection its own sender, pgbench per_client=1), random (per_client=0), or none")
 	flag.IntVar(&o.executeConns, "execute-c", envInt("EXECUTE_CONNECTIONS", 8), "wrk connections and pgbench clients for the executeTransaction target")
 	flag.StringVar(&o.pgbench, "pgbench", envOr("PGBENCH", "pgbench"), "the pgbench binary")
+	flag.StringVar(&o.postgraphile, "postgraphile", "bench/postgraphile", "PostGraphile's npm project: with its packages installed (npm ci), its plain and trust pages run beside the service's")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-read:", err)
@@ -157,7 +161,16 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	targets, order, err := readTargets(o, svcURL, floorURL, stockURL, key, fixture, tmp)
+	pgl, err := startPostGraphile(ctx, o.postgraphile, o.admin, dbURL)
+	if err != nil {
+		return err
+	}
+	var pglTargets map[string]target
+	if pgl != nil {
+		defer pgl.stop()
+		pglTargets = pgl.targets(orgID)
+	}
+	targets, order, err := readTargets(o, svcURL, floorURL, stockURL, key, fixture, pglTargets, tmp)
 	if err != nil {
 		return err
 	}

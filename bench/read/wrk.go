@@ -22,8 +22,9 @@ import (
 // turn (a mix).
 type target struct {
 	url, key, script string
-	body             []byte              // a single request
-	requests         []dashboard.Request // sent in turn, each checked; nil: body
+	body             []byte               // a single request
+	requests         []dashboard.Request  // sent in turn, each checked; nil: body
+	cpu              func() time.Duration // the serving process's CPU so far; nil: this process's
 }
 
 // page is a target of one dashboard request.
@@ -131,13 +132,18 @@ var (
 	errorRe = regexp.MustCompile(`Non-2xx or 3xx responses: (\d+)|Socket errors: .*`)
 )
 
-// load runs wrk against t and measures this process's CPU (both servers run
-// in it, one at a time) over the run.
+// load runs wrk against t and measures the serving process's CPU over the
+// run: this process's (the service, the stock reference and the floor run in
+// it, one at a time), or t.cpu's.
 func load(o options, t target, connections int) (result, error) {
-	before, gcBefore := processCPU(), gcCycles()
+	cpuClock := processCPU
+	if t.cpu != nil {
+		cpuClock = t.cpu
+	}
+	before, gcBefore := cpuClock(), gcCycles()
 	out, err := exec.Command(o.wrk, "-t"+strconv.Itoa(min(o.threads, connections)), "-c"+strconv.Itoa(connections),
 		"-d"+strconv.Itoa(int(o.duration.Seconds()))+"s", "--timeout", "10s", "--latency", "-s", t.script, t.url).CombinedOutput()
-	cpu, gcs := processCPU()-before, gcCycles()-gcBefore
+	cpu, gcs := cpuClock()-before, gcCycles()-gcBefore
 	if err != nil {
 		return result{}, fmt.Errorf("wrk: %v: %s", err, out)
 	}
@@ -169,6 +175,9 @@ func load(o options, t target, connections int) (result, error) {
 		r.gcPer1k = float64(gcs) * 1000 / float64(r.requests)
 	}
 	r.heapGoal = float64(readMetric("/gc/heap/goal:bytes")) / (1 << 20)
+	if t.cpu != nil { // another process served: this one's collector says nothing of it
+		r.gcPer1k, r.heapGoal = 0, 0
+	}
 	return r, nil
 }
 
