@@ -19,8 +19,8 @@
 # Environment: PGHOST (127.0.0.1), PGPORT (5432), PGUSER (postgres),
 #   DURATION (15 s per run), CLIENTS ("8 32"), THREADS (2), MAX_TRIES (10),
 #   HOT_SENDERS (4), PGBENCH (pgbench on PATH, else the PostgreSQL 15 one),
-#   WARMUP (10 s of unreported execute.sql before the first run: the first
-#   run in a fresh database is otherwise up to 20% slower than the rest),
+#   WARMUP (10 s of unreported execute.sql before the first run, so that
+#   the first run in a fresh database is not slower than the rest),
 #   KEEP_LOGS (unset: per-run pgbench output is deleted with the temp dir).
 set -euo pipefail
 

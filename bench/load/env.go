@@ -191,8 +191,6 @@ type proc struct {
 	stop chan struct{}
 }
 
-// startService starts the service binary on dbURL with the rate limit out of
-// the way and extra settings (KEY=value), and waits until it is ready.
 // served is a scenario's database and the service running on it, with n
 // organizations (and their keys) when asked for.
 type served struct {
@@ -229,6 +227,8 @@ func (e *env) serve(ctx context.Context, label string, orgs int, extra ...string
 	return s, nil
 }
 
+// startService starts the service binary on dbURL with the rate limit out of
+// the way and extra settings (KEY=value), and waits until it is ready.
 func (e *env) startService(ctx context.Context, dbURL string, extra ...string) (*proc, error) {
 	addr, err := freeAddr()
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/agenttrust/service/transaction"
 )
 
-// The export scenario's sizes: the issue's reproduction, a counterparty's
-// memos of 1,000 quotes inflating the victim's export, twelve at once.
+// The export scenario's sizes: a counterparty's memos of 1,000 quotes
+// inflating the victim's export, twelve at once.
 const (
 	exportRows    = 49990
 	exportMemo    = 1000
@@ -23,10 +23,10 @@ const (
 	exportRSSGoal = 300 << 20
 )
 
-// exportScenario: twelve concurrent exports of the largest history the
-// issue reproduced, streamed from GET /transactions/export, with the
-// server's peak RSS against its goal; exportTransactions must refuse the
-// same range at its byte bound.
+// exportScenario: twelve concurrent exports of a large history (49,990
+// transactions with 1 KB memos), streamed from GET /transactions/export,
+// with the server's peak RSS against its goal; exportTransactions must
+// refuse the same range at its byte bound.
 func exportScenario(ctx context.Context, e *env, _ config) []group {
 	g := group{scenario: "export: 12 × 49,990 rows, 1 KB memos"}
 	s, err := e.serve(ctx, "export", 2)

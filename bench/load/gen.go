@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -78,9 +77,8 @@ func newClient(workers int) *http.Client {
 // run drives p and returns what it measured. Requests that fail count as
 // errors (the first one is kept for the report); the run goes on.
 func (p plan) run(ctx context.Context) outcome {
-	ok := p.ok
-	if ok == nil {
-		ok = graphqlOK
+	if p.ok == nil {
+		p.ok = graphqlOK
 	}
 	c := newClient(p.workers)
 	defer c.CloseIdleConnections()
@@ -88,62 +86,79 @@ func (p plan) run(ctx context.Context) outcome {
 	// flight finish: a request cut off is not an error of the server.
 	deadline := time.Now().Add(p.duration)
 	var (
-		mu       sync.Mutex
-		out      outcome
-		requests atomic.Int64
-		errs     atomic.Int64
-		wg       sync.WaitGroup
+		mu  sync.Mutex
+		out outcome
+		wg  sync.WaitGroup
 	)
 	start := time.Now()
 	for w := range p.workers {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(w)+1, uint64(start.UnixNano())))
-			lat := make([]time.Duration, 0, 4096)
-			var kinds []int64
-			var first string
-			for ctx.Err() == nil && time.Now().Before(deadline) {
-				c1 := p.next(w, rng)
-				t0 := time.Now()
-				status, body, err := post(ctx, c, p.url, c1)
-				if ctx.Err() != nil {
-					break // interrupted
-				}
-				lat = append(lat, time.Since(t0))
-				requests.Add(1)
-				if err == nil {
-					err = ok(status, body)
-				}
-				if err != nil {
-					errs.Add(1)
-					if first == "" {
-						first = err.Error()
-					}
-					continue
-				}
-				for len(kinds) <= c1.kind {
-					kinds = append(kinds, 0)
-				}
-				kinds[c1.kind]++
-			}
+			t := p.work(ctx, c, w, rng, deadline)
 			mu.Lock()
 			defer mu.Unlock()
-			out.lat = append(out.lat, lat...)
-			for len(out.kinds) < len(kinds) {
-				out.kinds = append(out.kinds, 0)
-			}
-			for i, n := range kinds {
-				out.kinds[i] += n
-			}
-			if out.firstErr == "" {
-				out.firstErr = first
-			}
+			out.add(t)
 		})
 	}
 	wg.Wait()
 	out.elapsed = time.Since(start)
-	out.requests, out.errors = requests.Load(), errs.Load()
 	slices.Sort(out.lat)
 	return out
+}
+
+// tally is what one worker of a run saw.
+type tally struct {
+	requests, errors int64
+	first            string
+	lat              []time.Duration
+	kinds            []int64 // ok answers per kind
+}
+
+// work sends worker w's requests, one at a time, until the deadline or
+// until ctx ends.
+func (p plan) work(ctx context.Context, c *http.Client, w int, rng *rand.Rand, deadline time.Time) tally {
+	t := tally{lat: make([]time.Duration, 0, 4096)}
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		c1 := p.next(w, rng)
+		t0 := time.Now()
+		status, body, err := post(ctx, c, p.url, c1)
+		if ctx.Err() != nil {
+			break // interrupted
+		}
+		t.lat = append(t.lat, time.Since(t0))
+		t.requests++
+		if err == nil {
+			err = p.ok(status, body)
+		}
+		if err != nil {
+			t.errors++
+			if t.first == "" {
+				t.first = err.Error()
+			}
+			continue
+		}
+		for len(t.kinds) <= c1.kind {
+			t.kinds = append(t.kinds, 0)
+		}
+		t.kinds[c1.kind]++
+	}
+	return t
+}
+
+// add counts a worker's tally into o.
+func (o *outcome) add(t tally) {
+	o.requests += t.requests
+	o.errors += t.errors
+	o.lat = append(o.lat, t.lat...)
+	for len(o.kinds) < len(t.kinds) {
+		o.kinds = append(o.kinds, 0)
+	}
+	for i, n := range t.kinds {
+		o.kinds[i] += n
+	}
+	if o.firstErr == "" {
+		o.firstErr = t.first
+	}
 }
 
 func post(ctx context.Context, c *http.Client, url string, q call) (int, []byte, error) {

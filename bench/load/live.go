@@ -275,6 +275,15 @@ func eventsAfter(ctx context.Context, dbURL string, seq int64, typ string) ([]lo
 	return out, rows.Err()
 }
 
+// eventIDs lists the events' ids, in order.
+func eventIDs(events []logEvent) []string {
+	ids := make([]string, len(events))
+	for i, ev := range events {
+		ids[i] = ev.id
+	}
+	return ids
+}
+
 // byOrg maps each organization to the ids of the events that concern it.
 func byOrg(events []logEvent) map[string][]string {
 	m := map[string][]string{}

@@ -101,10 +101,7 @@ func mixedScenario(ctx context.Context, e *env, c config) []group {
 		subs.close()
 		return []group{g.fail(err)}
 	}
-	ids := make([]string, len(events))
-	for i, ev := range events {
-		ids[i] = ev.id
-	}
+	ids := eventIDs(events)
 	subs.waitFor(func(int) int { return len(ids) }, time.Minute)
 	lat := subs.close()
 	note, err := subs.check(func(int) []string { return ids }, lat)
@@ -127,6 +124,9 @@ func at(k []int64, i int) int64 {
 	return 0
 }
 
+// fanoutOrgs is how many organizations the fan-out's subscribers are spread over.
+const fanoutOrgs = 100
+
 // fanoutScenario: c.fanoutSubs websocket subscribers over 100 organizations,
 // then a burst of c.events registrations spread over them by 8 writers; each
 // event must reach every subscriber of its organization. The row's rate is
@@ -134,77 +134,101 @@ func at(k []int64, i int) int64 {
 // to receipt, its CPU the server's per delivery. bench/livebench measures
 // memory per idle subscription and statements per wake-up in more detail.
 func fanoutScenario(ctx context.Context, e *env, c config) []group {
-	const nOrgs = 100
 	g := group{scenario: fmt.Sprintf("fan-out: %d subscribers", c.fanoutSubs)}
-	s, err := e.serve(ctx, "fanout", nOrgs)
+	s, err := e.serve(ctx, "fanout", fanoutOrgs)
 	if err != nil {
 		return []group{g.fail(err)}
 	}
 	defer s.close()
-	dbURL, svc, orgs := s.dbURL, s.svc, s.orgs
-	keys := make([]string, nOrgs)
-	for i, o := range orgs {
+	keys := make([]string, fanoutOrgs)
+	for i, o := range s.orgs {
 		keys[i] = o.key
 	}
-	if _, err := registerAgents(ctx, svc.base, keys[0], "warm", 1, "10"); err != nil {
+	if _, err := registerAgents(ctx, s.svc.base, keys[0], "warm", 1, "10"); err != nil {
 		return []group{g.fail(err)}
 	}
+	f, err := openFanout(ctx, s.svc, keys, c.fanoutSubs)
+	if err != nil {
+		return []group{g.fail(err)}
+	}
+	if err := f.deliver(ctx, s, keys, c, &g); err != nil {
+		return []group{g.fail(err)}
+	}
+	return []group{g}
+}
+
+// fanout is the fan-out scenario's subscribers, how long they took to
+// subscribe, and the server's resident memory before and with them idle.
+type fanout struct {
+	subs          *subscribers
+	setup         time.Duration
+	rss0, rssIdle int64
+}
+
+// openFanout opens n subscriptions to registrations over keys and waits
+// until the server counts them all.
+func openFanout(ctx context.Context, svc *proc, keys []string, n int) (*fanout, error) {
 	rss0, _ := svc.rss()
 	t0 := time.Now()
-	subs, err := subscribe(ctx, svc.addr, keys, c.fanoutSubs, regSubscription)
+	subs, err := subscribe(ctx, svc.addr, keys, n, regSubscription)
 	if err != nil {
-		return []group{g.fail(err)}
+		return nil, err
 	}
-	if err := svc.waitMetric("att_live_subscriptions", float64(c.fanoutSubs), 2*time.Minute); err != nil {
+	if err := svc.waitMetric("att_live_subscriptions", float64(n), 2*time.Minute); err != nil {
 		subs.close()
-		return []group{g.fail(err)}
+		return nil, err
 	}
-	setup := time.Since(t0)
+	f := &fanout{subs: subs, setup: time.Since(t0), rss0: rss0}
 	time.Sleep(2 * time.Second) // let the subscriptions settle before measuring memory
-	rssIdle, _ := svc.rss()
+	f.rssIdle, _ = svc.rss()
+	return f, nil
+}
 
-	seq0, err := lastSeq(ctx, dbURL)
+// deliver bursts the registrations, waits for every subscriber to receive
+// its organization's, closes the subscribers and fills g's row and notes.
+func (f *fanout) deliver(ctx context.Context, s *served, keys []string, c config, g *group) error {
+	seq0, err := lastSeq(ctx, s.dbURL)
 	if err != nil {
-		subs.close()
-		return []group{g.fail(err)}
+		f.subs.close()
+		return err
 	}
-	svc.resetPeak()
-	cpu0 := svc.cpu()
+	s.svc.resetPeak()
+	cpu0 := s.svc.cpu()
 	start := time.Now()
-	perOrg := c.events / nOrgs
-	werr := burst(ctx, svc.base, keys, perOrg)
-	events, err := eventsAfter(ctx, dbURL, seq0, "agent.registered")
+	perOrg := c.events / fanoutOrgs
+	werr := burst(ctx, s.svc.base, keys, perOrg)
+	events, err := eventsAfter(ctx, s.dbURL, seq0, "agent.registered")
 	if err != nil {
-		subs.close()
-		return []group{g.fail(err)}
+		f.subs.close()
+		return err
 	}
 	of := byOrg(events)
-	wantOf := func(i int) []string { return of[orgs[i%nOrgs].id] }
+	wantOf := func(i int) []string { return of[s.orgs[i%fanoutOrgs].id] }
 	var want int64
 	for i := range c.fanoutSubs {
 		want += int64(len(wantOf(i)))
 	}
-	subs.waitFor(func(i int) int { return len(wantOf(i)) }, 2*time.Minute)
-	cpu := svc.cpu() - cpu0
-	took := subs.lastReceipt().Sub(start)
-	total := subs.total()
-	lat := subs.close()
-	note, cerr := subs.check(wantOf, lat)
+	f.subs.waitFor(func(i int) int { return len(wantOf(i)) }, 2*time.Minute)
+	cpu := s.svc.cpu() - cpu0
+	took := f.subs.lastReceipt().Sub(start)
+	total := f.subs.total()
+	lat := f.subs.close()
+	note, cerr := f.subs.check(wantOf, lat)
 	g.service = row{target: "service: websocket deliveries", conc: "8", ops: float64(total) / took.Seconds(), unit: "msg",
 		p50: percentile(lat, 50), p90: percentile(lat, 90), p99: percentile(lat, 99), p999: percentile(lat, 99.9),
-		errors: want - min(want, total), total: want, peakRSS: svc.peakRSS()}
+		errors: want - min(want, total), total: want, peakRSS: s.svc.peakRSS()}
 	if total > 0 {
 		g.service.cpuPerOp = cpu / time.Duration(total)
 	}
 	g.notes = append(g.notes,
 		fmt.Sprintf("%d events by 8 writers over %d organizations; subscribed in %s; server RSS %.0f MiB before, %.0f MiB with the subscriptions idle (%.1f KiB each)",
-			perOrg*nOrgs, nOrgs, setup.Round(time.Millisecond), float64(rss0)/(1<<20), float64(rssIdle)/(1<<20), float64(rssIdle-rss0)/1024/float64(c.fanoutSubs)),
+			perOrg*fanoutOrgs, fanoutOrgs, f.setup.Round(time.Millisecond), float64(f.rss0)/(1<<20), float64(f.rssIdle)/(1<<20), float64(f.rssIdle-f.rss0)/1024/float64(c.fanoutSubs)),
 		note)
 	if werr != nil {
 		g.err = werr
 	}
 	g.problem = cerr
-	return []group{g}
+	return nil
 }
 
 // burst registers perOrg agents in each organization, 8 at a time.

@@ -29,67 +29,34 @@ func readScenario(ctx context.Context, e *env, c config) []group {
 		return fail(err)
 	}
 	defer s.close()
-	dbURL, svc, orgs := s.dbURL, s.svc, s.orgs
-	client := newClient(1)
-	defer client.CloseIdleConnections()
-	send := func(key string, body []byte) ([]byte, error) {
-		status, raw, err := post(ctx, client, svc.base+"/graphql", call{body: body, key: key})
-		if err == nil && status != http.StatusOK {
-			err = fmt.Errorf("HTTP %d: %.300s", status, raw)
-		}
-		return raw, err
-	}
-	f, err := dash.Seed(send, orgs[0].key, orgs[1].key)
+	pages, mix, err := seedRead(ctx, s)
 	if err != nil {
 		return fail(err)
-	}
-	pages, mix := dash.Pages(), f.Mix()
-	for _, r := range append(pages[:len(pages):len(pages)], mix...) {
-		out, err := send(orgs[0].key, r.Body)
-		if err == nil {
-			err = r.Check(out)
-		}
-		if err != nil {
-			return fail(err)
-		}
 	}
 	// One server at a time holds database connections: the floor's pool
 	// and the service's together could pass a shared Postgres' limit.
-	svc.close()
+	s.svc.close()
 
-	const workers = 32
-	checked := func(r dash.Request) func(int, []byte) error {
-		return func(status int, body []byte) error {
-			if status != http.StatusOK {
-				return fmt.Errorf("HTTP %d: %.300s", status, body)
-			}
-			return r.Check(body)
-		}
-	}
-	fl, err := e.startFloor(ctx, dbURL, orgs[0].id)
+	b, out, err := readFloor(ctx, e, c, s, pages[0])
 	if err != nil {
 		return fail(err)
 	}
-	floorPlan := plan{url: fl.base + "/graphql", workers: workers, duration: c.duration, ok: checked(pages[0]),
-		next: fixed(pages[0].Body, orgs[0].key)}
-	warm(ctx, c, floorPlan)
-	b, out := measure(ctx, fl, floorPlan, "floor: pgx + encoding/json, plain page")
-	fl.close()
 	for i := range groups {
 		groups[i].baseline = &b
 		groups[i].noteErrors("floor", out)
 	}
-
-	if svc, err = e.startService(ctx, dbURL); err != nil {
+	svc, err := e.startService(ctx, s.dbURL)
+	if err != nil {
 		return fail(err)
 	}
 	defer svc.close()
+	key := s.orgs[0].key
 	plans := []plan{
-		{url: svc.base + "/graphql", workers: workers, duration: c.duration, ok: checked(pages[0]), next: fixed(pages[0].Body, orgs[0].key)},
-		{url: svc.base + "/graphql", workers: workers, duration: c.duration, ok: checked(pages[2]), next: fixed(pages[2].Body, orgs[0].key)},
-		{url: svc.base + "/graphql", workers: workers, duration: c.duration, next: func(_ int, rng *rand.Rand) call {
+		{url: svc.base + "/graphql", workers: readWorkers, duration: c.duration, ok: checked(pages[0]), next: fixed(pages[0].Body, key)},
+		{url: svc.base + "/graphql", workers: readWorkers, duration: c.duration, ok: checked(pages[2]), next: fixed(pages[2].Body, key)},
+		{url: svc.base + "/graphql", workers: readWorkers, duration: c.duration, next: func(_ int, rng *rand.Rand) call {
 			k := rng.IntN(len(mix))
-			return call{body: mix[k].Body, key: orgs[0].key, kind: k}
+			return call{body: mix[k].Body, key: key, kind: k}
 		}},
 	}
 	targets := []string{"service: agents(limit: 50)", "service: agents(limit: 50) + trust", "service: the mix of " + fmt.Sprint(len(mix)) + " requests"}
@@ -99,6 +66,62 @@ func readScenario(ctx context.Context, e *env, c config) []group {
 		groups[i].noteErrors("service", out)
 	}
 	return groups
+}
+
+// readWorkers is the read scenario's clients.
+const readWorkers = 32
+
+// seedRead seeds the dashboard's rows through the service of s and checks
+// the content of each of its pages and of each request of its mix once.
+func seedRead(ctx context.Context, s *served) (pages, mix []dash.Request, err error) {
+	client := newClient(1)
+	defer client.CloseIdleConnections()
+	send := func(key string, body []byte) ([]byte, error) {
+		status, raw, err := post(ctx, client, s.svc.base+"/graphql", call{body: body, key: key})
+		if err == nil && status != http.StatusOK {
+			err = fmt.Errorf("HTTP %d: %.300s", status, raw)
+		}
+		return raw, err
+	}
+	f, err := dash.Seed(send, s.orgs[0].key, s.orgs[1].key)
+	if err != nil {
+		return nil, nil, err
+	}
+	pages, mix = dash.Pages(), f.Mix()
+	for _, r := range append(pages[:len(pages):len(pages)], mix...) {
+		out, err := send(s.orgs[0].key, r.Body)
+		if err == nil {
+			err = r.Check(out)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return pages, mix, nil
+}
+
+// readFloor measures the floor serving page on the database of s.
+func readFloor(ctx context.Context, e *env, c config, s *served, page dash.Request) (row, outcome, error) {
+	fl, err := e.startFloor(ctx, s.dbURL, s.orgs[0].id)
+	if err != nil {
+		return row{}, outcome{}, err
+	}
+	defer fl.close()
+	p := plan{url: fl.base + "/graphql", workers: readWorkers, duration: c.duration, ok: checked(page),
+		next: fixed(page.Body, s.orgs[0].key)}
+	warm(ctx, c, p)
+	b, out := measure(ctx, fl, p, "floor: pgx + encoding/json, plain page")
+	return b, out, nil
+}
+
+// checked accepts a clean 200 whose content passes r's check.
+func checked(r dash.Request) func(int, []byte) error {
+	return func(status int, body []byte) error {
+		if status != http.StatusOK {
+			return fmt.Errorf("HTTP %d: %.300s", status, body)
+		}
+		return r.Check(body)
+	}
 }
 
 // evaluateScenario: evaluateTrust against { __typename } on the same server:

@@ -47,6 +47,30 @@ var soakLimits = []limit{
 	{"pg backends", func(s sample) float64 { return s.backends }, func(float64) float64 { return 6 }, "start + 6 (River's pool)"},
 }
 
+// The soak's load: steady subscribers, subscribers connecting and leaving
+// every 10 s, webhook endpoints receiving every transaction, and clients.
+const soakSteady, soakChurn, soakEndpoints, soakWorkers = 200, 20, 5, 8
+
+// soak is one soak run's server: its database, the webhook receiver its
+// endpoints point at, and the dashboard seeded in it.
+type soak struct {
+	e     *env
+	dbURL string
+	drop  func()
+	svc   *proc
+	rcv   *receiver
+	dash  *dashboard
+}
+
+// soakTraffic is what the traffic window left: the clients' outcome, the
+// highest figures sampled, when it started, and how the churn ended.
+type soakTraffic struct {
+	out      outcome
+	peak     sample
+	t0       time.Time
+	churnErr error
+}
+
 // runSoak runs mixed dashboard traffic (8 clients: 80% pages, 15%
 // evaluates, 5% executes) for d against a real server process, with 200
 // websocket subscribers attached throughout, 20 more connecting and leaving
@@ -56,7 +80,6 @@ var soakLimits = []limit{
 // connections after 5 minutes) and fails if one does not, or if a request
 // failed, or if a subscriber or an endpoint missed an event.
 func runSoak(ctx context.Context, admin string, d, settle time.Duration) error {
-	const steady, churn, endpoints, workers = 200, 20, 5, 8
 	raiseFileLimit()
 	begin := time.Now()
 	e, err := newEnv(ctx, admin)
@@ -64,134 +87,196 @@ func runSoak(ctx context.Context, admin string, d, settle time.Duration) error {
 		return err
 	}
 	defer e.close()
-	rcv, err := newReceiver(e.tmp)
+	s, err := startSoak(ctx, e)
 	if err != nil {
 		return err
 	}
-	defer rcv.close()
-	dbURL, drop, err := e.newDB(ctx, "soak")
-	if err != nil {
-		return err
-	}
-	defer drop()
-	svc, err := e.startService(ctx, dbURL, "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true", "WEBHOOK_CA_FILE="+rcv.pem)
-	if err != nil {
-		return err
-	}
-	defer svc.close()
-	dash, err := seedDashboard(ctx, svc.base, dbURL)
-	if err != nil {
-		return err
-	}
-	for i := range endpoints {
-		if _, err := registerWebhook(ctx, svc.base, dash.orgs[0].key, fmt.Sprintf("%s/soak/%d", rcv.srv.URL, i), "transaction.completed"); err != nil {
-			return err
-		}
-	}
-	// Warm up every path once (requests, a subscription, a delivery), let
-	// the server go idle, then take the starting level.
-	p := plan{url: svc.base + "/graphql", workers: workers, duration: 5 * time.Second, next: dash.next}
-	p.run(ctx)
-	if s, err := subscribe(ctx, svc.addr, []string{dash.orgs[0].key}, 10, txSubscription); err == nil {
-		time.Sleep(time.Second)
-		s.close()
-	}
-	time.Sleep(10 * time.Second)
-	take := func(at time.Duration) (sample, error) {
-		m, err := svc.metrics()
-		if err != nil {
-			return sample{}, err
-		}
-		n, err := e.backends(ctx, dbURL)
-		if err != nil {
-			return sample{}, err
-		}
-		rss, _ := svc.rss()
-		return sample{at: at, goroutines: m["go_goroutines"], heap: m["go_memstats_heap_inuse_bytes"], fds: m["process_open_fds"],
-			pool: m["att_db_open_connections"], inUse: m["att_db_in_use_connections"], backends: float64(n), rss: float64(rss)}, nil
-	}
-	start, err := take(0)
+	defer s.close()
+	p := plan{url: s.svc.base + "/graphql", workers: soakWorkers, duration: 5 * time.Second, next: s.dash.next}
+	start, err := s.warmUp(ctx, p)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("# make soak: %s of traffic, %s, %d cores, load average %s\n", d, time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), loadavg())
 	fmt.Printf("# %d clients (80%% pages, 15%% evaluates, 5%% executes), %d subscribers + %d churning every 10 s, %d webhook endpoints\n",
-		workers, steady, churn, endpoints)
+		soakWorkers, soakSteady, soakChurn, soakEndpoints)
 	fmt.Println("start    ", start)
+	seq0, err := lastSeq(ctx, s.dbURL)
+	if err != nil {
+		return err
+	}
+	subs, err := subscribe(ctx, s.svc.addr, []string{s.dash.orgs[0].key, s.dash.orgs[1].key}, soakSteady, txSubscription)
+	if err != nil {
+		return err
+	}
+	t, err := s.traffic(ctx, p, d, start)
+	if err != nil {
+		return err
+	}
+	missed, err := s.delivered(ctx, seq0, subs, t)
+	if err != nil {
+		return err
+	}
+	stopped := time.Now()
+	end, err := s.settle(ctx, start, t.t0, settle)
+	if err != nil {
+		return err
+	}
+	printSoakTable(start, t.peak, end)
+	fmt.Printf("returned %s after the traffic stopped; whole soak %s; load average %s\n",
+		time.Since(stopped).Round(time.Second), time.Since(begin).Round(time.Second), loadavg())
+	var errs []error
+	if err := over(start, end); err != nil {
+		errs = append(errs, err)
+	}
+	if t.out.errors > 0 {
+		errs = append(errs, fmt.Errorf("%d requests failed%s", t.out.errors, firstErr(t.out)))
+	}
+	return errors.Join(append(append(errs, missed...), t.churnErr)...)
+}
 
-	seq0, err := lastSeq(ctx, dbURL)
-	if err != nil {
-		return err
+// startSoak starts the webhook receiver and the service on a database of
+// its own, seeds the dashboard and registers the endpoints.
+func startSoak(ctx context.Context, e *env) (*soak, error) {
+	s := &soak{e: e}
+	var err error
+	if s.rcv, err = newReceiver(e.tmp); err != nil {
+		return nil, err
 	}
-	subs, err := subscribe(ctx, svc.addr, []string{dash.orgs[0].key, dash.orgs[1].key}, steady, txSubscription)
-	if err != nil {
-		return err
+	if s.dbURL, s.drop, err = e.newDB(ctx, "soak"); err != nil {
+		s.close()
+		return nil, err
 	}
-	t0 := time.Now()
+	if s.svc, err = e.startService(ctx, s.dbURL, "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true", "WEBHOOK_CA_FILE="+s.rcv.pem); err != nil {
+		s.close()
+		return nil, err
+	}
+	if s.dash, err = seedDashboard(ctx, s.svc.base, s.dbURL); err != nil {
+		s.close()
+		return nil, err
+	}
+	for i := range soakEndpoints {
+		if _, err := registerWebhook(ctx, s.svc.base, s.dash.orgs[0].key, fmt.Sprintf("%s/soak/%d", s.rcv.srv.URL, i), "transaction.completed"); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// close stops the service, drops the database and stops the receiver.
+func (s *soak) close() {
+	if s.svc != nil {
+		s.svc.close()
+	}
+	if s.drop != nil {
+		s.drop()
+	}
+	s.rcv.close()
+}
+
+// warmUp runs every path once (requests, a subscription, a delivery), lets
+// the server go idle, and takes the starting level.
+func (s *soak) warmUp(ctx context.Context, p plan) (sample, error) {
+	p.run(ctx)
+	if sub, err := subscribe(ctx, s.svc.addr, []string{s.dash.orgs[0].key}, 10, txSubscription); err == nil {
+		time.Sleep(time.Second)
+		sub.close()
+	}
+	time.Sleep(10 * time.Second)
+	return s.take(ctx, 0)
+}
+
+// take samples the server's figures at a moment of the run.
+func (s *soak) take(ctx context.Context, at time.Duration) (sample, error) {
+	m, err := s.svc.metrics()
+	if err != nil {
+		return sample{}, err
+	}
+	n, err := s.e.backends(ctx, s.dbURL)
+	if err != nil {
+		return sample{}, err
+	}
+	rss, _ := s.svc.rss()
+	return sample{at: at, goroutines: m["go_goroutines"], heap: m["go_memstats_heap_inuse_bytes"], fds: m["process_open_fds"],
+		pool: m["att_db_open_connections"], inUse: m["att_db_in_use_connections"], backends: float64(n), rss: float64(rss)}, nil
+}
+
+// traffic runs p for d with subscribers churning beside it, sampling the
+// server every twentieth of d (at least every 5 s).
+func (s *soak) traffic(ctx context.Context, p plan, d time.Duration, start sample) (soakTraffic, error) {
+	t := soakTraffic{peak: start, t0: time.Now()}
 	var wg sync.WaitGroup
-	var out outcome
 	wg.Go(func() {
 		p.duration = d
-		out = p.run(ctx)
+		t.out = p.run(ctx)
 	})
 	churnCtx, stopChurn := context.WithCancel(ctx)
 	defer stopChurn()
 	churned := make(chan error, 1)
-	go func() { churned <- churnSubscribers(churnCtx, svc.addr, dash.orgs[0].key, churn) }()
-	peak := start
+	go func() { churned <- churnSubscribers(churnCtx, s.svc.addr, s.dash.orgs[0].key, soakChurn) }()
 	tick := time.NewTicker(max(d/20, 5*time.Second))
-	for time.Since(t0) < d {
+	for time.Since(t.t0) < d {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return t, ctx.Err()
 		case <-tick.C:
 		}
-		s, err := take(time.Since(t0))
+		at, err := s.take(ctx, time.Since(t.t0))
 		if err != nil {
-			return err
+			return t, err
 		}
-		peak = maxSample(peak, s)
-		fmt.Println("traffic  ", s)
+		t.peak = maxSample(t.peak, at)
+		fmt.Println("traffic  ", at)
 	}
 	tick.Stop()
 	wg.Wait()
 	stopChurn()
-	churnErr := <-churned
+	t.churnErr = <-churned
+	return t, nil
+}
 
-	// Every transaction of the traffic window must reach every steady
-	// subscriber and every endpoint.
-	events, err := eventsAfter(ctx, dbURL, seq0, "transaction.completed")
+// delivered waits for every transaction of the traffic window to reach
+// every steady subscriber and every endpoint, prints what the traffic did,
+// and returns what went missing.
+func (s *soak) delivered(ctx context.Context, seq0 int64, subs *subscribers, t soakTraffic) ([]error, error) {
+	events, err := eventsAfter(ctx, s.dbURL, seq0, "transaction.completed")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ids := make([]string, len(events))
-	for i, ev := range events {
-		ids[i] = ev.id
-	}
+	ids := eventIDs(events)
 	subs.waitFor(func(int) int { return len(ids) }, 2*time.Minute)
 	lat := subs.close()
 	subNote, subErr := subs.check(func(int) []string { return ids }, lat)
-	hookNote, hookErr := waitWebhooks(ctx, rcv, ids, endpoints, 5*time.Minute)
-
-	fmt.Printf("traffic stopped after %s: %d requests answered (%s), %d failed%s\n", time.Since(t0).Round(time.Second),
-		out.requests, kindCounts(out.kinds), out.errors, firstErr(out))
+	hookNote, hookErr := waitWebhooks(ctx, s.rcv, ids, soakEndpoints, 5*time.Minute)
+	fmt.Printf("traffic stopped after %s: %d requests answered (%s), %d failed%s\n", time.Since(t.t0).Round(time.Second),
+		t.out.requests, kindCounts(t.out.kinds), t.out.errors, firstErr(t.out))
 	fmt.Println("  " + subNote)
 	fmt.Println("  " + hookNote)
+	return []error{subErr, hookErr}, nil
+}
 
-	// Settle: wait for every figure to come back.
+// settle samples every 10 s until every figure is back at its starting
+// level, settle has passed, or ctx ends, and returns the last sample.
+func (s *soak) settle(ctx context.Context, start sample, t0 time.Time, settle time.Duration) (sample, error) {
 	stopped := time.Now()
-	var end sample
 	for {
-		if end, err = take(time.Since(t0)); err != nil {
-			return err
+		end, err := s.take(ctx, time.Since(t0))
+		if err != nil {
+			return end, err
 		}
 		if over(start, end) == nil || time.Since(stopped) >= settle || ctx.Err() != nil {
-			break
+			fmt.Println("end      ", end)
+			return end, nil
 		}
 		fmt.Println("settling ", end)
 		time.Sleep(10 * time.Second)
 	}
-	fmt.Println("end      ", end)
+}
+
+// printSoakTable prints each figure at the start, its peak and its end
+// beside the level it may end at.
+func printSoakTable(start, peak, end sample) {
 	fmt.Printf("\n%-18s %12s %12s %12s   %-26s %s\n", "figure", "start", "peak", "end", "allowed end", "verdict")
 	for _, l := range soakLimits {
 		verdict := "ok"
@@ -204,16 +289,6 @@ func runSoak(ctx context.Context, admin string, d, settle time.Duration) error {
 		}
 		fmt.Printf("%-18s %12s %12s %12s   %-26s %s\n", l.name, unit(l.get(start)), unit(l.get(peak)), unit(l.get(end)), l.rule, verdict)
 	}
-	fmt.Printf("returned %s after the traffic stopped; whole soak %s; load average %s\n",
-		time.Since(stopped).Round(time.Second), time.Since(begin).Round(time.Second), loadavg())
-	var errs []error
-	if err := over(start, end); err != nil {
-		errs = append(errs, err)
-	}
-	if out.errors > 0 {
-		errs = append(errs, fmt.Errorf("%d requests failed%s", out.errors, firstErr(out)))
-	}
-	return errors.Join(append(errs, subErr, hookErr, churnErr)...)
 }
 
 // over says which figures of end are above their allowed level.

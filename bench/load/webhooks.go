@@ -72,6 +72,10 @@ func (r *receiver) deliveries() []delivery {
 
 func (r *receiver) close() { r.srv.Close() }
 
+// The webhook scenario's endpoints, and the plain client's requests at a
+// time (the service's delivery workers).
+const webhookEndpoints, webhookWorkers = 50, 100
+
 // webhookScenario: 50 endpoints of one organization on the local receiver,
 // every one subscribed to agent.registered, then c.events/25 registrations:
 // each must be delivered, signed, once to every endpoint. The row's rate is
@@ -82,8 +86,7 @@ func (r *receiver) close() { r.srv.Close() }
 // the same headers to the same receiver, 100 at a time (the service's
 // delivery workers).
 func webhookScenario(ctx context.Context, e *env, c config) []group {
-	const endpoints, workers = 50, 100
-	g := group{scenario: fmt.Sprintf("webhooks: %d endpoints", endpoints)}
+	g := group{scenario: fmt.Sprintf("webhooks: %d endpoints", webhookEndpoints)}
 	rcv, err := newReceiver(e.tmp)
 	if err != nil {
 		return []group{g.fail(err)}
@@ -94,29 +97,62 @@ func webhookScenario(ctx context.Context, e *env, c config) []group {
 		return []group{g.fail(err)}
 	}
 	defer s.close()
-	svc, orgs := s.svc, s.orgs
-	secrets := map[string]string{} // path → secret
-	for i := range endpoints {
+	secrets, err := registerHooks(ctx, s.svc.base, s.orgs[0].key, rcv)
+	if err != nil {
+		return []group{g.fail(err)}
+	}
+	events := max(1, c.events/25)
+	s.svc.resetPeak()
+	cpu0 := s.svc.cpu()
+	start := time.Now()
+	if err := burst(ctx, s.svc.base, []string{s.orgs[0].key}, events); err != nil {
+		return []group{g.fail(err)}
+	}
+	got := awaitDeliveries(ctx, rcv, events*webhookEndpoints, 5*time.Minute)
+	cpu := s.svc.cpu() - cpu0
+	var note string
+	g.service, note, g.problem = deliveryRow(got, secrets, events, start, cpu, s.svc.peakRSS())
+	g.notes = append(g.notes, note)
+	b, err := plainPosts(ctx, e, rcv, got, webhookWorkers)
+	if err != nil {
+		g.notes = append(g.notes, "plain client failed: "+err.Error())
+		g.problem = err
+		return []group{g}
+	}
+	g.baseline = &b
+	return []group{g}
+}
+
+// registerHooks registers the scenario's endpoints on the receiver, each
+// for agent.registered, and returns each one's secret by its path.
+func registerHooks(ctx context.Context, base, key string, rcv *receiver) (map[string]string, error) {
+	secrets := map[string]string{}
+	for i := range webhookEndpoints {
 		path := fmt.Sprintf("/hook/%d", i)
-		secret, err := registerWebhook(ctx, svc.base, orgs[0].key, rcv.srv.URL+path, "agent.registered")
+		secret, err := registerWebhook(ctx, base, key, rcv.srv.URL+path, "agent.registered")
 		if err != nil {
-			return []group{g.fail(err)}
+			return nil, err
 		}
 		secrets[path] = secret
 	}
-	events := max(1, c.events/25)
-	want := events * endpoints
-	svc.resetPeak()
-	cpu0 := svc.cpu()
-	start := time.Now()
-	if err := burst(ctx, svc.base, []string{orgs[0].key}, events); err != nil {
-		return []group{g.fail(err)}
-	}
-	deadline := time.Now().Add(5 * time.Minute)
+	return secrets, nil
+}
+
+// awaitDeliveries waits, up to within, for want deliveries to arrive and
+// returns those that did.
+func awaitDeliveries(ctx context.Context, rcv *receiver, want int, within time.Duration) []delivery {
+	deadline := time.Now().Add(within)
 	for len(rcv.deliveries()) < want && time.Now().Before(deadline) && ctx.Err() == nil {
 		time.Sleep(10 * time.Millisecond)
 	}
-	got := rcv.deliveries()
+	return rcv.deliveries()
+}
+
+// deliveryRow turns the deliveries of events to every endpoint into the
+// service's row and a note of what arrived, and says whether any went
+// missing, came twice or was badly signed.
+func deliveryRow(got []delivery, secrets map[string]string, events int, start time.Time, cpu time.Duration, peakRSS int64) (row, string, error) {
+	want := events * webhookEndpoints
 	var first, last time.Time
 	for _, d := range got {
 		if d.at.After(last) {
@@ -130,27 +166,19 @@ func webhookScenario(ctx context.Context, e *env, c config) []group {
 	// last: the registrations before the first are the events' making, not
 	// their delivery.
 	took := last.Sub(first)
-	cpu := svc.cpu() - cpu0
 	lat, bad, dups := checkDeliveries(got, secrets)
-	g.service = row{target: "service: signed deliveries", conc: strconv.Itoa(workers), ops: float64(len(got)-dups) / took.Seconds(), unit: "dlv",
+	r := row{target: "service: signed deliveries", conc: strconv.Itoa(webhookWorkers), ops: float64(len(got)-dups) / took.Seconds(), unit: "dlv",
 		p50: percentile(lat, 50), p90: percentile(lat, 90), p99: percentile(lat, 99), p999: percentile(lat, 99.9),
-		errors: int64(want - (len(got) - dups) + bad), total: int64(want), peakRSS: svc.peakRSS()}
+		errors: int64(want - (len(got) - dups) + bad), total: int64(want), peakRSS: peakRSS}
 	if n := len(got); n > 0 {
-		g.service.cpuPerOp = cpu / time.Duration(n)
+		r.cpuPerOp = cpu / time.Duration(n)
 	}
-	g.notes = append(g.notes, fmt.Sprintf("%d events × %d endpoints: %d deliveries expected, %d received, %d duplicates, %d bad signatures; rate: first delivery to last (%.0f/s from the first registration); latency: commit to receipt (plain client: start, when every body is ready, to answer)",
-		events, endpoints, want, len(got), dups, bad, float64(len(got)-dups)/last.Sub(start).Seconds()))
+	note := fmt.Sprintf("%d events × %d endpoints: %d deliveries expected, %d received, %d duplicates, %d bad signatures; rate: first delivery to last (%.0f/s from the first registration); latency: commit to receipt (plain client: start, when every body is ready, to answer)",
+		events, webhookEndpoints, want, len(got), dups, bad, float64(len(got)-dups)/last.Sub(start).Seconds())
 	if len(got)-dups != want || bad > 0 || dups > 0 {
-		g.problem = fmt.Errorf("webhook deliveries missing, doubled or badly signed")
+		return r, note, fmt.Errorf("webhook deliveries missing, doubled or badly signed")
 	}
-	b, err := plainPosts(ctx, e, rcv, got, workers)
-	if err != nil {
-		g.notes = append(g.notes, "plain client failed: "+err.Error())
-		g.problem = err
-		return []group{g}
-	}
-	g.baseline = &b
-	return []group{g}
+	return r, note, nil
 }
 
 // registerWebhook registers an endpoint for events over REST and returns its secret.
@@ -286,25 +314,23 @@ func plainPost(args []string) error {
 	roots.AppendCertsFromPEM(certPEM)
 	c := &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots},
 		MaxIdleConnsPerHost: *conc, ForceAttemptHTTP2: true}}
+	s := postAll(c, posts, *conc)
+	s.PeakRSS, _ = statusBytes(os.Getpid(), "VmHWM:")
+	return json.NewEncoder(os.Stdout).Encode(s)
+}
+
+// postAll posts every request, conc at a time, and summarizes the answers.
+func postAll(c *http.Client, posts []plainRequest, conc int) postSummary {
 	work := make(chan plainRequest)
 	var mu sync.Mutex
 	var lat []time.Duration
 	var s postSummary
 	var wg sync.WaitGroup
 	start := time.Now()
-	for range *conc {
+	for range conc {
 		wg.Go(func() {
 			for p := range work {
-				req, _ := http.NewRequest(http.MethodPost, p.URL, bytes.NewReader(p.Body))
-				for k, v := range p.Header {
-					req.Header.Set(k, v)
-				}
-				resp, err := c.Do(req)
-				ok := err == nil && resp.StatusCode/100 == 2
-				if err == nil {
-					_, _ = io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-				}
+				ok := postOne(c, p)
 				d := time.Since(start) // every body was ready at the start
 				mu.Lock()
 				if ok {
@@ -325,6 +351,20 @@ func plainPost(args []string) error {
 	s.Elapsed = time.Since(start)
 	slices.Sort(lat)
 	s.P50, s.P90, s.P99, s.P999 = percentile(lat, 50), percentile(lat, 90), percentile(lat, 99), percentile(lat, 99.9)
-	s.PeakRSS, _ = statusBytes(os.Getpid(), "VmHWM:")
-	return json.NewEncoder(os.Stdout).Encode(s)
+	return s
+}
+
+// postOne posts p and says whether the answer was a 2xx.
+func postOne(c *http.Client, p plainRequest) bool {
+	req, _ := http.NewRequest(http.MethodPost, p.URL, bytes.NewReader(p.Body))
+	for k, v := range p.Header {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return false
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode/100 == 2
 }

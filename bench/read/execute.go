@@ -57,48 +57,14 @@ func newExecuteBench(ctx context.Context, o options, d *db.DB, h http.Handler, d
 	if err != nil {
 		return nil, err
 	}
-	nSenders, nReceivers := o.executeConns, 4*o.executeConns
-	orgs := db.NewOrgService(d)
-	senderOrg, _, senderKey, err := orgs.CreateOrg(ctx, "execute senders")
+	e := &executeBench{mode: o.execute, conns: o.executeConns, pgbench: bin, dbURL: dbURL}
+	senderKey, senders, receivers, err := e.seedService(ctx, d, h)
 	if err != nil {
 		return nil, err
 	}
-	_, _, receiverKey, err := orgs.CreateOrg(ctx, "execute receivers")
-	if err != nil {
+	if err := steadyAgents(ctx, dbURL, root, len(receivers), slices.Concat(senders, receivers)); err != nil {
 		return nil, err
 	}
-	senders, err := seed(h, senderKey, nSenders)
-	if err != nil {
-		return nil, err
-	}
-	receivers, err := seed(h, receiverKey, nReceivers)
-	if err != nil {
-		return nil, err
-	}
-	seedSQL, err := os.ReadFile(filepath.Join(root, "bench/pgbench/seed.sql"))
-	if err != nil {
-		return nil, err
-	}
-	conn := openSQL(dbURL)
-	defer conn.Close()
-	// pgbench's agents (agent_s1.., agent_r1..) as bench/run-pgbench.sh seeds them.
-	if _, err := conn.ExecContext(ctx, strings.ReplaceAll(string(seedSQL), ":agents", strconv.Itoa(nReceivers))); err != nil {
-		return nil, fmt.Errorf("seed pgbench's agents: %w", err)
-	}
-	// The service's agents get the same counters, and the scores they give.
-	ids := slices.Concat(senders, receivers)
-	if _, err := conn.ExecContext(ctx, `UPDATE trust_counters SET completed = 10000, counterparty_orgs = 5,
-		first_external_at = now() - interval '90 days', evidence_at = now() WHERE agent_id = ANY($1::text[])`, benchdb.TextArray(ids)); err != nil {
-		return nil, fmt.Errorf("steady counters: %w", err)
-	}
-	if err := benchdb.Rescore(ctx, conn, nil); err != nil {
-		return nil, err
-	}
-	if _, err := conn.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
-		return nil, err
-	}
-
-	e := &executeBench{mode: o.execute, conns: o.executeConns, pgbench: bin, dbURL: dbURL, senderOrg: senderOrg}
 	e.svc = target{url: svcURL, key: senderKey, body: executeBody(senders[0], receivers[0])}
 	if err := e.svc.check(); err != nil {
 		return nil, fmt.Errorf("executeTransaction: %w", err)
@@ -106,16 +72,71 @@ func newExecuteBench(ctx context.Context, o options, d *db.DB, h http.Handler, d
 	if e.svc.script, err = e.writeScript(filepath.Join(dir, "execute.lua"), senderKey, senders, receivers); err != nil {
 		return nil, err
 	}
+	if err := e.setArgs(o, root, len(senders), len(receivers)); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// seedService creates the senders' and the receivers' organizations and
+// registers conns senders and 4·conns receivers through the service's
+// handler h; it returns the senders' key and both sides' ids.
+func (e *executeBench) seedService(ctx context.Context, d *db.DB, h http.Handler) (key string, senders, receivers []string, err error) {
+	orgs := db.NewOrgService(d)
+	e.senderOrg, _, key, err = orgs.CreateOrg(ctx, "execute senders")
+	if err != nil {
+		return "", nil, nil, err
+	}
+	_, _, receiverKey, err := orgs.CreateOrg(ctx, "execute receivers")
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if senders, err = seed(h, key, e.conns); err != nil {
+		return "", nil, nil, err
+	}
+	if receivers, err = seed(h, receiverKey, 4*e.conns); err != nil {
+		return "", nil, nil, err
+	}
+	return key, senders, receivers, nil
+}
+
+// steadyAgents seeds pgbench's agents (agent_s1.., agent_r1..) as
+// bench/run-pgbench.sh does, and gives the service's agents (ids) the same
+// counters, and the scores they give.
+func steadyAgents(ctx context.Context, dbURL, root string, nReceivers int, ids []string) error {
+	seedSQL, err := os.ReadFile(filepath.Join(root, "bench/pgbench/seed.sql"))
+	if err != nil {
+		return err
+	}
+	conn := openSQL(dbURL)
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, strings.ReplaceAll(string(seedSQL), ":agents", strconv.Itoa(nReceivers))); err != nil {
+		return fmt.Errorf("seed pgbench's agents: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, `UPDATE trust_counters SET completed = 10000, counterparty_orgs = 5,
+		first_external_at = now() - interval '90 days', evidence_at = now() WHERE agent_id = ANY($1::text[])`, benchdb.TextArray(ids)); err != nil {
+		return fmt.Errorf("steady counters: %w", err)
+	}
+	if err := benchdb.Rescore(ctx, conn, nil); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, "VACUUM ANALYZE")
+	return err
+}
+
+// setArgs sets pgbench's arguments for the mode, the pool sizes and the
+// database at e.dbURL, its password apart.
+func (e *executeBench) setArgs(o options, root string, nSenders, nReceivers int) error {
 	e.perClient = "1"
-	if o.execute == "random" {
+	if e.mode == "random" {
 		e.perClient = "0"
 	}
 	e.args = []string{"-n", "-c", strconv.Itoa(e.conns), "-j", strconv.Itoa(min(o.threads, e.conns)),
 		"-f", filepath.Join(root, "bench/pgbench/execute.sql"), "-D", "per_client=" + e.perClient,
 		"-D", "senders=" + strconv.Itoa(nSenders), "-D", "receivers=" + strconv.Itoa(nReceivers), "-D", "notify=1"}
-	u, err := url.Parse(dbURL)
+	u, err := url.Parse(e.dbURL)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	port := u.Port()
 	if port == "" {
@@ -123,7 +144,7 @@ func newExecuteBench(ctx context.Context, o options, d *db.DB, h http.Handler, d
 	}
 	e.args = append(e.args, "-h", u.Hostname(), "-p", port, "-U", u.User.Username(), strings.TrimPrefix(u.Path, "/"))
 	e.password, _ = u.User.Password()
-	return e, nil
+	return nil
 }
 
 func executeBody(from, to string) []byte {

@@ -39,44 +39,7 @@ func TestExecuteScript(t *testing.T) {
 	}
 	for _, mode := range []string{"disjoint", "random"} {
 		t.Run(mode, func(t *testing.T) {
-			type pair struct{ from, to string }
-			var mu sync.Mutex
-			seen := map[string]map[pair]bool{} // by connection
-			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				b, _ := io.ReadAll(r.Body)
-				var v struct {
-					Variables struct {
-						In struct{ FromAgent, ToAgent string }
-					} `json:"variables"`
-				}
-				if err := json.Unmarshal(b, &v); err != nil || r.Header.Get("Authorization") != "Bearer key" {
-					w.WriteHeader(http.StatusBadRequest)
-					return
-				}
-				c := r.Context().Value(connKey{}).(string)
-				mu.Lock()
-				defer mu.Unlock()
-				if seen[c] == nil {
-					seen[c] = map[pair]bool{}
-				}
-				seen[c][pair{v.Variables.In.FromAgent, v.Variables.In.ToAgent}] = true
-			}))
-			srv.Config.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
-				return context.WithValue(ctx, connKey{}, c.RemoteAddr().String())
-			}
-			srv.Start()
-			defer srv.Close()
-			e := &executeBench{mode: mode, conns: conns}
-			script, err := e.writeScript(filepath.Join(t.TempDir(), "execute.lua"), "key", senders, receivers)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.svc = target{url: srv.URL + "/graphql", script: script}
-			if _, err := e.runWrk(options{wrk: bin, threads: 2, duration: time.Second}); err != nil {
-				t.Fatal(err)
-			}
-			mu.Lock()
-			defer mu.Unlock()
+			seen := runScript(t, bin, mode, senders, receivers)
 			if len(seen) != conns {
 				t.Fatalf("%d connections sent, want %d", len(seen), conns)
 			}
@@ -102,11 +65,57 @@ func TestExecuteScript(t *testing.T) {
 					}
 				}
 			}
-			if len(used) != conns {
-				t.Errorf("%d senders used, want %d", len(used), conns)
+			if len(used) != len(senders) {
+				t.Errorf("%d senders used, want %d", len(used), len(senders))
 			}
 		})
 	}
+}
+
+// pair is one request's sender and receiver.
+type pair struct{ from, to string }
+
+// runScript runs the script for mode with wrk for a second, one connection
+// per sender, against a server that records the pairs each connection sent.
+func runScript(t *testing.T, bin, mode string, senders, receivers []string) map[string]map[pair]bool {
+	var mu sync.Mutex
+	seen := map[string]map[pair]bool{} // by connection
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var v struct {
+			Variables struct {
+				In struct{ FromAgent, ToAgent string }
+			} `json:"variables"`
+		}
+		if err := json.Unmarshal(b, &v); err != nil || r.Header.Get("Authorization") != "Bearer key" {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		c := r.Context().Value(connKey{}).(string)
+		mu.Lock()
+		defer mu.Unlock()
+		if seen[c] == nil {
+			seen[c] = map[pair]bool{}
+		}
+		seen[c][pair{v.Variables.In.FromAgent, v.Variables.In.ToAgent}] = true
+	}))
+	srv.Config.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
+		return context.WithValue(ctx, connKey{}, c.RemoteAddr().String())
+	}
+	srv.Start()
+	defer srv.Close()
+	e := &executeBench{mode: mode, conns: len(senders)}
+	script, err := e.writeScript(filepath.Join(t.TempDir(), "execute.lua"), "key", senders, receivers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.svc = target{url: srv.URL + "/graphql", script: script}
+	if _, err := e.runWrk(options{wrk: bin, threads: 2, duration: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return seen
 }
 
 type connKey struct{}

@@ -29,22 +29,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"runtime/pprof"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/agenttrust/service/bench/dashboard"
-	"github.com/agenttrust/service/bench/floor"
-	"github.com/agenttrust/service/bench/stock"
 	"github.com/agenttrust/service/db"
-	"github.com/agenttrust/service/httpapi"
-	"github.com/agenttrust/service/wire"
 )
 
 // evalQuery is the latency target's decision.
@@ -113,64 +105,22 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer d.Close()
-	if _, err := d.Migrate(ctx); err != nil {
-		return err
-	}
-	orgID, _, key, err := db.NewOrgService(d).CreateOrg(ctx, "bench")
+	s, err := newServers(ctx, d, dbURL)
 	if err != nil {
 		return err
 	}
-	_, _, otherKey, err := db.NewOrgService(d).CreateOrg(ctx, "counterparty")
-	if err != nil {
-		return err
-	}
-	// Every part of the edge stays on: authentication, the rate limiter (set
-	// high enough not to refuse), metrics, request logs at info level.
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := wire.Handler(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 1e7, RateLimitBurst: 1e7}, Logger: log})
-	fixture, err := dashboard.Seed(func(key string, body []byte) ([]byte, error) { return serveOne(svc, key, body) }, key, otherKey)
-	if err != nil {
-		return err
-	}
-
-	pool, err := pgxpool.New(ctx, dbURL+"&pool_max_conns=32")
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	floor := floor.Handler(pool, orgID)
-
-	svcURL, stopSvc, err := serve(svc)
-	if err != nil {
-		return err
-	}
-	defer stopSvc()
-	floorURL, stopFloor, err := serve(floor)
-	if err != nil {
-		return err
-	}
-	defer stopFloor()
-	stockURL, stopStock, err := serve(stock.Handler(pool, orgID))
-	if err != nil {
-		return err
-	}
-	defer stopStock()
-
+	defer s.close()
 	tmp, err := os.MkdirTemp("", "bench-read")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	pgl, err := startPostGraphile(ctx, o.postgraphile, o.admin, dbURL)
+	pgl, stopPgl, err := postGraphileTargets(ctx, o, dbURL, s.orgID)
 	if err != nil {
 		return err
 	}
-	var pglTargets map[string]target
-	if pgl != nil {
-		defer pgl.stop()
-		pglTargets = pgl.targets(orgID)
-	}
-	targets, order, err := readTargets(o, svcURL, floorURL, stockURL, key, fixture, pglTargets, tmp)
+	defer stopPgl()
+	targets, order, err := readTargets(o, s.svcURL, s.floorURL, s.stockURL, s.key, s.fixture, pgl, tmp)
 	if err != nil {
 		return err
 	}
@@ -186,10 +136,10 @@ func run(ctx context.Context, o options) error {
 	if o.execute == "none" {
 		return nil
 	}
-	// Seeded only now, in organizations of their own, so that the read
-	// targets ran on the database as before.
-	pool.Reset() // the floor's idle connections: room for pgbench's
-	e, err := newExecuteBench(ctx, o, d, svc, dbURL, svcURL, tmp)
+	// Seeded after the read targets ran, in organizations of their own, so
+	// that the read targets' database holds the dashboard's rows alone.
+	s.pool.Reset() // the floor's idle connections: room for pgbench's
+	e, err := newExecuteBench(ctx, o, d, s.svc, dbURL, s.svcURL, tmp)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,16 @@ type postgraphile struct {
 	cmd *exec.Cmd
 }
 
+// postGraphileTargets starts PostGraphile and returns its targets for the
+// organization orgID's pages and how to stop it; none without its packages.
+func postGraphileTargets(ctx context.Context, o options, dbURL, orgID string) (map[string]target, func(), error) {
+	p, err := startPostGraphile(ctx, o.postgraphile, o.admin, dbURL)
+	if err != nil || p == nil {
+		return nil, func() {}, err
+	}
+	return p.targets(orgID), p.stop, nil
+}
+
 // startPostGraphile starts PostGraphile on dbURL's database and waits until
 // it answers; without its npm packages it returns nil and says how to get
 // them, since the other targets need no Node.

@@ -6,7 +6,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,8 +16,106 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+
+	"github.com/agenttrust/service/bench/dashboard"
+	"github.com/agenttrust/service/bench/floor"
+	"github.com/agenttrust/service/bench/stock"
+	"github.com/agenttrust/service/db"
+	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/id"
+	"github.com/agenttrust/service/wire"
 )
+
+// servers are the read targets' servers, in this process, each on its own
+// loopback port: the service's handler on the seeded database, and the
+// floor and the stock reference sharing one pgx pool.
+type servers struct {
+	svc                        http.Handler
+	key                        string // the dashboard's organization's API key
+	fixture                    *dashboard.Fixture
+	orgID                      string // the dashboard's organization
+	pool                       *pgxpool.Pool
+	svcURL, floorURL, stockURL string
+	stops                      []func()
+}
+
+// newServers migrates the database, seeds the dashboard through the
+// service's handler and serves the three targets.
+func newServers(ctx context.Context, d *db.DB, dbURL string) (*servers, error) {
+	s := &servers{}
+	var err error
+	if s.orgID, err = s.seed(ctx, d); err != nil {
+		return nil, err
+	}
+	if err := s.serve(ctx, dbURL, s.orgID); err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// seed migrates the database, creates the dashboard's organization and its
+// counterparty, and seeds the dashboard's rows through the service's
+// handler; it returns the dashboard's organization.
+func (s *servers) seed(ctx context.Context, d *db.DB) (string, error) {
+	if _, err := d.Migrate(ctx); err != nil {
+		return "", err
+	}
+	orgID, _, key, err := db.NewOrgService(d).CreateOrg(ctx, "bench")
+	if err != nil {
+		return "", err
+	}
+	_, _, otherKey, err := db.NewOrgService(d).CreateOrg(ctx, "counterparty")
+	if err != nil {
+		return "", err
+	}
+	// Every part of the edge stays on: authentication, the rate limiter (set
+	// high enough not to refuse), metrics, request logs at info level.
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s.svc = wire.Handler(wire.Options{DB: d, Config: httpapi.Config{RateLimitRPS: 1e7, RateLimitBurst: 1e7}, Logger: log})
+	s.key = key
+	s.fixture, err = dashboard.Seed(func(key string, body []byte) ([]byte, error) { return serveOne(s.svc, key, body) }, key, otherKey)
+	return orgID, err
+}
+
+// serve opens the floor's and the stock reference's pool and serves the
+// service, the floor and the stock reference.
+func (s *servers) serve(ctx context.Context, dbURL, orgID string) error {
+	var err error
+	if s.pool, err = pgxpool.New(ctx, dbURL+"&pool_max_conns=32"); err != nil {
+		return err
+	}
+	if s.svcURL, err = s.start(s.svc); err != nil {
+		return err
+	}
+	if s.floorURL, err = s.start(floor.Handler(s.pool, orgID)); err != nil {
+		return err
+	}
+	s.stockURL, err = s.start(stock.Handler(s.pool, orgID))
+	return err
+}
+
+// start serves h on loopback and returns its URL.
+func (s *servers) start(h http.Handler) (string, error) {
+	u, stop, err := serve(h)
+	if err != nil {
+		return "", err
+	}
+	s.stops = append(s.stops, stop)
+	return u, nil
+}
+
+// close stops the servers, last started first, and closes the pool.
+func (s *servers) close() {
+	for i := len(s.stops) - 1; i >= 0; i-- {
+		s.stops[i]()
+	}
+	if s.pool != nil {
+		s.pool.Close()
+	}
+}
 
 // seed registers n agents through the service's handler, so each has its
 // audit chain, event and trust counters, and returns their ids.
