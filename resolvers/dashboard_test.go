@@ -184,7 +184,8 @@ func TestSpendSeriesRefusals(t *testing.T) {
 	}
 	_, agentKey := k.IssueKey(auth.RoleAgent, a.ID)
 	b := k.Register(map[string]any{"name": "b"})
-	vars := map[string]any{"agent": a.ID, "bucket": "DAY", "since": at(-time.Hour), "until": at(0)}
+	day := now.Truncate(24 * time.Hour) // one day's bucket, whatever the hour the test runs at
+	vars := map[string]any{"agent": a.ID, "bucket": "DAY", "since": day.Format(timeFormat), "until": day.Add(time.Hour).Format(timeFormat)}
 	if got := series(t, k, agentKey, vars); len(got) != 1 {
 		t.Errorf("agent key, own agent: %+v", got)
 	}
