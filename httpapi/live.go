@@ -501,7 +501,6 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 		lc.keyID = p.KeyID
 		lc.mu.Unlock()
 	}
-	setOrg(ctx, p.OrgID)
 	ack, fe := e.ackPayload(ctx)
 	if fe != nil {
 		return refuse(closeInternal, fe)
