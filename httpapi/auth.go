@@ -47,7 +47,7 @@ func authenticateWith(d Deps, limiter, failures *rateLimiter, refuse refuser, ch
 			refuse(w, fe.Code.HTTPStatus(), fe)
 			return
 		}
-		setOrg(ctx, p.OrgID)
+		authenticated(w, p)
 		next.ServeHTTP(w, r.WithContext(auth.WithPrincipal(ctx, p)))
 	})
 }

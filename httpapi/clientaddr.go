@@ -7,18 +7,14 @@ import (
 	"strings"
 )
 
-// clientAddress resolves each request's client address once, for the
-// budget of failed authentications and the request log: the peer's address,
-// or, when the peer is a trusted proxy, the rightmost X-Forwarded-For entry
-// that is not one (the hop the last trusted proxy saw). Entries left of it
-// are whatever the client chose to send, and never count.
-func clientAddress(trusted []netip.Prefix, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ri, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
-			ri.client = forwardedFor(peerAddr(r), r.Header.Values("X-Forwarded-For"), trusted)
-		}
-		next.ServeHTTP(w, r)
-	})
+// clientAddress is a request's client address, resolved once as it arrives
+// (requestLog) for the budget of failed authentications and the request
+// log: the peer's address, or, when the peer is a trusted proxy, the
+// rightmost X-Forwarded-For entry that is not one (the hop the last trusted
+// proxy saw). Entries left of it are whatever the client chose to send, and
+// never count.
+func clientAddress(r *http.Request, trusted []netip.Prefix) string {
+	return forwardedFor(peerAddr(r), r.Header.Values("X-Forwarded-For"), trusted)
 }
 
 // clientAddr is the request's client address (clientAddress), or the peer's

@@ -191,14 +191,11 @@ func (s *exportStream) start() {
 const meterWait = 10 * time.Second
 
 // meter charges the key in ctx tokens of its rate for a GraphQL operation's
-// rows (resolvers.Meter), waiting at most meterWait. A refusal over HTTP is
-// answered 429 with Retry-After, as the root fields' charge is.
+// rows (resolvers.Meter), waiting at most meterWait. Its RATE_LIMITED
+// refusal makes the answer over HTTP 429 with Retry-After (answers.status),
+// as the root fields' charge does.
 func (e *Edge) meter(ctx context.Context, tokens int) error {
-	err := e.charge(ctx, tokens, meterWait)
-	if fe := failure.As(err); fe != nil && fe.Code == failure.RateLimited {
-		noteRetryAfter(ctx, fe.RetryAfterSeconds())
-	}
-	return err
+	return e.charge(ctx, tokens, meterWait)
 }
 
 // streamMeter charges an export stream's rows, waiting as long as the

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -14,20 +13,36 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/resolvers"
 )
 
-// newGraphQL builds the gqlgen handler: transports, document and operation
-// limits (cheap ones first), the rate-limit charge by root fields and cost, persisted
-// queries, the error presenter and per-operation metrics.
-func newGraphQL(e *Edge, m *metrics) http.Handler {
-	cfg, d := e.cfg, e.deps
-	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services, resolvers.Options{ExportMaxBytes: cfg.ExportMaxBytes, Meter: e.meter,
-		SimulationMax: cfg.SimulationMaxTransactions})})
+// newGraphQL builds the GraphQL server: its transports, its document and
+// operation limits with the rate-limit charge, persisted queries, the error
+// presenter and per-operation metrics. Each answer's HTTP status is decided
+// by the transport that writes it (answers).
+func newGraphQL(e *Edge, m *metrics) *handler.Server {
+	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(e.deps.Services, resolvers.Options{
+		ExportMaxBytes: e.cfg.ExportMaxBytes, Meter: e.meter, SimulationMax: e.cfg.SimulationMaxTransactions})})
 	srv := handler.New(schema)
-	for _, t := range []graphql.Transport{
+	for _, t := range e.transports() {
+		srv.AddTransport(countRefusals{Transport: t, m: m})
+	}
+	e.useLimits(srv, schema)
+	srv.SetErrorPresenter(e.present)
+	srv.SetRecoverFunc(resolvers.Recover(e.deps.Logger))
+	srv.AroundOperations(e.countWebsocketOperation)
+	srv.AroundOperations(e.capSubscriptions)
+	srv.AroundOperations(m.aroundOperation)
+	return srv
+}
+
+// transports are the ways GraphQL reaches the server: websockets, SSE,
+// OPTIONS, GET and POST.
+func (e *Edge) transports() []graphql.Transport {
+	cfg := e.cfg
+	a := answers{unavailable: e.deps.Unavailable}
+	return []graphql.Transport{
 		transport.Websocket{
 			Implementation:        gorillaWS{ping: cfg.WSPingInterval, write: cfg.LiveWriteTimeout},
 			InitFunc:              e.initFunc,
@@ -35,13 +50,17 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 			KeepAlivePingInterval: cfg.WSPingInterval,
 			PayloadReadLimit:      &cfg.MaxBodyBytes,
 		},
-		transport.SSE{KeepAlivePingInterval: 15 * time.Second},
+		sseTransport{SSE: transport.SSE{KeepAlivePingInterval: 15 * time.Second}, answers: a},
 		transport.Options{},
-		transport.GET{},
-		postOnce{},
-	} {
-		srv.AddTransport(countRefusals{Transport: t, m: m})
+		getTransport{answers: a},
+		postTransport{answers: a},
 	}
+}
+
+// useLimits adds the parsed-document caches, persisted queries and the
+// extensions that check and charge each operation.
+func (e *Edge) useLimits(srv *handler.Server, schema graphql.ExecutableSchema) {
+	cfg := e.cfg
 	cache := &documentCache{maxBytes: cfg.CacheMaxBytes, inner: lru.New[*ast.QueryDocument](1000)}
 	srv.SetQueryCache(cache)
 	srv.SetParserTokenLimit(cfg.TokenLimit)
@@ -54,55 +73,20 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 		maxSameName: cfg.MaxSameName, maxFragments: cfg.MaxFragments, cache: cache})
 	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
 		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations, lists: introspectionLists(schema.Schema())})
-	srv.Use(keyGate{keys: d.Keys, deps: d})
+	srv.Use(keyGate{keys: e.deps.Keys, deps: e.deps})
 	srv.Use(roleGate{})
 	srv.Use(costCharge{limiter: e.limiter})
 	srv.Use(singleSubscriptionRoot{})
-	srv.SetErrorPresenter(e.present)
-	srv.SetRecoverFunc(resolvers.Recover(d.Logger))
-	srv.AroundOperations(e.countWebsocketOperation)
-	srv.AroundOperations(e.capSubscriptions)
-	srv.AroundOperations(m.aroundOperation)
-	e.gqlWS = srv
-
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		outage := &resolvers.Outage{}
-		note := &retryNote{}
-		sw := &statusWriter{ResponseWriter: w}
-		sw.rewrite = func(code int) int {
-			switch {
-			case note.secs > 0:
-				w.Header().Set("Retry-After", strconv.Itoa(note.secs))
-				return http.StatusTooManyRequests
-			case code == http.StatusOK && outage.Seen:
-				return http.StatusServiceUnavailable
-			case code == http.StatusUnprocessableEntity && w.Header().Get("Content-Type") == "application/json":
-				// GraphQL over HTTP: with application/json, document and
-				// variable errors are 200 (gqlgen answers 422).
-				return http.StatusOK
-			case code == http.StatusNotAcceptable && r.Method == http.MethodGet:
-				// GraphQL over HTTP: a mutation over GET is 405 with Allow: POST.
-				// gqlgen's body has no extensions.code, so the edge writes its own.
-				w.Header().Set("Allow", "GET, POST")
-				sw.discard = true
-				return http.StatusMethodNotAllowed
-			}
-			return code
-		}
-		srv.ServeHTTP(sw, r.WithContext(withRetryNote(resolvers.WithOutage(r.Context(), outage), note)))
-		if sw.discard {
-			encodeGraphQLError(w, failure.Invalid("query", "GET runs queries only: send mutations with POST"))
-		}
-	})
 }
 
 // aroundOperation records each query's and mutation's outcome and latency
 // when its response is ready.
 //
 // A subscription is not wrapped: its goroutine waits for the next event
-// inside this chain for the subscription's whole life, and a shallower wait
-// lets the runtime halve that goroutine's stack (8 to 4 KiB per idle
-// subscription). Its events are counted by the att_live_* metrics instead.
+// inside this chain for the subscription's whole life, and the shallower
+// that wait, the smaller the stack the runtime keeps for every idle
+// subscription (BENCHMARKS.md, Live events). Its events are counted by the
+// att_live_* metrics instead.
 func (m *metrics) aroundOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	rh := next(ctx)
 	oc := graphql.GetOperationContext(ctx)

@@ -234,7 +234,7 @@ func checkFieldErrors(t *testing.T, r *testkit.Response, field string) {
 }
 
 // An answer goes out as encoding/json writes it, whether the edge sends its
-// data as it is (postOnce) or through gqlgen's encoding: names carry what
+// data as it is or encodes the whole answer (answers.write): names carry what
 // encoding/json escapes (<, >, &, U+2028, U+2029) escaped, and the strings
 // read back as they were stored.
 func TestAgentsPageIsSentAsEncodingJSONWritesIt(t *testing.T) {

@@ -501,12 +501,12 @@ func (e *Edge) initFunc(ctx context.Context, payload transport.InitPayload) (con
 		lc.keyID = p.KeyID
 		lc.mu.Unlock()
 	}
-	setOrg(ctx, p.OrgID)
-	ack, fe := e.ackPayload(ctx)
+	authed := auth.WithPrincipal(ctx, p)
+	ack, fe := e.ackPayload(authed)
 	if fe != nil {
 		return refuse(closeInternal, fe)
 	}
-	return auth.WithPrincipal(ctx, p), ack, nil
+	return authed, ack, nil
 }
 
 // ackPayload is connection_ack's payload: the event log's position now

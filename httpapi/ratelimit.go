@@ -109,27 +109,9 @@ func (c costCharge) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 		}
 	}
 	if wait, ok := c.limiter.allowN(p.OrgID, int(max(n, 1))); !ok {
-		fe := rateLimited(wait)
-		noteRetryAfter(ctx, fe.RetryAfterSeconds())
-		return gqlerror.WrapIfUnwrapped(fe)
+		return gqlerror.WrapIfUnwrapped(rateLimited(wait))
 	}
 	return nil
-}
-
-// retryNote carries an operation-level rate-limit refusal back to the HTTP
-// edge, which answers it 429 with Retry-After.
-type retryNote struct{ secs int }
-
-type retryNoteKey struct{}
-
-func withRetryNote(ctx context.Context, n *retryNote) context.Context {
-	return context.WithValue(ctx, retryNoteKey{}, n)
-}
-
-func noteRetryAfter(ctx context.Context, secs int) {
-	if n, ok := ctx.Value(retryNoteKey{}).(*retryNote); ok {
-		n.secs = secs
-	}
 }
 
 // take takes n tokens of key's bucket, waiting for them (in steps no larger

@@ -142,8 +142,8 @@ type Edge struct {
 	limiter *rateLimiter
 	// failures limits failed authentication attempts per client address.
 	failures *rateLimiter
-	gql      http.Handler // GraphQL over HTTP and SSE
-	gqlWS    http.Handler // gqlgen itself, for websockets (serveWebsocket)
+	gql      http.Handler // the GraphQL server, over HTTP and SSE
+	gqlWS    http.Handler // the same server, for websockets (serveWebsocket)
 	conns    *liveConns
 	caps     *liveCaps
 	present  graphql.ErrorPresenterFunc // the GraphQL answers' error presenter
@@ -153,6 +153,28 @@ type Edge struct {
 // NewEdge returns the service's whole HTTP handler as an Edge.
 func NewEdge(cfg Config, d Deps) *Edge {
 	cfg.defaults()
+	d = d.defaults()
+	m := newMetrics(d.Registry, d.DBStats)
+	e := &Edge{cfg: cfg, deps: d, limiter: newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst),
+		failures: newRateLimiter(cfg.AuthFailuresPerMinute/60, cfg.AuthFailureBurst)}
+	e.caps = newLiveCaps(cfg, d.Logger, d.Registry)
+	e.present = resolvers.ErrorPresenter(d.Logger)
+	e.conns = &liveConns{keys: d.Keys, every: cfg.KeyRecheck, log: d.Logger, metrics: d.LiveMetrics,
+		conns: map[*liveConn]struct{}{}}
+	srv := newGraphQL(e, m)
+	e.gql, e.gqlWS = srv, srv
+	mux := http.NewServeMux()
+	e.apiRoutes(mux)
+	pageRoutes(mux)
+	d.healthRoutes(mux)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))
+	e.handler = requestLog(d.Logger, m, cfg.TrustedProxies, limitBody(cfg.MaxBodyBytes, mux))
+	return e
+}
+
+// defaults fills in what d leaves out: the default logger, a private
+// registry, the live metrics; its logger is built on LogHandler.
+func (d Deps) defaults() Deps {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -163,15 +185,13 @@ func NewEdge(cfg Config, d Deps) *Edge {
 	if d.LiveMetrics == nil {
 		d.LiveMetrics = live.NewMetrics(d.Registry)
 	}
-	m := newMetrics(d.Registry, d.DBStats)
-	e := &Edge{cfg: cfg, deps: d, limiter: newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst),
-		failures: newRateLimiter(cfg.AuthFailuresPerMinute/60, cfg.AuthFailureBurst)}
-	e.caps = newLiveCaps(cfg, d.Logger, d.Registry)
-	e.present = resolvers.ErrorPresenter(d.Logger, d.Unavailable)
-	e.conns = &liveConns{keys: d.Keys, every: cfg.KeyRecheck, log: d.Logger, metrics: d.LiveMetrics,
-		conns: map[*liveConn]struct{}{}}
-	e.gql = newGraphQL(e, m)
-	mux := http.NewServeMux()
+	return d
+}
+
+// apiRoutes serves the API: GraphQL over HTTP, SSE and websockets, the
+// webhook routes and the export stream.
+func (e *Edge) apiRoutes(mux *http.ServeMux) {
+	cfg, d := e.cfg, e.deps
 	authed := authenticate(d, e.limiter, e.failures, readBody(cfg.MaxBodyBytes, e.serveSSE(e.gql)))
 	mux.HandleFunc("/graphql", func(w http.ResponseWriter, r *http.Request) {
 		if websocket.IsWebSocketUpgrade(r) {
@@ -194,12 +214,21 @@ func NewEdge(cfg Config, d Deps) *Edge {
 		streamDeadlines(w, false)
 		exports.ServeHTTP(w, r)
 	})
+}
+
+// pageRoutes serves the playground and the console.
+func pageRoutes(mux *http.ServeMux) {
 	pg := playground.Handler("/graphql")
 	mux.Handle("GET /{$}", pg)
 	mux.Handle("GET "+playground.AssetPrefix, pg)
 	cons := console.Handler()
 	mux.Handle("GET "+console.Path, cons)
 	mux.Handle("GET "+console.Path+"/", cons)
+}
+
+// healthRoutes serves /healthz (the process answers) and /readyz (the
+// database answers and migrations are applied).
+func (d Deps) healthRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
@@ -216,9 +245,6 @@ func NewEdge(cfg Config, d Deps) *Edge {
 		}
 		_, _ = w.Write([]byte("ready\n"))
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))
-	e.handler = requestLog(d.Logger, m, clientAddress(cfg.TrustedProxies, limitBody(cfg.MaxBodyBytes, mux)))
-	return e
 }
 
 func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) { e.handler.ServeHTTP(w, r) }

@@ -17,21 +17,11 @@ import (
 	"github.com/agenttrust/service/failure"
 )
 
-// Outage is set on a request's context when an error came from the database
-// being unreachable, so the HTTP edge can answer 503.
-type Outage struct{ Seen bool }
-
-type outageKey struct{}
-
-// WithOutage returns ctx carrying o for the error presenter to mark.
-func WithOutage(ctx context.Context, o *Outage) context.Context {
-	return context.WithValue(ctx, outageKey{}, o)
-}
-
 // ErrorPresenter maps every resolver error to the contract: failure errors
 // keep their code, message and extensions; gqlgen's own document errors keep
-// theirs; anything else is logged and shown only as INTERNAL.
-func ErrorPresenter(log *slog.Logger, unavailable func(error) bool) graphql.ErrorPresenterFunc {
+// theirs; anything else is logged and shown only as INTERNAL, its cause kept
+// (Unwrap) for the HTTP edge to tell a database outage (503) apart.
+func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
 		if fe := failure.As(err); fe != nil {
@@ -46,11 +36,6 @@ func ErrorPresenter(log *slog.Logger, unavailable func(error) bool) graphql.Erro
 				gqlErr.Extensions["code"] = errcode.ValidationFailed
 			}
 			return gqlErr
-		}
-		if unavailable != nil && unavailable(err) {
-			if o, ok := ctx.Value(outageKey{}).(*Outage); ok {
-				o.Seen = true
-			}
 		}
 		log.ErrorContext(ctx, "internal error", "err", err.Error(), "path", gqlErr.Path.String())
 		gqlErr.Message = "internal error"
