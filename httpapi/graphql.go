@@ -25,7 +25,7 @@ import (
 func newGraphQL(e *Edge, m *metrics) http.Handler {
 	cfg, d := e.cfg, e.deps
 	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(d.Services, resolvers.Options{ExportMaxBytes: cfg.ExportMaxBytes, Meter: e.meter,
-		SimulationMax: cfg.SimulationMaxTransactions})})
+		SimulationMax: cfg.SimulationMaxTransactions}), Complexity: complexity()})
 	srv := handler.New(schema)
 	for _, t := range []graphql.Transport{
 		transport.Websocket{
@@ -53,7 +53,7 @@ func newGraphQL(e *Edge, m *metrics) http.Handler {
 	srv.Use(documentGate{maxBytes: cfg.MaxQueryBytes, maxTokens: cfg.TokenLimit, maxDepth: cfg.DepthLimit,
 		maxSameName: cfg.MaxSameName, maxFragments: cfg.MaxFragments, cache: cache})
 	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
-		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations, lists: introspectionLists(schema.Schema())})
+		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations, schema: schema, lists: introspectionLists(schema.Schema())})
 	srv.Use(keyGate{keys: d.Keys, deps: d})
 	srv.Use(roleGate{})
 	srv.Use(costCharge{limiter: e.limiter})
