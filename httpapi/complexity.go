@@ -16,7 +16,7 @@ import (
 // adds the fields of an operation up.
 func complexity() graph.ComplexityRoot {
 	var c graph.ComplexityRoot
-	// An audit chain costs its limit times its entry.
+	// An audit chain costs 1 plus its limit times its entry.
 	c.Agent.AuditChain = func(child int, _, limit *int) int { return list(limit, child) }
 	c.Query.AgentAuditChain = func(child int, _ string, _, limit *int) int { return list(limit, child) }
 	// An export reads and renders up to 50,000 rows: most of one operation's budget.
@@ -24,10 +24,10 @@ func complexity() graph.ComplexityRoot {
 		return work(40000, 1, child)
 	}
 	// Counting is O(matching rows).
-	count := func(child int) int { return work(5000, 1, child) }
-	c.AgentConnection.TotalCount = count
-	c.TransactionConnection.TotalCount = count
-	c.DisputeConnection.TotalCount = count
+	counting := func(child int) int { return work(5000, 1, child) }
+	c.AgentConnection.TotalCount = counting
+	c.TransactionConnection.TotalCount = counting
+	c.DisputeConnection.TotalCount = counting
 	// Verification re-hashes the chain entries since its last checkpoint.
 	c.Query.VerifyAgent = func(child int, _ string) int { return work(1000, 1, child) }
 	// A batch reads one row per id asked, and nodes one object per id.
