@@ -13,42 +13,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// Costs of the fields whose work is more than reading a column of a row
-// already loaded. A field costs base + per × (the cost of its selection);
-// every other field costs 1 + its selection, and a field with a `limit`
-// argument (a page, an audit chain) multiplies its selection by that limit.
-var fieldCosts = map[string]func(args map[string]any) (base, per int64){
-	// An export reads and renders up to 50,000 rows: most of one operation's budget.
-	"Query.exportTransactions": func(map[string]any) (int64, int64) { return 40000, 1 },
-	// Counting is O(matching rows).
-	"AgentConnection.totalCount":       func(map[string]any) (int64, int64) { return 5000, 1 },
-	"TransactionConnection.totalCount": func(map[string]any) (int64, int64) { return 5000, 1 },
-	"DisputeConnection.totalCount":     func(map[string]any) (int64, int64) { return 5000, 1 },
-	// Verification re-hashes the chain entries since its last checkpoint.
-	"Query.verifyAgent": func(map[string]any) (int64, int64) { return 1000, 1 },
-	// A batch reads one row per id asked.
-	"Query.batchTrust": func(args map[string]any) (int64, int64) {
-		ids, _ := args["agentIds"].([]any)
-		return 1, max(int64(len(ids)), 1)
-	},
-	// nodes reads one object per id asked.
-	"Query.nodes": func(args map[string]any) (int64, int64) {
-		ids, _ := args["ids"].([]any)
-		return 1, max(int64(len(ids)), 1)
-	},
-	// History keeps up to 1,000 snapshots per agent.
-	"Query.trustHistory": func(map[string]any) (int64, int64) { return 1, 1000 },
-	// Usage reads the agent and its policy's sums: two statements per agent.
-	"Agent.policyUsage": func(map[string]any) (int64, int64) { return 100, 1 },
-	// A series answers up to 2,000 buckets.
-	"Query.spendSeries": func(map[string]any) (int64, int64) { return 2000, 1 },
-	// The overview reads every agent's counters, like a count.
-	"Query.overview": func(map[string]any) (int64, int64) { return 5000, 1 },
-	// A simulation lists up to policy.MaxSimulatedOutcomes transactions (the
-	// rows it reads are charged as they are read).
-	"PolicySimulation.outcomes": func(map[string]any) (int64, int64) { return 1, 100 },
-}
-
 // rootFieldCaps bound how often one root field may appear in an operation
 // (aliases count), where the general cap is too generous for its work. The
 // schema's answer is the same however often it is asked, so no client asks
@@ -77,6 +41,8 @@ func satMul(a, b int64) int64 {
 type operationLimits struct {
 	maxCost                                  int64
 	maxRootFields, maxSameRoot, maxMutations int
+	// schema answers each field's complexity function (complexity).
+	schema graphql.ExecutableSchema
 	// lists prices the introspection lists by the schema's size
 	// (introspectionLists).
 	lists map[string]ratio
@@ -90,7 +56,7 @@ var _ interface {
 func (operationLimits) ExtensionName() string                   { return "OperationLimits" }
 func (operationLimits) Validate(graphql.ExecutableSchema) error { return nil }
 
-func (l operationLimits) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+func (l operationLimits) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	if oc.Operation == nil {
 		return nil
 	}
@@ -117,8 +83,8 @@ func (l operationLimits) MutateOperationContext(_ context.Context, oc *graphql.O
 			return documentError("the operation selects %s %d times, more than the limit of %d", name, roots[name], limit)
 		}
 	}
-	w := costWalk{vars: oc.Variables, frags: oc.Doc.Fragments, lists: l.lists, memo: map[string]int64{}}
-	c := w.set(oc.Operation.SelectionSet, 0)
+	w := costWalk{schema: l.schema, vars: oc.Variables, frags: oc.Doc.Fragments, lists: l.lists, memo: map[string]int64{}}
+	c := w.set(ctx, oc.Operation.SelectionSet, 0)
 	if c > l.maxCost {
 		return documentError("the operation is too complex: its cost is %s, more than the limit of %d", count(c), l.maxCost)
 	}
@@ -194,31 +160,40 @@ func rootFields(set ast.SelectionSet, frags ast.FragmentDefinitionList) map[stri
 	return walk(set)
 }
 
-// costWalk sums field costs with each fragment's cost computed once per
-// page size it is spread under.
+// costWalk adds up an operation's cost: each field's complexity function
+// (complexity, through schema.Complexity) given the cost of its selection and
+// its arguments, as gqlgen's complexity.Calculate does, with three things
+// that walk cannot do. It computes each fragment's cost once per page size it
+// is spread under, where gqlgen's walks every spread again (2^depth for
+// fragments spreading the next twice). It multiplies a page's nodes and edges
+// by the connection field's first, last or limit, an argument of another
+// field than theirs. And it prices the introspection lists by the schema's
+// size (lists), which have no complexity functions.
 type costWalk struct {
-	vars  map[string]any
-	frags ast.FragmentDefinitionList
-	lists map[string]ratio
-	memo  map[string]int64
+	schema graphql.ExecutableSchema
+	vars   map[string]any
+	frags  ast.FragmentDefinitionList
+	lists  map[string]ratio
+	memo   map[string]int64
 }
 
-// set costs a selection set; pageSize multiplies the `nodes` of a connection.
-func (w costWalk) set(set ast.SelectionSet, pageSize int64) int64 {
+// set costs a selection set; page multiplies the `nodes` and `edges` of a
+// connection.
+func (w costWalk) set(ctx context.Context, set ast.SelectionSet, page int64) int64 {
 	var total int64
 	for _, sel := range set {
 		switch s := sel.(type) {
 		case *ast.Field:
-			total = satAdd(total, w.field(s, pageSize))
+			total = satAdd(total, w.field(ctx, s, page))
 		case *ast.InlineFragment:
-			total = satAdd(total, w.set(s.SelectionSet, pageSize))
+			total = satAdd(total, w.set(ctx, s.SelectionSet, page))
 		case *ast.FragmentSpread:
-			key := s.Name + "/" + strconv.FormatInt(pageSize, 10)
+			key := s.Name + "/" + strconv.FormatInt(page, 10)
 			c, ok := w.memo[key]
 			if !ok {
 				w.memo[key] = 0
 				if f := w.frags.ForName(s.Name); f != nil {
-					c = w.set(f.SelectionSet, pageSize)
+					c = w.set(ctx, f.SelectionSet, page)
 				}
 				w.memo[key] = c
 			}
@@ -228,30 +203,40 @@ func (w costWalk) set(set ast.SelectionSet, pageSize int64) int64 {
 	return total
 }
 
-func (w costWalk) field(f *ast.Field, pageSize int64) int64 {
-	base, per, childPage := int64(1), int64(1), int64(0)
-	if (f.Name == "nodes" || f.Name == "edges") && pageSize > 0 {
-		per = pageSize
-	}
+func (w costWalk) field(ctx context.Context, f *ast.Field, page int64) int64 {
 	args := f.ArgumentMap(w.vars)
-	if limit, ok := pageArg(args); ok {
-		limit = min(max(limit, 1), 1_000_000)
-		if f.Definition != nil && strings.HasSuffix(f.Definition.Type.Name(), "Connection") {
-			childPage = limit // a page: its nodes cost limit times their element
-		} else {
-			per = limit // a list: each element costs its selection
-		}
+	var childPage int64
+	if n, ok := pageArg(args); ok && strings.HasSuffix(f.Definition.Type.Name(), "Connection") {
+		childPage = pageSize(n)
 	}
-	if f.ObjectDefinition != nil {
-		name := f.ObjectDefinition.Name + "." + f.Name
-		if fn, ok := fieldCosts[name]; ok {
-			base, per = fn(args)
-		}
-		if r, ok := w.lists[name]; ok {
-			return satAdd(1, r.of(w.set(f.SelectionSet, 0)))
-		}
+	child := w.set(ctx, f.SelectionSet, childPage)
+	if (f.Name == "nodes" || f.Name == "edges") && page > 0 {
+		child = satMul(page, child)
 	}
-	return satAdd(base, satMul(per, w.set(f.SelectionSet, childPage)))
+	if r, ok := w.lists[f.ObjectDefinition.Name+"."+f.Name]; ok {
+		return satAdd(1, r.of(child))
+	}
+	if f.ObjectDefinition.Kind != ast.Interface {
+		return w.complexity(ctx, f.ObjectDefinition, f.Name, child, args)
+	}
+	// A field of an interface costs what it costs in its most expensive
+	// implementation, as in gqlgen's walk.
+	var most int64
+	for _, t := range w.schema.Schema().GetPossibleTypes(f.ObjectDefinition) {
+		most = max(most, w.complexity(ctx, t, f.Name, child, args))
+	}
+	return most
+}
+
+// complexity is the cost of field of t: its complexity function's, or 1 plus
+// its selection's without one. A field whose arguments do not parse has no
+// complexity function either; it runs nothing, its arguments refused when it
+// executes.
+func (w costWalk) complexity(ctx context.Context, t *ast.Definition, field string, child int64, args map[string]any) int64 {
+	if c, ok := w.schema.Complexity(ctx, t.Name, field, int(child), args); ok && c >= 1 {
+		return min(int64(c), saturation)
+	}
+	return satAdd(1, child)
 }
 
 // pageArg is a page's size: first or last (the Relay arguments) when

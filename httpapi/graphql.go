@@ -23,7 +23,7 @@ import (
 // by the transport that writes it (answers).
 func newGraphQL(e *Edge, m *metrics) *handler.Server {
 	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolvers.New(e.deps.Services, resolvers.Options{
-		ExportMaxBytes: e.cfg.ExportMaxBytes, Meter: e.meter, SimulationMax: e.cfg.SimulationMaxTransactions})})
+		ExportMaxBytes: e.cfg.ExportMaxBytes, Meter: e.meter, SimulationMax: e.cfg.SimulationMaxTransactions}), Complexity: complexity()})
 	srv := handler.New(schema)
 	for _, t := range e.transports() {
 		srv.AddTransport(countRefusals{Transport: t, m: m})
@@ -72,7 +72,7 @@ func (e *Edge) useLimits(srv *handler.Server, schema graphql.ExecutableSchema) {
 	srv.Use(documentGate{maxBytes: cfg.MaxQueryBytes, maxTokens: cfg.TokenLimit, maxDepth: cfg.DepthLimit,
 		maxSameName: cfg.MaxSameName, maxFragments: cfg.MaxFragments, cache: cache})
 	srv.Use(operationLimits{maxCost: int64(cfg.ComplexityLimit), maxRootFields: cfg.MaxRootFields,
-		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations, lists: introspectionLists(schema.Schema())})
+		maxSameRoot: cfg.MaxSameRootField, maxMutations: cfg.MaxMutations, schema: schema, lists: introspectionLists(schema.Schema())})
 	srv.Use(keyGate{keys: e.deps.Keys, deps: e.deps})
 	srv.Use(roleGate{})
 	srv.Use(costCharge{limiter: e.limiter})
