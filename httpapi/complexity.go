@@ -28,6 +28,7 @@ func complexity() graph.ComplexityRoot {
 	c.AgentConnection.TotalCount = counting
 	c.TransactionConnection.TotalCount = counting
 	c.DisputeConnection.TotalCount = counting
+	c.MandateConnection.TotalCount = counting
 	// Verification re-hashes the chain entries since its last checkpoint.
 	c.Query.VerifyAgent = func(child int, _ string) int { return work(1000, 1, child) }
 	// A batch reads one row per id asked, and nodes one object per id.

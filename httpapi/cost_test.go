@@ -57,7 +57,7 @@ func TestOperationCost(t *testing.T) {
 		{"audit chain", `{ agentAuditChain(agentId: "agent_x", limit: 20) { hash } }`, nil, "21"},
 		{"audit chain, null limit", `{ agentAuditChain(agentId: "agent_x", limit: null) { hash } }`, nil, "2"},
 		{"deliveries", `{ webhook(id: "wh_x") { deliveries(first: 10) { nodes { id } edges { cursor } pageInfo { hasNextPage } } } }`, nil, "26"},
-		{"every totalCount", `{ agents { totalCount } transactions { totalCount } disputes { totalCount } mandates { totalCount } }`, nil, "15005"},
+		{"every totalCount", `{ agents { totalCount } transactions { totalCount } disputes { totalCount } mandates { totalCount } }`, nil, "20004"},
 		{"nodes", `{ nodes(ids: ["agent_x", "tx_y", "disp_z"]) { id ... on Agent { name } } }`, nil, "7"},
 		{"nodes, one id", `{ nodes(ids: "agent_x") { id } }`, nil, "2"},
 		{"nodes, no ids", `{ nodes(ids: []) { id } }`, nil, "2"},
