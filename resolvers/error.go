@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -30,12 +29,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		var ge *gqlerror.Error
 		if errors.As(err, &ge) && ge.Err == nil && ge.Extensions["code"] != nil {
-			// gqlgen's own document errors keep their code; its complexity
-			// limit is a limit on the document too.
-			if gqlErr.Extensions["code"] == "COMPLEXITY_LIMIT_EXCEEDED" {
-				gqlErr.Extensions["code"] = errcode.ValidationFailed
-			}
-			return gqlErr
+			return gqlErr // gqlgen's own document errors keep their code
 		}
 		log.ErrorContext(ctx, "internal error", "err", err.Error(), "path", gqlErr.Path.String())
 		gqlErr.Message = "internal error"
