@@ -39,12 +39,13 @@ func appendEvent(ctx context.Context, tx *txn, typ string, at time.Time, data an
 	}
 	ev.CreatedAt = at
 	args := []any{ev.ID, ev.Type, ev.OrgIDs, string(ev.Data), at, EventChannel}
-	if tx.batch != nil {
+	if tx.queue {
 		return ev, tx.write(ctx, "insert "+typ+" event", insertEvent, args...)
 	}
 	tx.d.statements.Add(1)
 	var notified any
-	if err := tx.Tx.Tx.QueryRowContext(ctx, insertEvent, args...).Scan(&ev.Seq, &notified); err != nil {
+	err = tx.raw(func(c *pgx.Conn) error { return c.QueryRow(ctx, insertEvent, args...).Scan(&ev.Seq, &notified) })
+	if err != nil {
 		return ev, fmt.Errorf("insert %s event: %w", typ, err)
 	}
 	return ev, nil

@@ -28,21 +28,14 @@ func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agen
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, `SELECT `+viewColumns+` FROM agents AS a WHERE a.org_id = $1 AND a.id = ANY($2)`, p.OrgID, ids)
-	if err != nil {
-		return nil, fmt.Errorf("get agents by id: %w", err)
+	var rows []agentRow
+	if len(ids) > 0 {
+		err = s.db.bun.NewSelect().Model(&rows).Where("org_id = ?", p.OrgID).Where("id IN (?)", bun.In(ids)).Scan(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("get agents by id: %w", err)
+		}
 	}
-	views, err := readViews(rows)
-	if err != nil {
-		return nil, fmt.Errorf("get agents by id: %w", err)
-	}
-	slab := make([]agent.Agent, len(views))
-	out := make([]*agent.Agent, len(views))
-	for i := range views {
-		slab[i] = views[i].agent()
-		out[i] = &slab[i]
-	}
-	return out, nil
+	return agentsOf(rows), nil
 }
 
 // GetMany returns the transactions among ids visible to the caller (visibleTo).
