@@ -40,7 +40,7 @@ func (s *DashboardService) PolicyUsage(ctx context.Context, p auth.Principal, ag
 	}
 	now := s.db.Now()
 	in := policy.Input{Sender: party(a, now), Now: now}
-	if in.Outflow, err = spendHistory(ctx, s.db.querier(), in.Sender, now, false); err != nil {
+	if in.Outflow, err = spendHistory(ctx, s.db.bun, in.Sender, now, false); err != nil {
 		return nil, err
 	}
 	u := policy.UsageAt(in)

@@ -161,11 +161,11 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 	if err != nil {
 		return nil, err
 	}
-	d, err := evaluatePolicy(ctx, s.db.querier(), sender, receiver, in.Action, in.Amount, cur, s.db.Now(), ref)
+	d, err := evaluatePolicy(ctx, s.db.bun, sender, receiver, in.Action, in.Amount, cur, s.db.Now(), ref)
 	if err != nil {
 		return nil, err
 	}
-	if d, err = limitPending(ctx, s.db.querier(), d, sender); err != nil {
+	if d, err = s.db.limitPending(ctx, s.db.bun, d, sender); err != nil {
 		return nil, err
 	}
 	return &trust.Evaluation{Allowed: d.Allowed, Reason: d.Reason, ReasonCode: d.ReasonCode, RequiresApproval: d.RequiresApproval}, nil
