@@ -1,8 +1,9 @@
 // Package db is the only package that talks to Postgres: row models,
 // embedded migrations, and the services that own every database transaction
 // boundary. A process opens one pgx pool; bun runs over it through pgx's
-// database/sql adapter, River through riverpgxv5, and the reads and batches
-// that need pgx itself use it directly.
+// database/sql adapter for every model and statement (River's job inserts
+// join bun's transactions through River's database/sql driver), and pgx
+// itself serves only what bun cannot: the listener, batches and pipelines.
 package db
 
 import (
@@ -77,7 +78,7 @@ type options struct {
 }
 
 // WithMaxConns sets the pool's size: every user of the database (bun, River,
-// the pgx reads) shares these connections. n must be 1 to MaxConnsLimit.
+// the pgx batches) shares these connections. n must be 1 to MaxConnsLimit.
 func WithMaxConns(n int) Option {
 	return func(o *options) { o.pool.MaxConns = int32(n) }
 }
@@ -117,7 +118,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	d := &DB{pool: pool, Now: func() time.Time { return time.Now().UTC() }, keys: randomRing(), maxKeysPerOrg: o.maxKeysPerOrg}
 	sqldb := sql.OpenDB(simpleConnector{Connector: stdlib.GetPoolConnector(pool), enter: d.enter})
 	// Idle connections belong to the pgx pool, not to database/sql: held
-	// here, they would starve River and the pgx reads.
+	// here, they would starve River's workers and the pgx batches.
 	sqldb.SetMaxIdleConns(0)
 	d.bun = bun.NewDB(sqldb, pgdialect.New())
 	d.bun.AddQueryHook(counter{d})

@@ -30,7 +30,8 @@ const EventChannel = "att_events"
 
 // appendEvent writes ev to the durable log inside tx, so it commits with the
 // change it announces, and notifies listeners at commit: one statement
-// (insertEvent). Queued on tx's batch, the event has no Seq; otherwise it
+// (insertEvent, pgx's text, as tx's batch sends it). Queued on tx's batch,
+// the event has no Seq; otherwise it runs at once on tx's connection and
 // has.
 func appendEvent(ctx context.Context, tx *txn, typ string, at time.Time, data any, orgIDs ...string) (event.Event, error) {
 	ev, err := event.New(id.New(id.Event), typ, data, orgIDs...)

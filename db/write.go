@@ -22,8 +22,7 @@ type txn struct {
 }
 
 // raw runs fn with the pgx connection the transaction runs on, for what only
-// pgx does (a batch, River's inserts); nothing else may use the transaction
-// meanwhile.
+// pgx does (its batches); nothing else may use the transaction meanwhile.
 func (t *txn) raw(fn func(c *pgx.Conn) error) error {
 	return t.conn.Raw(func(driverConn any) error { return fn(pgxConn(driverConn)) })
 }
