@@ -76,7 +76,9 @@ func (s *WebhookService) DeliveryPages(ctx context.Context, whIDs []string, w pa
 }
 
 // ownedAttempt is an attempt of DeliveryPages' statements with the id of
-// its endpoint.
+// its endpoint: not a table's row but one place of a batch's arrays
+// (webhook_attempt_batches, unnested), so it is read as the domain's
+// webhook.Delivery itself.
 type ownedAttempt struct {
 	WebhookID string
 	webhook.Delivery
