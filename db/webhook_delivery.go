@@ -69,7 +69,8 @@ func (s *WebhookService) DeliveryPages(ctx context.Context, whIDs []string, w pa
 		cur = &attemptKey{at: at, id: dlvID}
 	}
 	var all []ownedAttempt
-	if err := s.db.bun.NewRaw(pageStatement(whIDs, p.OrgID, w, cur)).Scan(ctx, &all); err != nil {
+	query, args := pageStatement(whIDs, p.OrgID, w, cur)
+	if err := s.db.bun.NewRaw(query, args...).Scan(ctx, &all); err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
 	return attemptPages(all, whIDs, w, cursors), nil
