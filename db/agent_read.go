@@ -65,7 +65,7 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 		return nil, nil, err
 	}
 	cursors := d.cursors(p.OrgID, agentList)
-	var rows []agentRow
+	rows := make([]agentRow, 0, f.Limit+1) // bun appends to it: grown row by row, the rows would be copied
 	q := d.bun.NewSelect().Model(&rows).Column(pageColumns(f.Fields, withTrust)...).Where("agent_row.org_id = ?", p.OrgID)
 	if f.Status != nil {
 		q = q.Where("agent_row.status = ?", string(*f.Status))
@@ -112,7 +112,7 @@ func agentsOf(rows []agentRow) []*agent.Agent {
 // what agentsFor reads for the policy, without locking anything (an
 // execute reads its parties with lockParties).
 func (d *DB) readParties(ctx context.Context, ids ...string) (map[string]*agentRow, error) {
-	var rows []agentRow
+	rows := make([]agentRow, 0, len(ids))
 	if len(ids) > 0 {
 		if err := agentsFor(d.bun, &rows, ids...).Scan(ctx); err != nil {
 			return nil, fmt.Errorf("read agents: %w", err)

@@ -28,7 +28,7 @@ func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agen
 	if err != nil {
 		return nil, err
 	}
-	var rows []agentRow
+	rows := make([]agentRow, 0, len(ids))
 	if len(ids) > 0 {
 		err = s.db.bun.NewSelect().Model(&rows).Where("org_id = ?", p.OrgID).Where("id IN (?)", bun.In(ids)).Scan(ctx)
 		if err != nil {

@@ -29,7 +29,7 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 	if _, err := auth.FromContext(ctx); err != nil {
 		return nil, err
 	}
-	var rows []agentRow
+	rows := make([]agentRow, 0, len(agentIDs))
 	if len(agentIDs) > 0 {
 		err := s.db.bun.NewSelect().Model(&rows).Column("agent_row.id", "agent_row.status").ColumnExpr(trustColumns).
 			Join("JOIN trust_counters AS tc ON tc.agent_id = agent_row.id").Where("agent_row.id IN (?)", bun.In(agentIDs)).Scan(ctx)
