@@ -25,8 +25,8 @@ var agentColumns = []struct {
 }
 
 // pageColumns are the columns a page of agents reads: seq (its cursor), id,
-// those of fields (nil: every field), and withTrust the status the score
-// counts.
+// those of fields (nil: all of the domain's agent), and withTrust the
+// status the score counts.
 func pageColumns(fields []string, withTrust bool) []string {
 	cols := []string{"agent_row.seq", "agent_row.id"}
 	add := func(c string) {
