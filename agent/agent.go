@@ -218,9 +218,10 @@ func ValidateReason(reason *string) error {
 type ListFilter struct {
 	Status        *Status
 	paging.Window // the page (see paging.Window), newest first either way
-	// WithPolicy reads each agent's spend policy too; without it the page's
-	// agents have a zero Policy (and SpendPolicy).
-	WithPolicy bool
+	// Fields are the agent's fields the page fills, by the API's names
+	// (the schema's name, spendingLimit, policy, ...; unknown names are
+	// ignored); the others stay zero, ID always filled. Nil fills them all.
+	Fields []string
 }
 
 // Page is one page of agents.

@@ -42,8 +42,16 @@ type agentRow struct {
 	TC trustCounters `bun:"embed:tc_"`
 }
 
+// agent is the row as the domain's agent.
 func (r *agentRow) agent() *agent.Agent {
-	return &agent.Agent{ID: r.ID, OrgID: r.OrgID, Name: r.Name, AuthorizedActions: r.AuthorizedActions,
+	a := new(agent.Agent)
+	r.fill(a)
+	return a
+}
+
+// fill sets a to the row's agent (the columns a read left out stay zero).
+func (r *agentRow) fill(a *agent.Agent) {
+	*a = agent.Agent{ID: r.ID, OrgID: r.OrgID, Name: r.Name, AuthorizedActions: r.AuthorizedActions,
 		SpendingLimit: r.SpendingLimit, DailyLimit: r.DailyLimit, Policy: r.Policy, Currency: r.Currency,
 		Environment: agent.Environment(r.Environment), Status: agent.Status(r.Status),
 		Fingerprint: r.Fingerprint, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}

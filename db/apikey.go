@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/auth"
@@ -238,8 +237,8 @@ func (s *OrgService) Revoked(ctx context.Context, keyID string) (bool, error) {
 	}
 	epoch := cache.currentEpoch()
 	var live bool
-	err := s.db.queryRow(ctx, `SELECT revoked_at IS NULL FROM api_keys WHERE id = $1`, keyID).Scan(&live)
-	if errors.Is(err, pgx.ErrNoRows) {
+	err := s.db.bun.NewSelect().Model((*apiKeyRow)(nil)).ColumnExpr("revoked_at IS NULL").Where("id = ?", keyID).Scan(ctx, &live)
+	if errors.Is(err, sql.ErrNoRows) {
 		return true, nil
 	}
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
@@ -52,11 +54,11 @@ func (d *DB) maxPendingApprovals() int {
 // the sender's pending count (an index lookup). An execute holds the
 // sender's row lock, so executes of one sender count one after another and
 // the bound holds under any concurrency.
-func limitPending(ctx context.Context, q querier, d policy.Decision, sender *agentRow) (policy.Decision, error) {
+func (db *DB) limitPending(ctx context.Context, q bun.IDB, d policy.Decision, sender *agentRow) (policy.Decision, error) {
 	if !d.Allowed || !d.RequiresApproval {
 		return d, nil
 	}
-	rows, err := q.query(ctx, countPending, sender.ID)
+	rows, err := q.QueryContext(ctx, countPending, sender.ID)
 	if err != nil {
 		return d, fmt.Errorf("count pending transactions: %w", err)
 	}
@@ -70,12 +72,12 @@ func limitPending(ctx context.Context, q querier, d policy.Decision, sender *age
 	if err := rows.Err(); err != nil {
 		return d, fmt.Errorf("count pending transactions: %w", err)
 	}
-	return policy.LimitPending(d, sender.ID, n, q.d.maxPendingApprovals()), nil
+	return policy.LimitPending(d, sender.ID, n, db.maxPendingApprovals()), nil
 }
 
 // countPending counts an agent's transactions waiting for approval
 // (transactions_pending_sender).
-const countPending = `SELECT count(*) FROM transactions WHERE from_agent = $1 AND status = 'pending_approval'`
+const countPending = `SELECT count(*) FROM transactions WHERE from_agent = ?0 AND status = 'pending_approval'`
 
 // insertPending stores a transaction pending approval, with the mandate it names.
 const insertPending = `INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency,
@@ -114,7 +116,7 @@ func (s *TransactionService) Approve(ctx context.Context, txID string) (*transac
 		// checks and the money use the time the agents' and the mandate's
 		// locks were taken, as an execute's do.
 		now := s.db.Now()
-		d, err := evaluatePolicy(ctx, tx.querier(), sender, receiver, row.Action, row.Amount, row.Currency, now, ref)
+		d, err := evaluatePolicy(ctx, tx, sender, receiver, row.Action, row.Amount, row.Currency, now, ref)
 		if err != nil {
 			return err
 		}

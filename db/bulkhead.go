@@ -5,8 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/agenttrust/service/auth"
 )
 
@@ -86,49 +84,4 @@ func (d *DB) enter(ctx context.Context) (leave func(), err error) {
 			done()
 		})
 	}, nil
-}
-
-// heldRows are rows read on a connection taken with a slot: the slot is
-// given back once the rows are read to their end or closed.
-type heldRows struct {
-	pgx.Rows
-	leave func()
-}
-
-func (r heldRows) Next() bool {
-	if r.Rows.Next() {
-		return true
-	}
-	r.leave()
-	return false
-}
-
-func (r heldRows) Close() {
-	r.Rows.Close()
-	r.leave()
-}
-
-// heldRow is one row of a query with a slot (queryRow): Scan reads it as
-// pgx's own row does, and the rows are closed, so the slot is given back.
-type heldRow struct {
-	rows pgx.Rows
-	err  error
-}
-
-func (r heldRow) Scan(dest ...any) error {
-	if r.err != nil {
-		return r.err
-	}
-	defer r.rows.Close()
-	if !r.rows.Next() {
-		if err := r.rows.Err(); err != nil {
-			return err
-		}
-		return pgx.ErrNoRows
-	}
-	if err := r.rows.Scan(dest...); err != nil {
-		return err
-	}
-	r.rows.Close()
-	return r.rows.Err()
 }

@@ -40,7 +40,7 @@ func (s *DashboardService) PolicyUsage(ctx context.Context, p auth.Principal, ag
 	}
 	now := s.db.Now()
 	in := policy.Input{Sender: party(a, now), Now: now}
-	if in.Outflow, err = spendHistory(ctx, s.db.querier(), in.Sender, now, false); err != nil {
+	if in.Outflow, err = spendHistory(ctx, s.db.bun, in.Sender, now, false); err != nil {
 		return nil, err
 	}
 	u := policy.UsageAt(in)
@@ -138,12 +138,9 @@ func (s *DashboardService) Overview(ctx context.Context, p auth.Principal) (*das
 // agentCounts reads every agent's status and trust counters of org in one
 // statement and counts them by status and by assessment at now.
 func (s *DashboardService) agentCounts(ctx context.Context, orgID string, now time.Time) (byStatus, byAssessment []dashboard.CountByKey, err error) {
-	var rows []struct {
-		Status string        `bun:"status"`
-		TC     trustCounters `bun:"embed:tc_"`
-	}
-	err = s.db.bun.NewSelect().TableExpr("agents AS a").ColumnExpr("a.status, "+trustColumns).
-		Join("JOIN trust_counters AS tc ON tc.agent_id = a.id").Where("a.org_id = ?", orgID).Scan(ctx, &rows)
+	var rows []agentRow
+	err = s.db.bun.NewSelect().Model(&rows).Column("agent_row.status").ColumnExpr(trustColumns).
+		Join("JOIN trust_counters AS tc ON tc.agent_id = agent_row.id").Where("agent_row.org_id = ?", orgID).Scan(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("count agents: %w", err)
 	}
@@ -151,7 +148,7 @@ func (s *DashboardService) agentCounts(ctx context.Context, orgID string, now ti
 	assessments := map[string]int{}
 	for _, r := range rows {
 		statuses[r.Status]++
-		assessments[trust.Compute(r.TC.counters(r.Status), now).Assessment]++
+		assessments[trust.Compute(r.trustOf(), now).Assessment]++
 	}
 	return counted(statuses, string(agent.Active), string(agent.Suspended)),
 		counted(assessments, trust.Verified, trust.Moderate, trust.HighRisk), nil

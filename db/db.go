@@ -1,8 +1,9 @@
 // Package db is the only package that talks to Postgres: row models,
 // embedded migrations, and the services that own every database transaction
 // boundary. A process opens one pgx pool; bun runs over it through pgx's
-// database/sql adapter, River through riverpgxv5, and the reads and batches
-// that need pgx itself use it directly.
+// database/sql adapter for every model and statement (River's job inserts
+// join bun's transactions through River's database/sql driver), and pgx
+// itself serves only what bun cannot: the listener, batches and pipelines.
 package db
 
 import (
@@ -14,7 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
@@ -78,7 +78,7 @@ type options struct {
 }
 
 // WithMaxConns sets the pool's size: every user of the database (bun, River,
-// the pgx reads) shares these connections. n must be 1 to MaxConnsLimit.
+// the pgx batches) shares these connections. n must be 1 to MaxConnsLimit.
 func WithMaxConns(n int) Option {
 	return func(o *options) { o.pool.MaxConns = int32(n) }
 }
@@ -118,7 +118,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	d := &DB{pool: pool, Now: func() time.Time { return time.Now().UTC() }, keys: randomRing(), maxKeysPerOrg: o.maxKeysPerOrg}
 	sqldb := sql.OpenDB(simpleConnector{Connector: stdlib.GetPoolConnector(pool), enter: d.enter})
 	// Idle connections belong to the pgx pool, not to database/sql: held
-	// here, they would starve River and the pgx reads.
+	// here, they would starve River's workers and the pgx batches.
 	sqldb.SetMaxIdleConns(0)
 	d.bun = bun.NewDB(sqldb, pgdialect.New())
 	d.bun.AddQueryHook(counter{d})
@@ -183,47 +183,3 @@ type counter struct{ d *DB }
 
 func (c counter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
 func (c counter) AfterQuery(_ context.Context, _ *bun.QueryEvent)                    { c.d.statements.Add(1) }
-
-// query runs one read on the pgx pool, counted like bun's statements,
-// with a slot of the request's organization (enter) until its rows are read.
-func (d *DB) query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	leave, err := d.enter(ctx)
-	if err != nil {
-		return nil, err
-	}
-	d.statements.Add(1)
-	rows, err := d.pool.Query(ctx, sql, args...)
-	if err != nil {
-		leave()
-		return nil, err
-	}
-	return heldRows{Rows: rows, leave: leave}, nil
-}
-
-// querier runs reads on the pool or in a transaction through database/sql
-// (not bun, which writes arguments into the text), counted like bun's
-// statements: the arguments travel as parameters, so pgx prepares each
-// statement once per connection and Postgres need not plan it on every use.
-type querier struct {
-	d  *DB
-	db interface {
-		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	}
-}
-
-func (q querier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	q.d.statements.Add(1)
-	return q.db.QueryContext(ctx, query, args...)
-}
-
-// querier reads on the pool.
-func (d *DB) querier() querier { return querier{d: d, db: d.bun.DB} }
-
-// querier reads in the transaction.
-func (t *txn) querier() querier { return querier{d: t.d, db: t.Tx.Tx} }
-
-// queryRow is query for one row.
-func (d *DB) queryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	rows, err := d.query(ctx, sql, args...)
-	return heldRow{rows: rows, err: err}
-}

@@ -30,7 +30,8 @@ const EventChannel = "att_events"
 
 // appendEvent writes ev to the durable log inside tx, so it commits with the
 // change it announces, and notifies listeners at commit: one statement
-// (insertEvent). Queued on tx's batch, the event has no Seq; otherwise it
+// (insertEvent, pgx's text, as tx's batch sends it). Queued on tx's batch,
+// the event has no Seq; otherwise it runs at once on tx's connection and
 // has.
 func appendEvent(ctx context.Context, tx *txn, typ string, at time.Time, data any, orgIDs ...string) (event.Event, error) {
 	ev, err := event.New(id.New(id.Event), typ, data, orgIDs...)
@@ -39,12 +40,13 @@ func appendEvent(ctx context.Context, tx *txn, typ string, at time.Time, data an
 	}
 	ev.CreatedAt = at
 	args := []any{ev.ID, ev.Type, ev.OrgIDs, string(ev.Data), at, EventChannel}
-	if tx.batch != nil {
+	if tx.queue {
 		return ev, tx.write(ctx, "insert "+typ+" event", insertEvent, args...)
 	}
 	tx.d.statements.Add(1)
 	var notified any
-	if err := tx.Tx.Tx.QueryRowContext(ctx, insertEvent, args...).Scan(&ev.Seq, &notified); err != nil {
+	err = tx.raw(func(c *pgx.Conn) error { return c.QueryRow(ctx, insertEvent, args...).Scan(&ev.Seq, &notified) })
+	if err != nil {
 		return ev, fmt.Errorf("insert %s event: %w", typ, err)
 	}
 	return ev, nil

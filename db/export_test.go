@@ -4,26 +4,36 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun"
+
 	"github.com/agenttrust/service/event"
 )
 
 // EventTx is a transaction held open by a test, to commit events out of order.
 type EventTx struct {
-	tx  *txn
-	ctx context.Context
+	tx   *txn
+	conn bun.Conn
+	ctx  context.Context
 }
 
 // BeginEventTx opens a transaction and gives it a transaction id at once.
 func (d *DB) BeginEventTx(ctx context.Context) (*EventTx, error) {
-	tx, err := d.bun.BeginTx(ctx, nil)
+	conn, err := d.bun.Conn(ctx)
 	if err != nil {
+		return nil, err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		conn.Close()
 		return nil, err
 	}
 	if _, err := tx.ExecContext(ctx, "SELECT pg_current_xact_id()"); err != nil {
 		tx.Rollback()
+		conn.Close()
 		return nil, err
 	}
-	return &EventTx{tx: &txn{Tx: tx, d: d}, ctx: ctx}, nil
+	return &EventTx{tx: &txn{Tx: tx, d: d, conn: conn.Conn, batch: &pgx.Batch{}}, conn: conn, ctx: ctx}, nil
 }
 
 // Append writes one event for orgs inside the transaction.
@@ -32,7 +42,13 @@ func (e *EventTx) Append(typ string, orgs ...string) (event.Event, error) {
 }
 
 // Commit commits the transaction.
-func (e *EventTx) Commit() error { return e.tx.Commit() }
+func (e *EventTx) Commit() error {
+	defer e.conn.Close()
+	return e.tx.Commit()
+}
 
 // Rollback aborts the transaction.
-func (e *EventTx) Rollback() error { return e.tx.Rollback() }
+func (e *EventTx) Rollback() error {
+	defer e.conn.Close()
+	return e.tx.Rollback()
+}

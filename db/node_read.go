@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
@@ -28,21 +28,14 @@ func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agen
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, `SELECT `+viewColumns+` FROM agents AS a WHERE a.org_id = $1 AND a.id = ANY($2)`, p.OrgID, ids)
-	if err != nil {
-		return nil, fmt.Errorf("get agents by id: %w", err)
+	rows := make([]agentRow, 0, len(ids))
+	if len(ids) > 0 {
+		err = s.db.bun.NewSelect().Model(&rows).Where("org_id = ?", p.OrgID).Where("id IN (?)", bun.In(ids)).Scan(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("get agents by id: %w", err)
+		}
 	}
-	views, err := readViews(rows)
-	if err != nil {
-		return nil, fmt.Errorf("get agents by id: %w", err)
-	}
-	slab := make([]agent.Agent, len(views))
-	out := make([]*agent.Agent, len(views))
-	for i := range views {
-		slab[i] = views[i].agent()
-		out[i] = &slab[i]
-	}
-	return out, nil
+	return agentsOf(rows), nil
 }
 
 // GetMany returns the transactions among ids visible to the caller (visibleTo).
@@ -114,27 +107,26 @@ func (s *WebhookService) DeliveriesByID(ctx context.Context, ids []string) ([]we
 	for i, dlvID := range ids {
 		batches[i] = batchOf(dlvID)
 	}
-	rows, err := s.db.query(ctx, attemptsByID, p.OrgID, ids, batches)
-	if err != nil {
+	var out []webhook.Delivery
+	if err := s.db.bun.NewRaw(attemptsByID, p.OrgID, pgdialect.Array(ids), pgdialect.Array(batches)).Scan(ctx, &out); err != nil {
 		return nil, fmt.Errorf("get webhook deliveries by id: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, scanAttempt)
-	if err != nil {
-		return nil, fmt.Errorf("get webhook deliveries by id: %w", err)
+	for i := range out {
+		out[i].CreatedAt = out[i].CreatedAt.UTC()
 	}
 	return out, nil
 }
 
-// attemptsByID reads the attempts $2 of organization $1's endpoints from
-// their batches, whose ids are $3 (batchOf each), found by
+// attemptsByID reads the attempts ?1 of organization ?0's endpoints from
+// their batches, whose ids are ?2 (batchOf each), found by
 // webhook_attempt_batches_id: only those batches are unnested.
 const attemptsByID = `SELECT r.id, r.event_id, r.event_type, r.attempt, r.success, r.status_code, r.latency_ms,
 		r.error, r.response_body, r.created_at
-	FROM webhook_attempt_batches AS b JOIN webhooks AS w ON w.id = b.webhook_id AND w.org_id = $1,
+	FROM webhook_attempt_batches AS b JOIN webhooks AS w ON w.id = b.webhook_id AND w.org_id = ?0,
 		unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
 			b.errors, b.bodies, b.created_ats)
 		AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
-	WHERE b.id = ANY($3::text[]) AND r.id = ANY($2::text[])`
+	WHERE b.id = ANY(?2::text[]) AND r.id = ANY(?1::text[])`
 
 // attemptID is the id of the attempt at place i of the batch whose attempts'
 // ids start with base.

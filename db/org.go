@@ -2,12 +2,12 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/auth"
@@ -61,9 +61,9 @@ func (s *OrgService) Authenticate(ctx context.Context, key string) (auth.Princip
 	}
 	epoch := cache.currentEpoch()
 	var row apiKeyRow
-	err := s.db.queryRow(ctx, `SELECT id, org_id, role, agent_ids, hash, last_used_at FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, h).
-		Scan(&row.ID, &row.OrgID, &row.Role, &row.AgentIDs, &row.Hash, &row.LastUsedAt)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !auth.Equal(row.Hash, h)) {
+	err := s.db.bun.NewSelect().Model(&row).Column("id", "org_id", "role", "agent_ids", "hash", "last_used_at").
+		Where("hash = ?", h).Where("revoked_at IS NULL").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !auth.Equal(row.Hash, h)) {
 		cache.putUnknown(h, now, epoch)
 		return auth.Principal{}, errUnknownKey()
 	}

@@ -125,8 +125,8 @@ type pastRow struct {
 	ReceiverScore *int
 }
 
-// simulationHistorySQL reads agent $1's counted outflow in [$2, $3), oldest
-// first, at most $4 rows, each with both parties' scores in force just
+// simulationHistorySQL reads agent ?0's counted outflow in [?1, ?2), oldest
+// first, at most ?3 rows, each with both parties' scores in force just
 // before it: their latest snapshots taken earlier (the snapshot a
 // transaction causes carries its own time, and describes the score after it).
 const simulationHistorySQL = `
@@ -134,9 +134,9 @@ SELECT t.id, t.to_agent, t.action, t.amount, t.currency, t.created_at, t.mandate
        (SELECT s.score FROM trust_snapshots s WHERE s.agent_id = t.from_agent AND s.at < t.created_at ORDER BY s.at DESC, s.seq DESC LIMIT 1),
        (SELECT s.score FROM trust_snapshots s WHERE s.agent_id = t.to_agent AND s.at < t.created_at ORDER BY s.at DESC, s.seq DESC LIMIT 1)
   FROM transactions t
- WHERE t.from_agent = $1 AND ` + countedOutflow + ` AND t.created_at >= $2 AND t.created_at < $3
+ WHERE t.from_agent = ?0 AND ` + countedOutflow + ` AND t.created_at >= ?1 AND t.created_at < ?2
  ORDER BY t.created_at, t.id
- LIMIT $4`
+ LIMIT ?3`
 
 func readPast(rows *sql.Rows, n int) ([]pastRow, error) {
 	defer rows.Close()
@@ -153,16 +153,16 @@ func readPast(rows *sql.Rows, n int) ([]pastRow, error) {
 	return out, rows.Err()
 }
 
-// simulationBeforeSQL reads agent $1's counted outflow in [$2, $3), one
-// row each, and with $5 what each action's running total holds before $2
-// (the total less every counted row from $2 on), capped at $4, at NULL.
+// simulationBeforeSQL reads agent ?0's counted outflow in [?1, ?2), one
+// row each, and with ?4 what each action's running total holds before ?1
+// (the total less every counted row from ?1 on), capped at ?3, at NULL.
 const simulationBeforeSQL = `
 SELECT created_at, action, amount, 1 FROM transactions
- WHERE from_agent = $1 AND ` + countedOutflow + ` AND created_at >= $2 AND created_at < $3
+ WHERE from_agent = ?0 AND ` + countedOutflow + ` AND created_at >= ?1 AND created_at < ?2
 UNION ALL
 SELECT NULL, o.action, least(o.total - coalesce((SELECT sum(amount) FROM transactions
-        WHERE from_agent = $1 AND ` + countedOutflow + ` AND created_at >= $2 AND action = o.action), 0), $4::numeric), 0
-  FROM agent_outflow_totals o WHERE o.agent_id = $1 AND $5::bool`
+        WHERE from_agent = ?0 AND ` + countedOutflow + ` AND created_at >= ?1 AND action = o.action), 0), ?3::numeric), 0
+  FROM agent_outflow_totals o WHERE o.agent_id = ?0 AND ?4::bool`
 
 // simulatedAgent is the agent with its score in force at the end of the period.
 type simulatedAgent struct {
@@ -196,8 +196,7 @@ func (r *simulationRead) read(ctx context.Context, d *DB, tx bun.Tx, p auth.Prin
 		Currency: simulated.Currency, AuthorizedActions: simulated.AuthorizedActions, SpendingLimit: simulated.SpendingLimit,
 		DailyLimit: simulated.DailyLimit, Policy: simulated.Policy}
 	r.replay = policy.Replay{Sender: sender, FinalScore: a.FinalScore}
-	qr := querier{d: d, db: tx.Tx}
-	rows, err := qr.query(ctx, simulationHistorySQL, q.AgentID, q.Since, until, q.Max+1)
+	rows, err := tx.QueryContext(ctx, simulationHistorySQL, q.AgentID, q.Since, until, q.Max+1)
 	if err != nil {
 		return fmt.Errorf("read simulated history: %w", err)
 	}
@@ -216,7 +215,7 @@ func (r *simulationRead) read(ctx context.Context, d *DB, tx bun.Tx, p auth.Prin
 	if err != nil {
 		return err
 	}
-	if err := r.before(ctx, qr, q); err != nil {
+	if err := r.before(ctx, tx, q); err != nil {
 		return err
 	}
 	r.replay.History = make([]policy.Past, len(r.history))
@@ -292,7 +291,7 @@ func (r *simulationRead) mandates(ctx context.Context, tx bun.Tx, q agent.Simula
 
 // before reads the outflow before the period that the simulated windows
 // count from its first transaction on (policy.Replay.Before).
-func (r *simulationRead) before(ctx context.Context, qr querier, q agent.SimulationQuery) error {
+func (r *simulationRead) before(ctx context.Context, qr bun.IDB, q agent.SimulationQuery) error {
 	sender := r.replay.Sender
 	from, total := sender.Since(r.history[0].CreatedAt), sender.HasTotal()
 	if !from.Before(q.Since) && !total {

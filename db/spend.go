@@ -6,6 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/policy"
 )
@@ -39,7 +42,7 @@ func explainsWithRows(code string) bool {
 // them add up to the whole history without scanning it. A bucket or total
 // beyond money.MaxAmount (no Amount holds it) is read as MaxAmount, still
 // more than any limit, so the policy refuses as it would with the true sum.
-func spendHistory(ctx context.Context, q querier, p policy.Party, now time.Time, rows bool) ([]policy.Outflow, error) {
+func spendHistory(ctx context.Context, q bun.IDB, p policy.Party, now time.Time, rows bool) ([]policy.Outflow, error) {
 	since, total := p.Since(now), p.HasTotal()
 	if !since.Before(now) && !total {
 		return nil, nil
@@ -74,7 +77,7 @@ func spendHistory(ctx context.Context, q querier, p policy.Party, now time.Time,
 // the number of edges and actions, whatever the history. With totals, the
 // same statement also reads the running totals (dated at the zero time), so
 // a policy's whole check is one round trip.
-func outflowSums(ctx context.Context, q querier, agentID string, edges []time.Time, totals bool) ([]policy.Outflow, error) {
+func outflowSums(ctx context.Context, q bun.IDB, agentID string, edges []time.Time, totals bool) ([]policy.Outflow, error) {
 	exact := make([]time.Time, len(edges))
 	for i, e := range edges {
 		exact[i] = e.UTC()
@@ -86,7 +89,7 @@ func outflowSums(ctx context.Context, q querier, agentID string, edges []time.Ti
 		hours[i] = outflowHour(e)
 	}
 	hours = slices.CompactFunc(hours, time.Time.Equal)
-	flows, err := readOutflows(ctx, q, "sum outflow", outflowSumsSQL, agentID, hours, exact, money.MaxAmount, totals)
+	flows, err := readOutflows(ctx, q, "sum outflow", outflowSumsSQL, agentID, pgdialect.Array(hours), pgdialect.Array(exact), money.MaxAmount, totals)
 	if err != nil {
 		return nil, err
 	}
@@ -103,8 +106,8 @@ func outflowSums(ctx context.Context, q querier, agentID string, edges []time.Ti
 
 // readOutflows runs one of the statements below, whose rows are outflows:
 // (at, action, amount, count), at NULL for a running total.
-func readOutflows(ctx context.Context, q querier, what, query string, args ...any) ([]policy.Outflow, error) {
-	rows, err := q.query(ctx, query, args...)
+func readOutflows(ctx context.Context, q bun.IDB, what, query string, args ...any) ([]policy.Outflow, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -127,38 +130,38 @@ func readOutflows(ctx context.Context, q querier, what, query string, args ...an
 	return out, nil
 }
 
-// outflowSumsSQL sums agent $1's outflow per action and stretch: the
-// buckets from the first hour of $2 on, except the hours in $2, summed
-// between those hours; the rows of the hours in $2, summed between the exact
-// edges $3 (each edge's own instant apart). With $5, the running totals
-// too, at NULL. Sums are capped at $4. Each edge hour's rows are one index
+// outflowSumsSQL sums agent ?0's outflow per action and stretch: the
+// buckets from the first hour of ?1 on, except the hours in ?1, summed
+// between those hours; the rows of the hours in ?1, summed between the exact
+// edges ?2 (each edge's own instant apart). With ?4, the running totals
+// too, at NULL. Sums are capped at ?3. Each edge hour's rows are one index
 // range scan: OFFSET 0 keeps the planner from joining them as one scan of
 // all the agent's rows, which it prefers whenever it thinks the agent has
 // few.
 const outflowSumsSQL = `
-SELECT min(first_at), action, least(sum(amount), $4::numeric), sum(count)::int
+SELECT min(first_at), action, least(sum(amount), ?3::numeric), sum(count)::int
   FROM agent_outflow_hours
- WHERE agent_id = $1 AND hour >= ($2::timestamptz[])[1] AND hour <> ALL($2::timestamptz[])
- GROUP BY width_bucket(hour, $2::timestamptz[]), action
+ WHERE agent_id = ?0 AND hour >= (?1::timestamptz[])[1] AND hour <> ALL(?1::timestamptz[])
+ GROUP BY width_bucket(hour, ?1::timestamptz[]), action
 UNION ALL
-SELECT min(created_at), action, least(sum(amount), $4::numeric), count(*)::int
-  FROM unnest($2::timestamptz[]) AS h(start), LATERAL (
+SELECT min(created_at), action, least(sum(amount), ?3::numeric), count(*)::int
+  FROM unnest(?1::timestamptz[]) AS h(start), LATERAL (
        SELECT created_at, action, amount FROM transactions
-        WHERE from_agent = $1 AND ` + countedOutflow + `
+        WHERE from_agent = ?0 AND ` + countedOutflow + `
           AND created_at >= h.start AND created_at < h.start + interval '1 hour'
        OFFSET 0) AS t
- GROUP BY width_bucket(created_at, $3::timestamptz[]), created_at = ANY($3::timestamptz[]), action
+ GROUP BY width_bucket(created_at, ?2::timestamptz[]), created_at = ANY(?2::timestamptz[]), action
 UNION ALL
-SELECT NULL, action, least(total, $4::numeric), 0 FROM agent_outflow_totals WHERE agent_id = $1 AND $5::bool`
+SELECT NULL, action, least(total, ?3::numeric), 0 FROM agent_outflow_totals WHERE agent_id = ?0 AND ?4::bool`
 
-// outflowRowsSQL reads agent $1's counted rows from $2 on, one outflow each.
+// outflowRowsSQL reads agent ?0's counted rows from ?1 on, one outflow each.
 const outflowRowsSQL = `
 SELECT created_at, action, amount, 1 FROM transactions
- WHERE from_agent = $1 AND ` + countedOutflow + ` AND created_at >= $2`
+ WHERE from_agent = ?0 AND ` + countedOutflow + ` AND created_at >= ?1`
 
-// outflowTotalsSQL reads agent $1's running totals per action, capped at $2.
+// outflowTotalsSQL reads agent ?0's running totals per action, capped at ?1.
 const outflowTotalsSQL = `
-SELECT NULL::timestamptz, action, least(total, $2::numeric), 0 FROM agent_outflow_totals WHERE agent_id = $1`
+SELECT NULL::timestamptz, action, least(total, ?1::numeric), 0 FROM agent_outflow_totals WHERE agent_id = ?0`
 
 // withTotals appends, per action, the running total (an outflow at the zero
 // time) less what flows already hold.

@@ -8,16 +8,14 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// simpleConnector is pgx's database/sql connector for bun. bun writes every
-// argument into its statements' text, so no two of its statements share a
-// text: prepared and cached the way pgx treats a query with arguments, each
-// would cost a round trip of its own and a slot in the connection's
-// statement cache for one use. Its queries therefore go out in the simple
-// protocol, as pgx sends a statement without arguments anyway; the pgx reads
-// on the same pool keep their prepared statements. A connection is taken
-// for a request with a slot of its organization (enter: the bulkhead) and
-// gives it back when closed: database/sql keeps no idle connection (Open),
-// so it is closed as soon as its statement or transaction is done.
+// simpleConnector is pgx's database/sql connector for bun and River's
+// inserts. bun writes its arguments into each statement's text, so its
+// statements go out in the simple protocol instead of each being prepared
+// for one use; River's, which carry arguments, are prepared and cached as
+// pgx does. A connection is taken for a request with a slot of its
+// organization (enter: the bulkhead) and gives it back when closed:
+// database/sql keeps no idle connection (Open), so it is closed as soon as
+// its statement or transaction is done.
 type simpleConnector struct {
 	driver.Connector
 	enter func(context.Context) (leave func(), err error)
@@ -50,7 +48,7 @@ func (c simpleConn) Close() error {
 }
 
 // QueryContext runs a query without arguments (bun's) in the simple
-// protocol, and one with arguments as pgx does.
+// protocol, and one with arguments (River's) as pgx does.
 func (c simpleConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	if len(args) == 0 {
 		args = []driver.NamedValue{{Ordinal: 1, Value: pgx.QueryExecModeSimpleProtocol}}
@@ -59,5 +57,5 @@ func (c simpleConn) QueryContext(ctx context.Context, query string, args []drive
 }
 
 // pgxConn is the pgx connection under a database/sql driver connection of
-// the pool (sql.Conn.Raw's argument).
+// the pool (sql.Conn.Raw's argument), for a transaction's batches (txn.raw).
 func pgxConn(driverConn any) *pgx.Conn { return driverConn.(simpleConn).Conn.Conn() }

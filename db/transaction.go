@@ -137,11 +137,11 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 		return nil, nil, err
 	}
 	now := s.db.Now()
-	decision, err := evaluatePolicy(ctx, tx.querier(), sender, receiver, in.Action, in.Amount, cur, now, ref)
+	decision, err := evaluatePolicy(ctx, tx, sender, receiver, in.Action, in.Amount, cur, now, ref)
 	if err != nil {
 		return nil, nil, err
 	}
-	if decision, err = limitPending(ctx, tx.querier(), decision, sender); err != nil {
+	if decision, err = tx.d.limitPending(ctx, tx, decision, sender); err != nil {
 		return nil, nil, err
 	}
 	if !decision.Allowed {
@@ -249,7 +249,7 @@ func lockParties(ctx context.Context, tx *txn, orgID, from, to string) (map[stri
 // windows and velocity limits count; the rows come from agentsFor, with both
 // parties' scores) and runs the one policy function: executeTransaction and
 // evaluateTrust both come through here, so they decide alike.
-func evaluatePolicy(ctx context.Context, q querier, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time, ref *policy.MandateRef) (policy.Decision, error) {
+func evaluatePolicy(ctx context.Context, q bun.IDB, sender, receiver *agentRow, action string, amount money.Amount, cur money.Currency, now time.Time, ref *policy.MandateRef) (policy.Decision, error) {
 	in := policy.Input{Sender: party(sender, now), Action: action, Amount: amount, Currency: cur, Now: now, Mandate: ref}
 	if receiver != nil {
 		r := party(receiver, now)

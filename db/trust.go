@@ -58,6 +58,10 @@ func (tc *trustCounters) counters(status string) trust.Counters {
 	return c
 }
 
+// hasCounters reports whether the row was read with trust counters (a page
+// joins them with LEFT JOIN; every agent has them unless deleted).
+func (r *agentRow) hasCounters() bool { return !r.TC.EvidenceAt.IsZero() }
+
 // trustOf is the agent's trust counters as read with its row.
 func (r *agentRow) trustOf() trust.Counters { return r.TC.counters(r.Status) }
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun"
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
@@ -22,32 +22,6 @@ func NewTrustService(d *DB) *TrustService { return &TrustService{db: d} }
 
 var _ trust.Service = (*TrustService)(nil)
 
-// profilesSQL reads agents' counters with their status, on the pgx pool: one
-// statement, prepared once per connection, whatever the number of ids.
-const profilesSQL = `SELECT tc.agent_id, a.status, tc.evidence_at, tc.completed, tc.failures, tc.limit_refusals,
- tc.reversals, tc.disputing_orgs, tc.open_disputes, tc.counterparty_orgs, tc.first_external_at, tc.updated_at
- FROM trust_counters AS tc JOIN agents AS a ON a.id = tc.agent_id WHERE tc.agent_id = ANY($1)`
-
-// profileRow is a row of profilesSQL; readProfiles is its one reader.
-type profileRow struct {
-	AgentID          string
-	Status           string
-	EvidenceAt       time.Time
-	Completed        float64
-	Failures         float64
-	LimitRefusals    float64
-	Reversals        float64
-	DisputingOrgs    float64
-	OpenDisputes     int64
-	CounterpartyOrgs int64
-	FirstExternalAt  *time.Time
-	UpdatedAt        time.Time
-}
-
-func readProfiles(rows pgx.Rows) ([]profileRow, error) {
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[profileRow])
-}
-
 // Profiles reads any agents' counters in one statement and scores them at
 // the current time: the counters decay on read, so the read is
 // constant-time however long the history.
@@ -55,26 +29,21 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 	if _, err := auth.FromContext(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, profilesSQL, agentIDs)
-	if err != nil {
-		return nil, fmt.Errorf("read trust profiles: %w", err)
-	}
-	read, err := readProfiles(rows)
-	if err != nil {
-		return nil, fmt.Errorf("read trust profiles: %w", err)
+	rows := make([]agentRow, 0, len(agentIDs))
+	if len(agentIDs) > 0 {
+		err := s.db.bun.NewSelect().Model(&rows).Column("agent_row.id", "agent_row.status").ColumnExpr(trustColumns).
+			Join("JOIN trust_counters AS tc ON tc.agent_id = agent_row.id").Where("agent_row.id IN (?)", bun.In(agentIDs)).Scan(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("read trust profiles: %w", err)
+		}
 	}
 	now := s.db.Now()
-	out := make(map[string]*trust.Profile, len(read))
-	profiles := make([]trust.Profile, len(read)) // one allocation for every profile
-	for i, r := range read {
-		c := trust.Counters{At: r.EvidenceAt, Completed: r.Completed, Failures: r.Failures, LimitRefusals: r.LimitRefusals,
-			Reversals: r.Reversals, DisputingOrgs: r.DisputingOrgs, OpenDisputes: r.OpenDisputes,
-			CounterpartyOrgs: r.CounterpartyOrgs, Suspended: r.Status == string(agent.Suspended)}
-		if r.FirstExternalAt != nil {
-			c.FirstExternalAt = *r.FirstExternalAt
-		}
-		profiles[i] = trust.NewProfile(r.AgentID, c, now, r.UpdatedAt.UTC())
-		out[r.AgentID] = &profiles[i]
+	out := make(map[string]*trust.Profile, len(rows))
+	profiles := make([]trust.Profile, len(rows)) // one allocation for every profile
+	for i := range rows {
+		r := &rows[i]
+		profiles[i] = trust.NewProfile(r.ID, r.trustOf(), now, r.TC.UpdatedAt.UTC())
+		out[r.ID] = &profiles[i]
 	}
 	return out, nil
 }
@@ -192,11 +161,11 @@ func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*t
 	if err != nil {
 		return nil, err
 	}
-	d, err := evaluatePolicy(ctx, s.db.querier(), sender, receiver, in.Action, in.Amount, cur, s.db.Now(), ref)
+	d, err := evaluatePolicy(ctx, s.db.bun, sender, receiver, in.Action, in.Amount, cur, s.db.Now(), ref)
 	if err != nil {
 		return nil, err
 	}
-	if d, err = limitPending(ctx, s.db.querier(), d, sender); err != nil {
+	if d, err = s.db.limitPending(ctx, s.db.bun, d, sender); err != nil {
 		return nil, err
 	}
 	return &trust.Evaluation{Allowed: d.Allowed, Reason: d.Reason, ReasonCode: d.ReasonCode, RequiresApproval: d.RequiresApproval}, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
@@ -67,42 +68,49 @@ func (s *WebhookService) DeliveryPages(ctx context.Context, whIDs []string, w pa
 		}
 		cur = &attemptKey{at: at, id: dlvID}
 	}
-	var rows pgx.Rows
+	var all []ownedAttempt
+	query, args := pageStatement(whIDs, p.OrgID, w, cur)
+	if err := s.db.bun.NewRaw(query, args...).Scan(ctx, &all); err != nil {
+		return nil, fmt.Errorf("list webhook deliveries: %w", err)
+	}
+	return attemptPages(all, whIDs, w, cursors), nil
+}
+
+// ownedAttempt is an attempt of DeliveryPages' statements with the id of
+// its endpoint: not a table's row but one place of a batch's arrays
+// (webhook_attempt_batches, unnested), so it is read as the domain's
+// webhook.Delivery itself.
+type ownedAttempt struct {
+	WebhookID string
+	webhook.Delivery
+}
+
+// pageStatement is DeliveryPages' statement and its arguments for the
+// endpoints whIDs of orgID, the page w after (or before) cur.
+func pageStatement(whIDs []string, orgID string, w paging.Window, cur *attemptKey) (string, []any) {
 	if w.Backward {
 		after, afterID := any(negInfinity), ""
 		if cur != nil {
 			after, afterID = cur.at, cur.id
 		}
-		rows, err = s.db.query(ctx, pageAttemptsBefore, whIDs, p.OrgID, after, afterID, w.Limit+1, BatchSpan.Seconds())
-	} else {
-		// After a cursor the walk starts BatchSpan past it, where the
-		// batches that may hold an attempt before it begin.
-		from, before, beforeID := any(infinity), any(infinity), ""
-		if cur != nil {
-			from, before, beforeID = cur.at.Add(BatchSpan+time.Microsecond), cur.at, cur.id
-		}
-		rows, err = s.db.query(ctx, pageAttempts, whIDs, p.OrgID, from, before, beforeID, w.Limit+1)
+		return pageAttemptsBefore, []any{pgdialect.Array(whIDs), orgID, after, afterID, w.Limit + 1, BatchSpan.Seconds()}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("list webhook deliveries: %w", err)
+	// After a cursor the walk starts BatchSpan past it, where the batches
+	// that may hold an attempt before it begin.
+	from, before, beforeID := any(infinity), any(infinity), ""
+	if cur != nil {
+		from, before, beforeID = cur.at.Add(BatchSpan+time.Microsecond), cur.at, cur.id
 	}
-	type owned struct {
-		webhookID string
-		webhook.Delivery
-	}
-	all, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (o owned, err error) {
-		d := &o.Delivery
-		err = row.Scan(&o.webhookID, &d.ID, &d.EventID, &d.EventType, &d.Attempt, &d.Success, &d.StatusCode, &d.LatencyMs,
-			&d.Error, &d.ResponseBody, &d.CreatedAt)
-		d.CreatedAt = d.CreatedAt.UTC()
-		return o, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list webhook deliveries: %w", err)
-	}
+	return pageAttempts, []any{pgdialect.Array(whIDs), orgID, from, before, beforeID, w.Limit + 1}
+}
+
+// attemptPages are the pages of whIDs, in that order, from the attempts
+// DeliveryPages read.
+func attemptPages(all []ownedAttempt, whIDs []string, w paging.Window, cursors listCursors) []*webhook.DeliveryPage {
 	lists := make(map[string][]webhook.Delivery, len(whIDs))
 	for _, o := range all {
-		lists[o.webhookID] = append(lists[o.webhookID], o.Delivery)
+		o.CreatedAt = o.CreatedAt.UTC()
+		lists[o.WebhookID] = append(lists[o.WebhookID], o.Delivery)
 	}
 	pages := make([]*webhook.DeliveryPage, len(whIDs))
 	for i, whID := range whIDs {
@@ -115,7 +123,7 @@ func (s *WebhookService) DeliveryPages(ctx context.Context, whIDs []string, w pa
 		}
 		pages[i] = deliveryPage(list, w, more, cursors)
 	}
-	return pages, nil
+	return pages
 }
 
 // deliveryPage is list, newest first, as a page: NextCursor only when a
@@ -132,14 +140,6 @@ func deliveryPage(list []webhook.Delivery, w paging.Window, more bool, cursors l
 		page.NextCursor = page.Cursors[len(list)-1]
 	}
 	return page
-}
-
-// scanAttempt reads one attempt of attemptsByID's columns.
-func scanAttempt(row pgx.CollectableRow) (d webhook.Delivery, err error) {
-	err = row.Scan(&d.ID, &d.EventID, &d.EventType, &d.Attempt, &d.Success, &d.StatusCode, &d.LatencyMs,
-		&d.Error, &d.ResponseBody, &d.CreatedAt)
-	d.CreatedAt = d.CreatedAt.UTC()
-	return d, err
 }
 
 // attemptKey is a place in a list ordered by time, then id: an attempt's
@@ -159,68 +159,68 @@ var (
 // maxBatches stands for no bound on a walk that ran out of batches.
 const maxBatches = "2147483647"
 
-// DeliveryPages' statements, each one page for every endpoint among $1 of
-// organization $2, as (endpoint, attempt) rows ordered by endpoint, then by
+// DeliveryPages' statements (bun's ?n arguments), each one page for every endpoint among ?0 of
+// organization ?1, as (endpoint, attempt) rows ordered by endpoint, then by
 // the page's order.
 //
-// pageAttempts is the forward page: the $6 newest attempts before ($4, $5)
-// of each endpoint. Its batches are walked newest first from key $3 (with no id)
-// among those that begin by $4 (batches overlap in time when jobs run side
-// by side); bound is the oldest attempt of the first batches that hold $6
-// attempts wholly before $4, and no batch whose newest attempt is older can
+// pageAttempts is the forward page: the ?5 newest attempts before (?3, ?4)
+// of each endpoint. Its batches are walked newest first from key ?2 (with no id)
+// among those that begin by ?3 (batches overlap in time when jobs run side
+// by side); bound is the oldest attempt of the first batches that hold ?5
+// attempts wholly before ?3, and no batch whose newest attempt is older can
 // hold one of the page. The walk (the primary key, first_at and n included,
 // answers it alone) stops at the first such batch, and only the batches
 // before it are read and unnested, the same walk again with that many rows.
 //
-// pageAttemptsBefore is the backward page: the $5 attempts after ($3, $4),
-// oldest first. Walking the batch keys from $3 up, bound is the newest
-// attempt of the first batches that hold $5 attempts wholly after $3; every
+// pageAttemptsBefore is the backward page: the ?4 attempts after (?2, ?3),
+// oldest first. Walking the batch keys from ?2 up, bound is the newest
+// attempt of the first batches that hold ?4 attempts wholly after ?2; every
 // attempt of the page is at most that old, so only batches whose newest
-// attempt is within $6 seconds (BatchSpan) of it are read.
+// attempt is within ?5 seconds (BatchSpan) of it are read.
 const (
-	pageAttempts = `SELECT w.id, a.id, a.event_id, a.event_type, a.attempt, a.success, a.status_code, a.latency_ms,
+	pageAttempts = `SELECT w.id AS webhook_id, a.id, a.event_id, a.event_type, a.attempt, a.success, a.status_code, a.latency_ms,
 			a.error, a.response_body, a.created_at
 		FROM webhooks AS w CROSS JOIN LATERAL (
 			SELECT coalesce((SELECT rn - 1 FROM (
-				SELECT last_at, rn, max(bound) FILTER (WHERE held >= $6) OVER (ORDER BY last_at DESC, id DESC) AS fixed
+				SELECT last_at, rn, max(bound) FILTER (WHERE held >= ?5) OVER (ORDER BY last_at DESC, id DESC) AS fixed
 				FROM (
 					SELECT last_at, id, row_number() OVER o AS rn,
-						sum(n) FILTER (WHERE last_at < $4) OVER o AS held,
-						min(first_at) FILTER (WHERE last_at < $4) OVER o AS bound
+						sum(n) FILTER (WHERE last_at < ?3) OVER o AS held,
+						min(first_at) FILTER (WHERE last_at < ?3) OVER o AS bound
 					FROM webhook_attempt_batches
-					WHERE webhook_id = w.id AND (last_at, id) < ($3, '') AND first_at <= $4
+					WHERE webhook_id = w.id AND (last_at, id) < (?2, '') AND first_at <= ?3
 					WINDOW o AS (ORDER BY last_at DESC, id DESC)
 				) AS k
 			) AS k WHERE last_at < fixed LIMIT 1), ` + maxBatches + `) AS batches
 		) AS walk CROSS JOIN LATERAL (
 			SELECT r.* FROM (
 				SELECT * FROM webhook_attempt_batches
-				WHERE webhook_id = w.id AND (last_at, id) < ($3, '') AND first_at <= $4
+				WHERE webhook_id = w.id AND (last_at, id) < (?2, '') AND first_at <= ?3
 				ORDER BY last_at DESC, id DESC LIMIT walk.batches
 			) AS b,
 				unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
 					b.errors, b.bodies, b.created_ats)
 				AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
-			WHERE (r.created_at, r.id) < ($4, $5)
-			ORDER BY r.created_at DESC, r.id DESC LIMIT $6) AS a
-		WHERE w.id = ANY($1) AND w.org_id = $2
+			WHERE (r.created_at, r.id) < (?3, ?4)
+			ORDER BY r.created_at DESC, r.id DESC LIMIT ?5) AS a
+		WHERE w.id = ANY(?0) AND w.org_id = ?1
 		ORDER BY w.id, a.created_at DESC, a.id DESC`
-	pageAttemptsBefore = `SELECT w.id, a.id, a.event_id, a.event_type, a.attempt, a.success, a.status_code, a.latency_ms,
+	pageAttemptsBefore = `SELECT w.id AS webhook_id, a.id, a.event_id, a.event_type, a.attempt, a.success, a.status_code, a.latency_ms,
 			a.error, a.response_body, a.created_at
 		FROM webhooks AS w CROSS JOIN LATERAL (
 			SELECT coalesce((SELECT last_at FROM (
-				SELECT last_at, sum(CASE WHEN first_at > $3 THEN n ELSE 0 END) OVER (ORDER BY last_at, id) AS held
-				FROM webhook_attempt_batches WHERE webhook_id = w.id AND last_at >= $3
-			) AS k WHERE held >= $5 LIMIT 1), 'infinity') + make_interval(secs => $6) AS bound
+				SELECT last_at, sum(CASE WHEN first_at > ?2 THEN n ELSE 0 END) OVER (ORDER BY last_at, id) AS held
+				FROM webhook_attempt_batches WHERE webhook_id = w.id AND last_at >= ?2
+			) AS k WHERE held >= ?4 LIMIT 1), 'infinity') + make_interval(secs => ?5) AS bound
 		) AS walk CROSS JOIN LATERAL (
 			SELECT r.* FROM webhook_attempt_batches AS b,
 				unnest(b.ids, b.event_ids, b.event_types, b.attempts, b.success, b.status_codes, b.latencies_ms,
 					b.errors, b.bodies, b.created_ats)
 				AS r(id, event_id, event_type, attempt, success, status_code, latency_ms, error, response_body, created_at)
-			WHERE b.webhook_id = w.id AND b.last_at >= $3 AND b.last_at <= walk.bound
-				AND (r.created_at, r.id) > ($3, $4)
-			ORDER BY r.created_at, r.id LIMIT $5) AS a
-		WHERE w.id = ANY($1) AND w.org_id = $2
+			WHERE b.webhook_id = w.id AND b.last_at >= ?2 AND b.last_at <= walk.bound
+				AND (r.created_at, r.id) > (?2, ?3)
+			ORDER BY r.created_at, r.id LIMIT ?4) AS a
+		WHERE w.id = ANY(?0) AND w.org_id = ?1
 		ORDER BY w.id, a.created_at, a.id`
 )
 

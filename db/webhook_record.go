@@ -51,50 +51,19 @@ func (s *WebhookService) recordBatch(ctx context.Context, whID string, job webho
 		return false, nil
 	}
 	now := s.db.Now()
-	attempts := make([]webhook.Attempt, len(sent))
-	var lastStatus *int
-	for i, a := range sent {
-		if !a.Success() {
-			lastStatus = nil
-			if a.StatusCode != 0 {
-				lastStatus = &sent[i].StatusCode
-			}
-		}
-		attempts[i] = a.Attempt
-	}
-	tally := webhook.TallyAttempts(attempts)
+	tally, lastStatus := tallySent(sent)
 	args := attemptArgs(whID, job, now, sent)
 	if tally.Reset && tally.Failures == 0 {
-		s.db.statements.Add(1)
-		var active bool
-		err := s.db.pool.QueryRow(ctx, recordSuccesses, args...).Scan(&active)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-			return true, nil // deleted meanwhile
-		case err != nil:
-			return false, fmt.Errorf("record attempts: %w", err)
-		}
-		return !active, nil
+		return s.recordSuccesses(ctx, args)
 	}
 	err = pgx.BeginFunc(ctx, s.db.pool, func(tx pgx.Tx) error {
-		// The endpoint first: its new count, or a key-share lock when the
-		// count does not change; no row means it was deleted.
-		var w webhookRow
-		s.db.statements.Add(1)
-		err := tx.QueryRow(ctx, `WITH u AS (
-				UPDATE webhooks SET consecutive_failures = CASE WHEN $2 THEN $3 ELSE consecutive_failures + $3 END
-				WHERE id = $1 AND consecutive_failures <> CASE WHEN $2 THEN $3 ELSE consecutive_failures + $3 END
-				RETURNING id, org_id, url, active, consecutive_failures)
-			SELECT * FROM u
-			UNION ALL SELECT * FROM (SELECT id, org_id, url, active, consecutive_failures FROM webhooks WHERE id = $1 FOR KEY SHARE) k
-			WHERE NOT EXISTS (SELECT 1 FROM u)`, whID, tally.Reset, tally.Failures).
-			Scan(&w.ID, &w.OrgID, &w.URL, &w.Active, &w.ConsecutiveFailures)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
+		w, err := s.countFailures(ctx, tx, whID, tally)
+		if err != nil {
+			return err
+		}
+		if w == nil {
 			inactive = true // deleted meanwhile
 			return nil
-		case err != nil:
-			return fmt.Errorf("count failures: %w", err)
 		}
 		s.db.statements.Add(1)
 		if _, err := tx.Exec(ctx, insertAttempts, args...); err != nil {
@@ -109,15 +78,75 @@ func (s *WebhookService) recordBatch(ctx context.Context, whID string, job webho
 			return nil
 		}
 		inactive = true
-		s.db.statements.Add(1)
-		if _, err := tx.Exec(ctx, `UPDATE webhooks SET active = false, disabled_at = $1, updated_at = $1 WHERE id = $2`, now, whID); err != nil {
-			return fmt.Errorf("disable webhook: %w", err)
-		}
-		data := webhook.Disabled{WebhookID: w.ID, URL: w.URL, Reason: reason, ConsecutiveFailures: w.ConsecutiveFailures, LastStatusCode: lastStatus}
-		_, err = s.db.appendEventTx(ctx, tx, event.WebhookDisabled, now, data, w.OrgID)
-		return err
+		return s.disable(ctx, tx, w, webhook.Disabled{WebhookID: w.ID, URL: w.URL, Reason: reason,
+			ConsecutiveFailures: w.ConsecutiveFailures, LastStatusCode: lastStatus}, now)
 	})
 	return inactive, err
+}
+
+// tallySent tallies a batch's attempts in the order they ended, and returns
+// the status code of its last failure (nil when that failure had none).
+func tallySent(sent []webhook.Sent) (webhook.Tally, *int) {
+	attempts := make([]webhook.Attempt, len(sent))
+	var lastStatus *int
+	for i, a := range sent {
+		if !a.Success() {
+			lastStatus = nil
+			if a.StatusCode != 0 {
+				lastStatus = &sent[i].StatusCode
+			}
+		}
+		attempts[i] = a.Attempt
+	}
+	return webhook.TallyAttempts(attempts), lastStatus
+}
+
+// recordSuccesses records a batch of successes by one statement
+// (recordSuccesses), and reports whether the endpoint is inactive or gone.
+func (s *WebhookService) recordSuccesses(ctx context.Context, args []any) (inactive bool, err error) {
+	s.db.statements.Add(1)
+	var active bool
+	err = s.db.pool.QueryRow(ctx, recordSuccesses, args...).Scan(&active)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return true, nil // deleted meanwhile
+	case err != nil:
+		return false, fmt.Errorf("record attempts: %w", err)
+	}
+	return !active, nil
+}
+
+// countFailures sets the endpoint's count of consecutive failures after
+// tally, or takes a key-share lock on its row when the count does not
+// change; nil means the endpoint was deleted.
+func (s *WebhookService) countFailures(ctx context.Context, tx pgx.Tx, whID string, tally webhook.Tally) (*webhookRow, error) {
+	var w webhookRow
+	s.db.statements.Add(1)
+	err := tx.QueryRow(ctx, `WITH u AS (
+			UPDATE webhooks SET consecutive_failures = CASE WHEN $2 THEN $3 ELSE consecutive_failures + $3 END
+			WHERE id = $1 AND consecutive_failures <> CASE WHEN $2 THEN $3 ELSE consecutive_failures + $3 END
+			RETURNING id, org_id, url, active, consecutive_failures)
+		SELECT * FROM u
+		UNION ALL SELECT * FROM (SELECT id, org_id, url, active, consecutive_failures FROM webhooks WHERE id = $1 FOR KEY SHARE) k
+		WHERE NOT EXISTS (SELECT 1 FROM u)`, whID, tally.Reset, tally.Failures).
+		Scan(&w.ID, &w.OrgID, &w.URL, &w.Active, &w.ConsecutiveFailures)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("count failures: %w", err)
+	}
+	return &w, nil
+}
+
+// disable disables the endpoint w and appends webhook.disabled, in tx.
+func (s *WebhookService) disable(ctx context.Context, tx pgx.Tx, w *webhookRow, data webhook.Disabled, now time.Time) error {
+	s.db.statements.Add(1)
+	if _, err := tx.Exec(ctx, `UPDATE webhooks SET active = false, disabled_at = $1, updated_at = $1 WHERE id = $2`, now, w.ID); err != nil {
+		return fmt.Errorf("disable webhook: %w", err)
+	}
+	_, err := s.db.appendEventTx(ctx, tx, event.WebhookDisabled, now, data, w.OrgID)
+	return err
 }
 
 // attemptArgs are insertAttempts' arguments for a job's attempts: each

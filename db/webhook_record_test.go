@@ -119,3 +119,13 @@ func TestDispatchReadsThePositionIndex(t *testing.T) {
 		t.Errorf("the read does not take the position index's order:\n%s", plan)
 	}
 }
+
+// acme creates an organization and returns a context acting with its key.
+func acme(t *testing.T, d *db.DB) (ctx context.Context, keyID string) {
+	t.Helper()
+	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return auth.WithPrincipal(context.Background(), auth.Principal{OrgID: orgID, KeyID: keyID}), keyID
+}

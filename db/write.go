@@ -11,45 +11,41 @@ import (
 
 // txn is a database transaction as the store's helpers take it: bun's
 // transaction, for reads and for writes whose results it reads, and for the
-// writes whose results nothing reads (write), the batch they are queued on
-// when the transaction's owner sends them together (nil: each runs at once).
+// writes whose results nothing reads (write), pgx's batch they go out on.
 type txn struct {
 	bun.Tx
 	d     *DB
 	conn  *sql.Conn // the connection the transaction runs on
 	batch *pgx.Batch
 	what  []string // names of the queued writes, for errors
+	queue bool     // writes wait for flush (inBatchTx)
 }
 
 // raw runs fn with the pgx connection the transaction runs on, for what only
-// pgx does (a batch, River's inserts); nothing else may use the transaction
-// meanwhile.
+// pgx does (its batches); nothing else may use the transaction meanwhile.
 func (t *txn) raw(fn func(c *pgx.Conn) error) error {
 	return t.conn.Raw(func(driverConn any) error { return fn(pgxConn(driverConn)) })
 }
 
 // write runs sql (pgx's $n parameters), a statement whose result nothing
-// reads, or queues it on the transaction's batch; what names it in errors.
-// A queued write runs before the transaction commits (flush), so nothing
-// the transaction reads may depend on it.
+// reads, on pgx's batch: queued until flush in a batch transaction, else
+// sent at once as a batch of one; what names it in errors. A queued write
+// runs before the transaction commits (flush), so nothing the transaction
+// reads may depend on it.
 func (t *txn) write(ctx context.Context, what, sql string, args ...any) error {
-	if t.batch != nil {
-		t.batch.Queue(sql, args...)
-		t.what = append(t.what, what)
+	t.batch.Queue(sql, args...)
+	t.what = append(t.what, what)
+	if t.queue {
 		return nil
 	}
-	t.d.statements.Add(1)
-	if _, err := t.Tx.Tx.ExecContext(ctx, sql, args...); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	return nil
+	return t.flush(ctx)
 }
 
 // flush sends the queued writes to Postgres in one round trip (pgx's
 // pipeline) on the transaction's connection. Postgres runs them in order
 // and stops at the first error, which fails the transaction.
 func (t *txn) flush(ctx context.Context) error {
-	if t.batch == nil || t.batch.Len() == 0 {
+	if t.batch.Len() == 0 {
 		return nil
 	}
 	b, what := t.batch, t.what
@@ -86,10 +82,7 @@ func (d *DB) runTx(ctx context.Context, batch bool, fn func(tx *txn) error) erro
 	}
 	defer conn.Close()
 	return conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		t := &txn{Tx: tx, d: d, conn: conn.Conn}
-		if batch {
-			t.batch = &pgx.Batch{}
-		}
+		t := &txn{Tx: tx, d: d, conn: conn.Conn, batch: &pgx.Batch{}, queue: batch}
 		if err := fn(t); err != nil {
 			return err
 		}

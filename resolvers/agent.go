@@ -31,7 +31,7 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 		return nil, err
 	}
 	sel := preload.OfNodes(ctx)
-	f := agent.ListFilter{Status: status, Window: w, WithPolicy: sel.Policy}
+	f := agent.ListFilter{Status: status, Window: w, Fields: sel.Fields}
 	var (
 		page     *agent.Page
 		profiles []*trust.Profile

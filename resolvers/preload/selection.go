@@ -2,6 +2,7 @@ package preload
 
 import (
 	"context"
+	"slices"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -14,7 +15,7 @@ import (
 // audit chains (each distinct page once, whatever the aliases).
 type Selection struct {
 	Trust  bool
-	Policy bool // the spend policy, which a page of agents reads only when asked
+	Fields []string // every field selected, by name, each once: what a page of agents reads
 	Chains []agent.ChainPage
 }
 
@@ -34,7 +35,7 @@ func OfAgent(ctx context.Context) Selection {
 // field whose type is AgentConnection (agents): every nodes field and every
 // node of every edges field, whatever their aliases, merged.
 func OfNodes(ctx context.Context) Selection {
-	var s Selection
+	s := Selection{Fields: []string{}}
 	oc := graphql.GetOperationContext(ctx)
 	for _, f := range graphql.CollectFieldsCtx(ctx, []string{"AgentConnection"}) {
 		switch f.Name {
@@ -56,11 +57,12 @@ func OfNodes(ctx context.Context) Selection {
 // resolved by gqlgen's own field collection.
 func (s *Selection) add(oc *graphql.OperationContext, sel ast.SelectionSet) {
 	for _, f := range graphql.CollectFields(oc, sel, []string{"Agent", "Node"}) {
+		if !slices.Contains(s.Fields, f.Name) {
+			s.Fields = append(s.Fields, f.Name)
+		}
 		switch f.Name {
 		case "trust":
 			s.Trust = true
-		case "policy":
-			s.Policy = true
 		case "auditChain":
 			s.addChain(chainArgs(f.ArgumentMap(oc.Variables)))
 		}
