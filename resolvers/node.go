@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/paging"
@@ -46,6 +47,10 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]preload.Node
 // readNodes reads the objects ids name, grouped by type, each group in
 // one read; ids of no Node type, and objects not visible, are absent.
 func (r *queryResolver) readNodes(ctx context.Context, ids []string) (map[string]preload.Node, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	groups := make(map[string][]string)
 	seen := make(map[string]bool, len(ids))
 	for _, nodeID := range ids {
@@ -63,7 +68,7 @@ func (r *queryResolver) readNodes(ctx context.Context, ids []string) (map[string
 	found := make(map[string]preload.Node, len(ids))
 	for _, kind := range nodeKinds {
 		if group := groups[kind]; len(group) > 0 {
-			if err := r.readKind(ctx, kind, group, found); err != nil {
+			if err := r.readKind(ctx, p, kind, group, found); err != nil {
 				return nil, err
 			}
 		}
@@ -71,8 +76,8 @@ func (r *queryResolver) readNodes(ctx context.Context, ids []string) (map[string
 	return found, nil
 }
 
-// readKind reads the objects of one type among ids into found.
-func (r *queryResolver) readKind(ctx context.Context, kind string, ids []string, found map[string]preload.Node) error {
+// readKind reads the objects of one type among ids visible to p into found.
+func (r *queryResolver) readKind(ctx context.Context, p auth.Principal, kind string, ids []string, found map[string]preload.Node) error {
 	switch kind {
 	case id.Agent:
 		agents, err := r.svc.Agents.GetMany(ctx, ids)
@@ -111,9 +116,9 @@ func (r *queryResolver) readKind(ctx context.Context, kind string, ids []string,
 		}
 		return err
 	case id.Key:
-		return r.readKeys(ctx, ids, found)
+		return r.readKeys(ctx, p, ids, found)
 	case id.Mandate:
-		ms, err := r.svc.Mandates.GetMany(ctx, ids)
+		ms, err := r.svc.Mandates.GetMany(ctx, p, ids)
 		for _, m := range ms {
 			found[m.ID] = m
 		}
