@@ -85,13 +85,9 @@ func (s *TrustService) DisputesByID(ctx context.Context, ids []string) ([]*trust
 }
 
 // GetMany returns the caller's endpoints among ids (without secrets).
-func (s *WebhookService) GetMany(ctx context.Context, ids []string) ([]webhook.Endpoint, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) GetMany(ctx context.Context, p auth.Principal, ids []string) ([]webhook.Endpoint, error) {
 	var rows []webhookRow
-	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Where("org_id = ?", p.OrgID).Scan(ctx)
+	err := s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Where("org_id = ?", p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get webhooks by id: %w", err)
 	}
@@ -105,11 +101,7 @@ func (s *WebhookService) GetMany(ctx context.Context, ids []string) ([]webhook.E
 // DeliveriesByID returns the attempts among ids made to the caller's
 // endpoints. Attempts are stored by batch; the index on the batches'
 // attempt ids finds the few that hold any of them, whatever the history.
-func (s *WebhookService) DeliveriesByID(ctx context.Context, ids []string) ([]webhook.Delivery, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) DeliveriesByID(ctx context.Context, p auth.Principal, ids []string) ([]webhook.Delivery, error) {
 	batches := make([]string, len(ids))
 	for i, dlvID := range ids {
 		batches[i] = batchOf(dlvID)

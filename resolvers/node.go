@@ -104,13 +104,13 @@ func (r *queryResolver) readKind(ctx context.Context, p auth.Principal, kind str
 		}
 		return err
 	case id.Webhook:
-		eps, err := r.svc.Webhooks.GetMany(ctx, ids)
+		eps, err := r.svc.Webhooks.GetMany(ctx, p, ids)
 		for i := range eps {
 			found[eps[i].ID] = &eps[i]
 		}
 		return err
 	case id.Delivery:
-		ds, err := r.svc.Webhooks.DeliveriesByID(ctx, ids)
+		ds, err := r.svc.Webhooks.DeliveriesByID(ctx, p, ids)
 		for i := range ds {
 			found[ds[i].ID] = &ds[i]
 		}
