@@ -159,13 +159,9 @@ func (s *OrgService) KeysByID(ctx context.Context, orgID string, ids []string) (
 
 // EventsByID returns the events among ids that concern orgID's
 // organization, the events its live stream and its webhooks carry.
-func (d *DB) EventsByID(ctx context.Context, ids []string) ([]event.Event, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (d *DB) EventsByID(ctx context.Context, p auth.Principal, ids []string) ([]event.Event, error) {
 	var rows []eventRow
-	err = d.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
+	err := d.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
 		Where("EXISTS (SELECT 1 FROM event_orgs AS eo WHERE eo.event_seq = ?TableAlias.seq AND eo.org_id = ?)", p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get events by id: %w", err)

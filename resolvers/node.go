@@ -127,7 +127,7 @@ func (r *queryResolver) readKind(ctx context.Context, p auth.Principal, kind str
 		if r.svc.Events == nil {
 			return nil
 		}
-		evs, err := r.svc.Events.EventsByID(ctx, ids)
+		evs, err := r.svc.Events.EventsByID(ctx, p, ids)
 		for i := range evs {
 			found[evs[i].ID] = &evs[i]
 		}
