@@ -142,12 +142,12 @@ func batchOf(dlvID string) string {
 	return attemptID(dlvID[:i], 0)
 }
 
-// KeysByID describes the keys among ids of organization orgID, read by
+// KeysByID describes the keys among ids of p's organization, read by
 // their primary key (node and nodes; admin keys only, the caller's check).
-func (s *OrgService) KeysByID(ctx context.Context, orgID string, ids []string) ([]auth.KeyInfo, error) {
+func (s *OrgService) KeysByID(ctx context.Context, p auth.Principal, ids []string) ([]auth.KeyInfo, error) {
 	var rows []apiKeyRow
 	if err := s.db.bun.NewSelect().Model(&rows).Column(keyColumns...).
-		Where("id IN (?)", bun.In(ids)).Where("org_id = ?", orgID).Scan(ctx); err != nil {
+		Where("id IN (?)", bun.In(ids)).Where("org_id = ?", p.OrgID).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("get api keys by id: %w", err)
 	}
 	keys := make([]auth.KeyInfo, len(rows))

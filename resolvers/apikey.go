@@ -14,7 +14,7 @@ func (r *queryResolver) APIKeys(ctx context.Context) ([]*auth.KeyInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, err := r.svc.Keys.ListKeys(ctx, p.OrgID)
+	keys, err := r.svc.Keys.ListKeys(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func (r *queryResolver) Whoami(ctx context.Context) (*auth.KeyInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := r.svc.Keys.Key(ctx, p.OrgID, p.KeyID)
+	k, err := r.svc.Keys.Key(ctx, p, p.KeyID)
 	return &k, err
 }
 
@@ -42,7 +42,7 @@ func (r *mutationResolver) CreateAPIKey(ctx context.Context, input auth.KeyInput
 	if err != nil {
 		return nil, err
 	}
-	k, secret, err := r.svc.Keys.IssueKey(ctx, p.OrgID, input)
+	k, secret, err := r.svc.Keys.IssueKey(ctx, p, input)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (r *mutationResolver) RevokeAPIKey(ctx context.Context, keyID string) (*aut
 	if err != nil {
 		return nil, err
 	}
-	k, err := r.svc.Keys.RevokeOrgKey(ctx, p.OrgID, keyID)
+	k, err := r.svc.Keys.RevokeOrgKey(ctx, p, keyID)
 	return &k, err
 }
 
@@ -66,7 +66,7 @@ func (r *queryResolver) readKeys(ctx context.Context, p auth.Principal, ids []st
 	if p.Role != auth.RoleAdmin {
 		return nil
 	}
-	keys, err := r.svc.Keys.KeysByID(ctx, p.OrgID, ids)
+	keys, err := r.svc.Keys.KeysByID(ctx, p, ids)
 	for i := range keys {
 		found[keys[i].ID] = &keys[i]
 	}
