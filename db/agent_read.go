@@ -168,11 +168,7 @@ func (v *agentView) counters() trustCounters {
 // withTrust each one's trust counters too, scored at the current time
 // (profiles[i] is page.Agents[i]'s, nil for an agent without counters). A
 // backward page is read oldest first from its cursor and put newest first.
-func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool) (*agent.Page, []*trust.Profile, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
+func (d *DB) listAgents(ctx context.Context, p auth.Principal, f agent.ListFilter, withTrust bool) (*agent.Page, []*trust.Profile, error) {
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, nil, err
 	}

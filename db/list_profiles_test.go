@@ -29,11 +29,12 @@ func TestListWithProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx = auth.WithPrincipal(ctx, auth.Principal{OrgID: orgID, KeyID: keyID})
+	p := auth.Principal{OrgID: orgID, KeyID: keyID, Role: auth.RoleAdmin}
+	ctx = auth.WithPrincipal(ctx, p)
 	agents, trustSvc := db.NewAgentService(d), db.NewTrustService(d)
 	var ids []string
 	for i := range 7 {
-		a, err := agents.Register(ctx, agent.RegisterInput{Name: fmt.Sprint("a", i), AuthorizedActions: []string{"purchase"},
+		a, err := agents.Register(ctx, p, agent.RegisterInput{Name: fmt.Sprint("a", i), AuthorizedActions: []string{"purchase"},
 			SpendingLimit: money.MustParse("100.50"), Currency: "USD", Environment: agent.Sandbox})
 		if err != nil {
 			t.Fatal(err)
@@ -47,7 +48,7 @@ func TestListWithProfiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := agents.Suspend(ctx, ids[2], nil); err != nil {
+	if _, err := agents.Suspend(ctx, p, ids[2], nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Exec(ctx, `DELETE FROM trust_counters WHERE agent_id = ?`, ids[5]); err != nil {
@@ -58,14 +59,14 @@ func TestListWithProfiles(t *testing.T) {
 	compare := func(t *testing.T, ctx context.Context, f agent.ListFilter) *agent.Page {
 		t.Helper()
 		before := d.Statements()
-		page, profiles, err := trustSvc.ListWithProfiles(ctx, f)
+		page, profiles, err := trustSvc.ListWithProfiles(ctx, p, f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if n := d.Statements() - before; n != 1 {
 			t.Fatalf("ListWithProfiles ran %d statements, want 1", n)
 		}
-		want, err := agents.List(ctx, f)
+		want, err := agents.List(ctx, p, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func TestListWithProfiles(t *testing.T) {
 		pageIDs := make([]string, len(page.Agents))
 		for i, a := range page.Agents {
 			pageIDs[i] = a.ID
-			got, err := agents.Get(ctx, a.ID)
+			got, err := agents.Get(ctx, p, a.ID)
 			if err == nil && !f.WithPolicy {
 				got.Policy = policy.SpendPolicy{} // a page reads the policy only when asked for it
 			}
@@ -115,7 +116,7 @@ func TestListWithProfiles(t *testing.T) {
 	compare(t, ctx, agent.ListFilter{Window: paging.Window{Limit: 50}, WithPolicy: true})
 
 	var profiles []*trust.Profile
-	if _, profiles, err = trustSvc.ListWithProfiles(ctx, agent.ListFilter{Window: paging.Window{Limit: 50}}); err != nil {
+	if _, profiles, err = trustSvc.ListWithProfiles(ctx, p, agent.ListFilter{Window: paging.Window{Limit: 50}}); err != nil {
 		t.Fatal(err)
 	}
 	missing := 0
@@ -127,10 +128,10 @@ func TestListWithProfiles(t *testing.T) {
 	if missing != 1 {
 		t.Fatalf("%d agents without a profile, want 1 (its counters deleted)", missing)
 	}
-	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Window: paging.Window{Limit: 0}}); failure.CodeOf(err) != failure.ValidationFailed {
+	if _, _, err := trustSvc.ListWithProfiles(ctx, p, agent.ListFilter{Window: paging.Window{Limit: 0}}); failure.CodeOf(err) != failure.ValidationFailed {
 		t.Fatalf("limit 0: %v", err)
 	}
-	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Window: paging.Window{Limit: 5, After: "bogus"}}); failure.CodeOf(err) != failure.ValidationFailed {
+	if _, _, err := trustSvc.ListWithProfiles(ctx, p, agent.ListFilter{Window: paging.Window{Limit: 5, After: "bogus"}}); failure.CodeOf(err) != failure.ValidationFailed {
 		t.Fatalf("bad cursor: %v", err)
 	}
 }

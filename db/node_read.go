@@ -23,11 +23,7 @@ import (
 // answer; the others are simply absent from the answer, in no order.
 
 // GetMany returns the caller's agents among ids.
-func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agent, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *AgentService) GetMany(ctx context.Context, p auth.Principal, ids []string) ([]*agent.Agent, error) {
 	rows, err := s.db.query(ctx, `SELECT `+viewColumns+` FROM agents AS a WHERE a.org_id = $1 AND a.id = ANY($2)`, p.OrgID, ids)
 	if err != nil {
 		return nil, fmt.Errorf("get agents by id: %w", err)

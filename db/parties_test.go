@@ -1,7 +1,6 @@
 package db_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -20,14 +19,14 @@ import (
 func TestPartiesReadAlike(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	ctx, _ := acme(t, d)
+	ctx, p := t.Context(), acme(t, d)
 	daily := money.MustParse("250.75")
 	var ids []string
 	for _, in := range []agent.RegisterInput{
 		{Name: "plain", AuthorizedActions: []string{"purchase"}, SpendingLimit: money.MustParse("100.50"), Currency: "USD", Environment: agent.Sandbox},
 		{Name: "daily", AuthorizedActions: []string{"purchase", "refund"}, SpendingLimit: money.MustParse("1000"), DailyLimit: &daily, Currency: "EUR", Environment: agent.Production},
 	} {
-		a, err := db.NewAgentService(d).Register(ctx, in)
+		a, err := db.NewAgentService(d).Register(ctx, p, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,10 +52,10 @@ func TestPartiesReadAlike(t *testing.T) {
 func TestPartyReadPlansOnce(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	ctx, _ := acme(t, d)
+	ctx, p := t.Context(), acme(t, d)
 	var ids []string
 	for _, name := range []string{"a", "b"} {
-		a, err := db.NewAgentService(d).Register(ctx, agent.RegisterInput{Name: name, AuthorizedActions: []string{"purchase"},
+		a, err := db.NewAgentService(d).Register(ctx, p, agent.RegisterInput{Name: name, AuthorizedActions: []string{"purchase"},
 			SpendingLimit: money.MustParse("100"), Currency: "USD", Environment: agent.Sandbox})
 		if err != nil {
 			t.Fatal(err)
@@ -75,12 +74,12 @@ func TestPartyReadPlansOnce(t *testing.T) {
 	}
 }
 
-// acme creates an organization and returns a context acting with its key.
-func acme(t *testing.T, d *db.DB) (ctx context.Context, keyID string) {
+// acme creates an organization and returns the principal of its first key.
+func acme(t *testing.T, d *db.DB) auth.Principal {
 	t.Helper()
-	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(context.Background(), "acme")
+	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(t.Context(), "acme")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return auth.WithPrincipal(context.Background(), auth.Principal{OrgID: orgID, KeyID: keyID}), keyID
+	return auth.Principal{OrgID: orgID, KeyID: keyID, Role: auth.RoleAdmin}
 }

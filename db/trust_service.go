@@ -82,8 +82,8 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 // ListWithProfiles reads a page of the caller's agents, as AgentService.List
 // does, and each one's counters by the same statement, scored at the
 // current time: a dashboard's page with trust is one round trip.
-func (s *TrustService) ListWithProfiles(ctx context.Context, f agent.ListFilter) (*agent.Page, []*trust.Profile, error) {
-	return s.db.listAgents(ctx, f, true)
+func (s *TrustService) ListWithProfiles(ctx context.Context, p auth.Principal, f agent.ListFilter) (*agent.Page, []*trust.Profile, error) {
+	return s.db.listAgents(ctx, p, f, true)
 }
 
 // Batch answers up to trust.MaxBatch ids in the order asked, in one statement.

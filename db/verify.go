@@ -79,11 +79,7 @@ func (d *DB) SignUnsignedHeads(ctx context.Context) (int, error) {
 // means the stored fingerprint matches the row and the latest fingerprint
 // the chain recorded. A valid chain advances the checkpoint, so the next
 // verification re-hashes only what was appended since.
-func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verification, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *AgentService) Verify(ctx context.Context, p auth.Principal, agentID string) (*agent.Verification, error) {
 	var (
 		row       agentRow
 		cp        checkpointRow
@@ -93,7 +89,7 @@ func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verif
 		advanceCP bool
 	)
 	opts := &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
-	err = s.db.bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+	err := s.db.bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
 		err := tx.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", p.OrgID).Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
 			return agentNotFound(agentID)

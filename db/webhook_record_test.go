@@ -7,22 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 )
 
 // acmeDB is a fresh database with acme's organization: the database, a
-// context acting as it, and its id.
+// context, and the organization's id.
 func acmeDB(t *testing.T) (*db.DB, context.Context, string) {
 	t.Helper()
 	d := dbtest.New(t)
-	ctx, _ := acme(t, d)
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d, ctx, p.OrgID
+	return d, t.Context(), acme(t, d).OrgID
 }
 
 // TestRecordCountsOnlyWhereRecordsMayBe: recording a batch counts the

@@ -80,11 +80,11 @@ func (r *queryResolver) readNodes(ctx context.Context, ids []string) (map[string
 func (r *queryResolver) readKind(ctx context.Context, p auth.Principal, kind string, ids []string, found map[string]preload.Node) error {
 	switch kind {
 	case id.Agent:
-		agents, err := r.svc.Agents.GetMany(ctx, ids)
+		agents, err := r.svc.Agents.GetMany(ctx, p, ids)
 		if err != nil {
 			return err
 		}
-		nodes, err := r.preloadAgents(ctx, agents, nil, preload.OfAgent(ctx))
+		nodes, err := r.preloadAgents(ctx, p, agents, nil, preload.OfAgent(ctx))
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/money"
@@ -129,7 +130,7 @@ type Service interface {
 	// ListWithProfiles is agent.Service's List (same page, same errors)
 	// with each listed agent's profile, read by the page's own statement:
 	// profiles[i] is page.Agents[i]'s, nil for an agent without counters.
-	ListWithProfiles(ctx context.Context, f agent.ListFilter) (*agent.Page, []*Profile, error)
+	ListWithProfiles(ctx context.Context, p auth.Principal, f agent.ListFilter) (*agent.Page, []*Profile, error)
 	// Batch answers in the order asked. ValidationFailed for other than 1 to
 	// MaxBatch ids (ValidateBatch); NotFound naming the unknown ids
 	// (extension missingIds).
