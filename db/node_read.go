@@ -42,13 +42,9 @@ func (s *AgentService) GetMany(ctx context.Context, p auth.Principal, ids []stri
 }
 
 // GetMany returns the transactions among ids visible to the caller (visibleTo).
-func (s *TransactionService) GetMany(ctx context.Context, ids []string) ([]*transaction.Transaction, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) GetMany(ctx context.Context, p auth.Principal, ids []string) ([]*transaction.Transaction, error) {
 	var rows []transactionRow
-	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
+	err := s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
 		Where(visibleTo, p.OrgID, p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get transactions by id: %w", err)

@@ -80,11 +80,7 @@ func txNotFound(txID string) error {
 // executes from one agent serialize (no overspend, no lost update) while
 // executes from different agents proceed in parallel. A refusal is recorded
 // on the sender's audit chain and committed, then answered POLICY_DENIED.
-func (s *TransactionService) Execute(ctx context.Context, in transaction.ExecuteInput) (*transaction.Transaction, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) Execute(ctx context.Context, p auth.Principal, in transaction.ExecuteInput) (*transaction.Transaction, error) {
 	cur, err := in.Validate()
 	if err != nil {
 		return nil, err
@@ -385,16 +381,12 @@ func (d *DB) auditBoth(ctx context.Context, tx *txn, action string, actor auth.P
 
 // Reverse marks a completed transaction reversed and creates its reversal
 // record (parties swapped, same amount) in one database transaction.
-func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (*transaction.Transaction, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) Reverse(ctx context.Context, p auth.Principal, txID, reason string) (*transaction.Transaction, error) {
 	if err := transaction.ValidateReason(reason); err != nil {
 		return nil, err
 	}
 	var out *transaction.Transaction
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		var row transactionRow
 		// NO KEY UPDATE: a dispute filed at the same time holds the reported
 		// agent's lock and takes a key-share lock on this row through its

@@ -64,14 +64,14 @@ func (e *exportEdge) serve(w http.ResponseWriter, r *http.Request, p auth.Princi
 	panic(http.ErrAbortHandler)
 }
 
-// stream encodes the export into out batch by batch, each charged before
-// it is written, and finishes it.
+// stream encodes the export of what p sees into out batch by batch, each
+// charged before it is written, and finishes it.
 func (e *exportEdge) stream(ctx context.Context, p auth.Principal, out *exportStream, format transaction.Format, rng transaction.ExportRange) error {
 	enc, err := transaction.NewEncoder(out, format)
 	if err != nil {
 		return err
 	}
-	err = e.d.Services.Transactions.Export(ctx, rng, func(batch []*transaction.Transaction) error {
+	err = e.d.Services.Transactions.Export(ctx, p, rng, func(batch []*transaction.Transaction) error {
 		if err := e.meter(ctx, paging.Tokens(len(batch))); err != nil {
 			return err
 		}

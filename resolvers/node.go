@@ -92,7 +92,7 @@ func (r *queryResolver) readKind(ctx context.Context, p auth.Principal, kind str
 			found[n.ID] = n
 		}
 	case id.Transaction:
-		txs, err := r.svc.Transactions.GetMany(ctx, ids)
+		txs, err := r.svc.Transactions.GetMany(ctx, p, ids)
 		for _, t := range txs {
 			found[t.ID] = t
 		}
