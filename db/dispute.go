@@ -52,16 +52,12 @@ type disputeEvidenceRow struct {
 // visible to the reporter that involve the agent, none already under an open
 // dispute from the reporter's organization. The dispute, the audit entry on
 // the agent, its counters and the dispute.filed event commit together.
-func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust.Dispute, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) Report(ctx context.Context, p auth.Principal, in trust.ReportInput) (*trust.Dispute, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
 	var out *trust.Dispute
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		parties, err := lockAgents(ctx, tx, in.AgentID)
 		if err != nil {
 			return err
@@ -190,13 +186,9 @@ func firstOpenDispute(ctx context.Context, tx *txn, agentID, orgID string) (time
 // stops counting, its evidence is free for a new dispute, the reported
 // agent's chain records it, dispute.withdrawn goes to both organizations and
 // the agent is rescored, all in one database transaction.
-func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.Dispute, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) Withdraw(ctx context.Context, p auth.Principal, disputeID string) (*trust.Dispute, error) {
 	var out *trust.Dispute
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		var d disputeRow
 		err := tx.NewSelect().Model(&d).Where("id = ?", disputeID).
 			Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).For("UPDATE").Scan(ctx)

@@ -30,7 +30,6 @@ func TestListWithProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := auth.Principal{OrgID: orgID, KeyID: keyID, Role: auth.RoleAdmin}
-	ctx = auth.WithPrincipal(ctx, p)
 	agents, trustSvc := db.NewAgentService(d), db.NewTrustService(d)
 	var ids []string
 	for i := range 7 {
@@ -87,7 +86,7 @@ func TestListWithProfiles(t *testing.T) {
 				t.Fatalf("page's agent %+v, Get's %+v (%v)", *a, got, err)
 			}
 		}
-		byID, err := trustSvc.Profiles(ctx, pageIDs)
+		byID, err := trustSvc.Profiles(ctx, p, pageIDs)
 		if err != nil {
 			t.Fatal(err)
 		}

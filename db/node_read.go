@@ -58,13 +58,9 @@ func (s *TransactionService) GetMany(ctx context.Context, p auth.Principal, ids 
 
 // DisputesByID returns the disputes among ids filed by or against the
 // caller's organization.
-func (s *TrustService) DisputesByID(ctx context.Context, ids []string) ([]*trust.Dispute, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) DisputesByID(ctx context.Context, p auth.Principal, ids []string) ([]*trust.Dispute, error) {
 	var rows []disputeRow
-	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
+	err := s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
 		Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get disputes by id: %w", err)

@@ -16,7 +16,7 @@ import (
 // the number of agents.
 func (r *Resolver) preloadAgents(ctx context.Context, p auth.Principal, agents []*agent.Agent, profiles []*trust.Profile, sel preload.Selection) ([]*preload.Agent, error) {
 	if sel.Trust && profiles == nil && len(agents) > 0 {
-		read, err := r.svc.Trust.Profiles(ctx, agentIDs(agents))
+		read, err := r.svc.Trust.Profiles(ctx, p, agentIDs(agents))
 		if err != nil {
 			return nil, err
 		}

@@ -98,7 +98,7 @@ func (r *queryResolver) readKind(ctx context.Context, p auth.Principal, kind str
 		}
 		return err
 	case id.Dispute:
-		ds, err := r.svc.Trust.DisputesByID(ctx, ids)
+		ds, err := r.svc.Trust.DisputesByID(ctx, p, ids)
 		for _, d := range ds {
 			found[d.ID] = d
 		}
