@@ -121,9 +121,8 @@ type Drift struct {
 }
 
 // Service reads and maintains trust for the principal p. Trust reads work
-// for any agent id, whoever p is;
-// Evaluate only for the caller's own agents; disputes for the reporter's and
-// the reported agent's organizations. Errors are *failure.Error values.
+// for any agent id, whoever p is; Evaluate only for the caller's own agents;
+// disputes for the reporter's and the reported agent's organizations. Errors are *failure.Error values.
 type Service interface {
 	// Profiles scores any agents among agentIDs at the current time; unknown
 	// ids are simply absent from the map.
