@@ -59,25 +59,7 @@ func (s *WebhookService) DeliveryPages(ctx context.Context, p auth.Principal, wh
 		}
 		cur = &attemptKey{at: at, id: dlvID}
 	}
-	var (
-		rows pgx.Rows
-		err  error
-	)
-	if w.Backward {
-		after, afterID := any(negInfinity), ""
-		if cur != nil {
-			after, afterID = cur.at, cur.id
-		}
-		rows, err = s.db.query(ctx, pageAttemptsBefore, whIDs, p.OrgID, after, afterID, w.Limit+1, BatchSpan.Seconds())
-	} else {
-		// After a cursor the walk starts BatchSpan past it, where the
-		// batches that may hold an attempt before it begin.
-		from, before, beforeID := any(infinity), any(infinity), ""
-		if cur != nil {
-			from, before, beforeID = cur.at.Add(BatchSpan+time.Microsecond), cur.at, cur.id
-		}
-		rows, err = s.db.query(ctx, pageAttempts, whIDs, p.OrgID, from, before, beforeID, w.Limit+1)
-	}
+	rows, err := s.queryPages(ctx, p, whIDs, w, cur)
 	if err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
@@ -111,6 +93,26 @@ func (s *WebhookService) DeliveryPages(ctx context.Context, p auth.Principal, wh
 		pages[i] = deliveryPage(list, w, more, cursors)
 	}
 	return pages, nil
+}
+
+// queryPages runs the statement reading the page w of the endpoints whIDs
+// of p's organization from cur (nil: the first page): one row past the
+// page tells that there is more.
+func (s *WebhookService) queryPages(ctx context.Context, p auth.Principal, whIDs []string, w paging.Window, cur *attemptKey) (pgx.Rows, error) {
+	if w.Backward {
+		after, afterID := any(negInfinity), ""
+		if cur != nil {
+			after, afterID = cur.at, cur.id
+		}
+		return s.db.query(ctx, pageAttemptsBefore, whIDs, p.OrgID, after, afterID, w.Limit+1, BatchSpan.Seconds())
+	}
+	// After a cursor the walk starts BatchSpan past it, where the batches
+	// that may hold an attempt before it begin.
+	from, before, beforeID := any(infinity), any(infinity), ""
+	if cur != nil {
+		from, before, beforeID = cur.at.Add(BatchSpan+time.Microsecond), cur.at, cur.id
+	}
+	return s.db.query(ctx, pageAttempts, whIDs, p.OrgID, from, before, beforeID, w.Limit+1)
 }
 
 // deliveryPage is list, newest first, as a page: NextCursor only when a
