@@ -13,6 +13,8 @@ import (
 	"github.com/agenttrust/service/transaction"
 )
 
+// idempotencyRow is an idempotency key an organization used and the
+// transaction it made.
 type idempotencyRow struct {
 	bun.BaseModel `bun:"table:idempotency_keys"`
 	OrgID         string    `bun:"org_id,pk"`
