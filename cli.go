@@ -266,7 +266,7 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 								return usagef("apikey create: --role is admin, agent or readonly (got %q)", in.Role)
 							}
 							return m.withOrgs(ctx, func(s *db.OrgService) error {
-								k, apiKey, err := s.IssueKey(ctx, org, in)
+								k, apiKey, err := s.IssueKey(ctx, auth.Principal{OrgID: org, Role: auth.RoleAdmin}, in)
 								return printJSON(stdout, err, map[string]any{"key_id": k.ID, "api_key": apiKey, "name": k.Name,
 									"role": k.Role, "agent_ids": k.AgentIDs})
 							})
@@ -305,7 +305,7 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 								return usagef("apikey list: --org is required (an org_… id, printed by `org create`)")
 							}
 							return m.withOrgs(ctx, func(s *db.OrgService) error {
-								keys, err := s.ListKeys(ctx, org)
+								keys, err := s.ListKeys(ctx, auth.Principal{OrgID: org, Role: auth.RoleAdmin})
 								out := make([]map[string]any, len(keys))
 								for i, k := range keys {
 									out[i] = map[string]any{"key_id": k.ID, "name": k.Name, "role": k.Role, "agent_ids": k.AgentIDs,

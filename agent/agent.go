@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/money"
@@ -262,47 +263,46 @@ type Verification struct {
 	AuditChainValid bool
 }
 
-// Service manages agents. Every method acts for the principal in ctx
-// (auth.FromContext; without one, Unauthenticated) and sees only that
-// organization's agents: another organization's agent is NotFound, exactly as
+// Service manages agents. Every method acts for the principal p and sees
+// only p's organization's agents: another organization's agent is NotFound, exactly as
 // an unknown id. Errors a caller may see are *failure.Error values; any other
 // error is an outage or a bug, shown only as Internal.
 type Service interface {
 	// Register stores a new active agent. ValidationFailed names each bad
 	// input.* field (RegisterInput.Validate).
-	Register(ctx context.Context, in RegisterInput) (*Agent, error)
+	Register(ctx context.Context, p auth.Principal, in RegisterInput) (*Agent, error)
 	// Update changes identity fields and the fingerprint. NotFound;
 	// ValidationFailed (UpdateInput.Validate). Changing nothing writes nothing.
-	Update(ctx context.Context, id string, in UpdateInput) (*Agent, error)
+	Update(ctx context.Context, p auth.Principal, id string, in UpdateInput) (*Agent, error)
 	// Suspend moves an active agent to suspended. NotFound; ValidationFailed
 	// for a reason over MaxReasonLength; Conflict if already suspended.
-	Suspend(ctx context.Context, id string, reason *string) (*Agent, error)
+	Suspend(ctx context.Context, p auth.Principal, id string, reason *string) (*Agent, error)
 	// Reinstate moves a suspended agent back to active. NotFound;
 	// ValidationFailed for a reason over MaxReasonLength; Conflict if active.
-	Reinstate(ctx context.Context, id string, reason *string) (*Agent, error)
+	Reinstate(ctx context.Context, p auth.Principal, id string, reason *string) (*Agent, error)
 	// SetPolicy changes the agent's spend policy (see PolicyInput), bumps
 	// its version and fingerprint, and records agent.policy_changed on the
 	// chain and in the event log. NotFound; ValidationFailed
 	// (PolicyInput.Validate); Conflict when expectedVersion is set and is
 	// not the current version. Changing nothing writes nothing.
-	SetPolicy(ctx context.Context, id string, in PolicyInput, expectedVersion *int) (*Agent, error)
+	SetPolicy(ctx context.Context, p auth.Principal, id string, in PolicyInput, expectedVersion *int) (*Agent, error)
 	// Get returns one agent. NotFound.
-	Get(ctx context.Context, id string) (*Agent, error)
+	Get(ctx context.Context, p auth.Principal, id string) (*Agent, error)
 	// GetMany returns the organization's agents among ids, in one read;
 	// the others are absent.
-	GetMany(ctx context.Context, ids []string) ([]*Agent, error)
+	GetMany(ctx context.Context, p auth.Principal, ids []string) ([]*Agent, error)
 	// List returns a page, newest first. ValidationFailed for a limit outside
 	// 1..paging.Max or an after cursor this list did not return.
-	List(ctx context.Context, f ListFilter) (*Page, error)
+	List(ctx context.Context, p auth.Principal, f ListFilter) (*Page, error)
 	// Count counts the organization's agents, optionally of one status.
-	Count(ctx context.Context, status *Status) (int, error)
+	Count(ctx context.Context, p auth.Principal, status *Status) (int, error)
 	// Verify re-checks the stored fingerprint and the chain in one snapshot.
 	// NotFound.
-	Verify(ctx context.Context, id string) (*Verification, error)
+	Verify(ctx context.Context, p auth.Principal, id string) (*Verification, error)
 	// AuditChains returns a page of the chains of the given own-organization
 	// agents in chain order (see ChainPage); ValidationFailed for a bad page.
-	AuditChains(ctx context.Context, ids []string, page ChainPage) (map[string][]AuditEntry, error)
+	AuditChains(ctx context.Context, p auth.Principal, ids []string, page ChainPage) (map[string][]AuditEntry, error)
 	// AuditChain returns a page of one own-organization agent's chain
 	// (NotFound otherwise, ValidationFailed for a bad page).
-	AuditChain(ctx context.Context, id string, page ChainPage) ([]AuditEntry, error)
+	AuditChain(ctx context.Context, p auth.Principal, id string, page ChainPage) ([]AuditEntry, error)
 }

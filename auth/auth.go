@@ -130,25 +130,26 @@ func (in OrgInput) Validate() error {
 	return nil
 }
 
-// KeyService manages an organization's API keys (the GraphQL key
-// operations and the command line use it).
+// KeyService manages the API keys of p's organization (the GraphQL key
+// operations and the command line, which acts as the organization's admin,
+// use it).
 type KeyService interface {
 	// ListKeys describes an organization's keys, newest first (NotFound if no such organization).
-	ListKeys(ctx context.Context, orgID string) ([]KeyInfo, error)
+	ListKeys(ctx context.Context, p Principal) ([]KeyInfo, error)
 	// KeysByID describes the organization's keys among ids, in no order.
-	KeysByID(ctx context.Context, orgID string, ids []string) ([]KeyInfo, error)
+	KeysByID(ctx context.Context, p Principal, ids []string) ([]KeyInfo, error)
 	// IssueKey adds a key with in's name, role and agents to an existing
 	// organization and returns it with its plaintext, shown once: NotFound
 	// if there is no such organization; ValidationFailed for a bad input
 	// (KeyInput.Validate) or agent ids that are not the organization's
 	// agents (on input.agentIds); Conflict when the organization already
 	// holds its bound of unrevoked keys (MAX_API_KEYS_PER_ORG).
-	IssueKey(ctx context.Context, orgID string, in KeyInput) (KeyInfo, string, error)
+	IssueKey(ctx context.Context, p Principal, in KeyInput) (KeyInfo, string, error)
 	// Key describes one key of an organization (NotFound if it has none of that id).
-	Key(ctx context.Context, orgID, keyID string) (KeyInfo, error)
+	Key(ctx context.Context, p Principal, keyID string) (KeyInfo, error)
 	// RevokeOrgKey revokes one of an organization's keys and describes it;
 	// revoking twice is harmless; NotFound if the organization has no such key.
-	RevokeOrgKey(ctx context.Context, orgID, keyID string) (KeyInfo, error)
+	RevokeOrgKey(ctx context.Context, p Principal, keyID string) (KeyInfo, error)
 }
 
 // OrgService manages organizations and their API keys (the command line uses it).

@@ -78,11 +78,7 @@ func agentNotFound(agentID string) error {
 
 // Register validates and stores a new agent, its first audit entry and the
 // agent.registered event in one transaction.
-func (s *AgentService) Register(ctx context.Context, in agent.RegisterInput) (*agent.Agent, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *AgentService) Register(ctx context.Context, p auth.Principal, in agent.RegisterInput) (*agent.Agent, error) {
 	cur, err := in.Validate()
 	if err != nil {
 		return nil, err
@@ -127,8 +123,8 @@ func lockOwn(ctx context.Context, tx *txn, orgID, agentID string) (*agentRow, er
 
 // Update changes identity fields, recomputes the fingerprint, and records the
 // change on the chain and in the event log; an update that changes nothing writes nothing.
-func (s *AgentService) Update(ctx context.Context, agentID string, in agent.UpdateInput) (*agent.Agent, error) {
-	return s.changeOwn(ctx, agentID, func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error) {
+func (s *AgentService) Update(ctx context.Context, p auth.Principal, agentID string, in agent.UpdateInput) (*agent.Agent, error) {
+	return s.changeOwn(ctx, p, agentID, func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error) {
 		before := row.agent()
 		if err := in.Validate(before.Currency); err != nil {
 			return nil, err
@@ -147,13 +143,9 @@ func (s *AgentService) Update(ctx context.Context, agentID string, in agent.Upda
 // changeOwn runs change on one of the caller's agents in one transaction,
 // its row locked (NotFound for another organization's or an unknown id),
 // and answers the agent change returns.
-func (s *AgentService) changeOwn(ctx context.Context, agentID string, change func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error)) (*agent.Agent, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *AgentService) changeOwn(ctx context.Context, p auth.Principal, agentID string, change func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error)) (*agent.Agent, error) {
 	var out *agent.Agent
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		row, err := lockOwn(ctx, tx, p.OrgID, agentID)
 		if err != nil {
 			return err
@@ -183,13 +175,13 @@ func (d *DB) saveAgentChange(ctx context.Context, tx *txn, row *agentRow, a *age
 }
 
 // Suspend moves an active agent to suspended (Conflict if it already is).
-func (s *AgentService) Suspend(ctx context.Context, agentID string, reason *string) (*agent.Agent, error) {
-	return s.setStatus(ctx, agentID, reason, agent.Suspended)
+func (s *AgentService) Suspend(ctx context.Context, p auth.Principal, agentID string, reason *string) (*agent.Agent, error) {
+	return s.setStatus(ctx, p, agentID, reason, agent.Suspended)
 }
 
 // Reinstate moves a suspended agent back to active (Conflict if it is active).
-func (s *AgentService) Reinstate(ctx context.Context, agentID string, reason *string) (*agent.Agent, error) {
-	return s.setStatus(ctx, agentID, reason, agent.Active)
+func (s *AgentService) Reinstate(ctx context.Context, p auth.Principal, agentID string, reason *string) (*agent.Agent, error) {
+	return s.setStatus(ctx, p, agentID, reason, agent.Active)
 }
 
 // statusChange is what moving to a status records: the audit action and
@@ -209,12 +201,12 @@ var statusChange = map[agent.Status]struct {
 
 // setStatus suspends or reinstates one of the caller's agents: the status,
 // its audit entry, its event and its rescoring commit together.
-func (s *AgentService) setStatus(ctx context.Context, agentID string, reason *string, to agent.Status) (*agent.Agent, error) {
+func (s *AgentService) setStatus(ctx context.Context, p auth.Principal, agentID string, reason *string, to agent.Status) (*agent.Agent, error) {
 	if err := agent.ValidateReason(reason); err != nil {
 		return nil, err
 	}
 	change := statusChange[to]
-	return s.changeOwn(ctx, agentID, func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error) {
+	return s.changeOwn(ctx, p, agentID, func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error) {
 		if row.Status == string(to) {
 			return nil, failure.Errorf(failure.Conflict, "agent %q is %s", agentID, change.already)
 		}
@@ -231,11 +223,7 @@ func (s *AgentService) setStatus(ctx context.Context, agentID string, reason *st
 
 // Get returns one of the caller's agents (NotFound for another
 // organization's or an unknown id).
-func (s *AgentService) Get(ctx context.Context, agentID string) (*agent.Agent, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *AgentService) Get(ctx context.Context, p auth.Principal, agentID string) (*agent.Agent, error) {
 	return getOwn(ctx, s.db.bun, p.OrgID, agentID)
 }
 
@@ -253,17 +241,13 @@ func getOwn(ctx context.Context, q bun.IDB, orgID, agentID string) (*agent.Agent
 }
 
 // List returns a page of the caller's agents, newest first, by keyset on seq.
-func (s *AgentService) List(ctx context.Context, f agent.ListFilter) (*agent.Page, error) {
-	page, _, err := s.db.listAgents(ctx, f, false)
+func (s *AgentService) List(ctx context.Context, p auth.Principal, f agent.ListFilter) (*agent.Page, error) {
+	page, _, err := s.db.listAgents(ctx, p, f, false)
 	return page, err
 }
 
 // Count counts the caller's agents, optionally of one status.
-func (s *AgentService) Count(ctx context.Context, status *agent.Status) (int, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return 0, err
-	}
+func (s *AgentService) Count(ctx context.Context, p auth.Principal, status *agent.Status) (int, error) {
 	q := s.db.bun.NewSelect().Model((*agentRow)(nil)).Where("org_id = ?", p.OrgID)
 	if status != nil {
 		q = q.Where("status = ?", string(*status))
@@ -276,11 +260,7 @@ func (s *AgentService) Count(ctx context.Context, status *agent.Status) (int, er
 }
 
 // AuditChains loads a page of the chains of the caller's agents among ids.
-func (s *AgentService) AuditChains(ctx context.Context, ids []string, page agent.ChainPage) (map[string][]agent.AuditEntry, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *AgentService) AuditChains(ctx context.Context, p auth.Principal, ids []string, page agent.ChainPage) (map[string][]agent.AuditEntry, error) {
 	if err := page.Validate(); err != nil {
 		return nil, err
 	}
@@ -290,13 +270,13 @@ func (s *AgentService) AuditChains(ctx context.Context, ids []string, page agent
 // AuditChain loads a page of one of the caller's agents' chain in one
 // statement; only an empty page costs a second one, telling a page past
 // the end from an agent that is not the caller's.
-func (s *AgentService) AuditChain(ctx context.Context, agentID string, page agent.ChainPage) ([]agent.AuditEntry, error) {
-	chains, err := s.AuditChains(ctx, []string{agentID}, page)
+func (s *AgentService) AuditChain(ctx context.Context, p auth.Principal, agentID string, page agent.ChainPage) ([]agent.AuditEntry, error) {
+	chains, err := s.AuditChains(ctx, p, []string{agentID}, page)
 	if err != nil {
 		return nil, err
 	}
 	if len(chains[agentID]) == 0 {
-		if _, err := s.Get(ctx, agentID); err != nil {
+		if _, err := s.Get(ctx, p, agentID); err != nil {
 			return nil, err
 		}
 	}

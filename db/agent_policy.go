@@ -10,8 +10,8 @@ import (
 // SetPolicy changes one of the caller's agents' spend policy under its row
 // lock: the version check, the new version and fingerprint, the
 // agent.policy_changed audit entry and event commit together.
-func (s *AgentService) SetPolicy(ctx context.Context, agentID string, in agent.PolicyInput, expectedVersion *int) (*agent.Agent, error) {
-	return s.changeOwn(ctx, agentID, func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error) {
+func (s *AgentService) SetPolicy(ctx context.Context, p auth.Principal, agentID string, in agent.PolicyInput, expectedVersion *int) (*agent.Agent, error) {
+	return s.changeOwn(ctx, p, agentID, func(tx *txn, p auth.Principal, row *agentRow) (*agent.Agent, error) {
 		before := row.agent()
 		if err := before.CheckVersion(expectedVersion); err != nil {
 			return nil, err

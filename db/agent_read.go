@@ -56,11 +56,7 @@ func pageColumns(fields []string, withTrust bool) []string {
 // current time (profiles[i] is page.Agents[i]'s, nil for an agent without
 // counters). A backward page is read oldest first from its cursor and put
 // newest first.
-func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool) (*agent.Page, []*trust.Profile, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
+func (d *DB) listAgents(ctx context.Context, p auth.Principal, f agent.ListFilter, withTrust bool) (*agent.Page, []*trust.Profile, error) {
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, nil, err
 	}
@@ -73,7 +69,8 @@ func (d *DB) listAgents(ctx context.Context, f agent.ListFilter, withTrust bool)
 	if withTrust {
 		q = q.ColumnExpr(trustColumns).Join("LEFT JOIN trust_counters AS tc ON tc.agent_id = agent_row.id")
 	}
-	if q, err = seqWindow(q, f.Window, cursors); err != nil {
+	q, err := seqWindow(q, f.Window, cursors)
+	if err != nil {
 		return nil, nil, err
 	}
 	if err := q.Scan(ctx); err != nil {

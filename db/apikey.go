@@ -40,13 +40,13 @@ var keyColumns = []string{"id", "name", "role", "agent_ids", "created_at", "last
 
 // ListKeys describes an organization's keys, newest first; NotFound if there
 // is no such organization.
-func (s *OrgService) ListKeys(ctx context.Context, orgID string) ([]auth.KeyInfo, error) {
-	if err := s.orgExists(ctx, orgID); err != nil {
+func (s *OrgService) ListKeys(ctx context.Context, p auth.Principal) ([]auth.KeyInfo, error) {
+	if err := s.orgExists(ctx, p.OrgID); err != nil {
 		return nil, err
 	}
 	var rows []apiKeyRow
 	if err := s.db.bun.NewSelect().Model(&rows).Column(keyColumns...).
-		Where("org_id = ?", orgID).Order("created_at DESC", "id DESC").Scan(ctx); err != nil {
+		Where("org_id = ?", p.OrgID).Order("created_at DESC", "id DESC").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list api keys: %w", err)
 	}
 	keys := make([]auth.KeyInfo, len(rows))
@@ -58,10 +58,10 @@ func (s *OrgService) ListKeys(ctx context.Context, orgID string) ([]auth.KeyInfo
 
 // Key describes one of an organization's keys; NotFound if it has none of
 // that id.
-func (s *OrgService) Key(ctx context.Context, orgID, keyID string) (auth.KeyInfo, error) {
+func (s *OrgService) Key(ctx context.Context, p auth.Principal, keyID string) (auth.KeyInfo, error) {
 	var row apiKeyRow
 	err := s.db.bun.NewSelect().Model(&row).Column(keyColumns...).
-		Where("id = ? AND org_id = ?", keyID, orgID).Limit(1).Scan(ctx)
+		Where("id = ? AND org_id = ?", keyID, p.OrgID).Limit(1).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return auth.KeyInfo{}, failure.Errorf(failure.NotFound, "API key %q not found", keyID)
 	}
@@ -84,7 +84,7 @@ func (s *OrgService) orgExists(ctx context.Context, orgID string) error {
 
 // CreateKey adds a new, unnamed admin key to an organization (IssueKey).
 func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key string, err error) {
-	k, key, err := s.IssueKey(ctx, orgID, auth.KeyInput{Role: auth.RoleAdmin})
+	k, key, err := s.IssueKey(ctx, auth.Principal{OrgID: orgID, Role: auth.RoleAdmin}, auth.KeyInput{Role: auth.RoleAdmin})
 	return k.ID, key, err
 }
 
@@ -93,20 +93,20 @@ func (s *OrgService) CreateKey(ctx context.Context, orgID string) (keyID, key st
 // it (announceKey). The agents must be the organization's
 // (ValidationFailed on input.agentIds otherwise), and the organization must
 // hold fewer unrevoked keys than its bound (Conflict otherwise).
-func (s *OrgService) IssueKey(ctx context.Context, orgID string, in auth.KeyInput) (auth.KeyInfo, string, error) {
+func (s *OrgService) IssueKey(ctx context.Context, p auth.Principal, in auth.KeyInput) (auth.KeyInfo, string, error) {
 	if err := in.Validate(); err != nil {
 		return auth.KeyInfo{}, "", err
 	}
-	if err := s.orgExists(ctx, orgID); err != nil {
+	if err := s.orgExists(ctx, p.OrgID); err != nil {
 		return auth.KeyInfo{}, "", err
 	}
 	key := auth.NewKey()
-	k := newKeyRow(orgID, key, in, s.db.Now())
+	k := newKeyRow(p.OrgID, key, in, s.db.Now())
 	err := s.db.inTx(ctx, func(tx *txn) error {
-		if err := checkKeyRoom(ctx, tx, orgID, s.db.maxKeysPerOrg); err != nil {
+		if err := checkKeyRoom(ctx, tx, p.OrgID, s.db.maxKeysPerOrg); err != nil {
 			return err
 		}
-		if err := checkOwnAgents(ctx, tx, orgID, k.AgentIDs); err != nil {
+		if err := checkOwnAgents(ctx, tx, p.OrgID, k.AgentIDs); err != nil {
 			return err
 		}
 		if _, err := tx.NewInsert().Model(&k).Exec(ctx); err != nil {
@@ -170,8 +170,8 @@ func (s *OrgService) RevokeKey(ctx context.Context, keyID string) error {
 
 // RevokeOrgKey revokes one of an organization's keys, as RevokeKey, and
 // describes it; NotFound if the organization has no such key.
-func (s *OrgService) RevokeOrgKey(ctx context.Context, orgID, keyID string) (auth.KeyInfo, error) {
-	return s.revoke(ctx, orgID, keyID)
+func (s *OrgService) RevokeOrgKey(ctx context.Context, p auth.Principal, keyID string) (auth.KeyInfo, error) {
+	return s.revoke(ctx, p.OrgID, keyID)
 }
 
 // revoke revokes keyID, of orgID unless that is empty.

@@ -90,13 +90,9 @@ const insertPending = `INSERT INTO transactions (id, from_agent, to_agent, from_
 // one sender serialize and no limit or mandate budget is exceeded; a
 // refusal changes nothing. The transaction is dated at its approval, when its
 // money moves and its windows count it.
-func (s *TransactionService) Approve(ctx context.Context, txID string) (*transaction.Transaction, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) Approve(ctx context.Context, p auth.Principal, txID string) (*transaction.Transaction, error) {
 	var out *transaction.Transaction
-	err = s.db.inBatchTx(ctx, func(tx *txn) error {
+	err := s.db.inBatchTx(ctx, func(tx *txn) error {
 		row, _, err := lockPending(ctx, tx, p, txID)
 		if err != nil {
 			return err
@@ -144,16 +140,12 @@ func (s *TransactionService) Approve(ctx context.Context, txID string) (*transac
 
 // Decline ends a pending transaction as declined with reason, and emits
 // transaction.declined.
-func (s *TransactionService) Decline(ctx context.Context, txID, reason string) (*transaction.Transaction, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) Decline(ctx context.Context, p auth.Principal, txID, reason string) (*transaction.Transaction, error) {
 	if err := transaction.ValidateReason(reason); err != nil {
 		return nil, err
 	}
 	var out *transaction.Transaction
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		row, now, err := lockPending(ctx, tx, p, txID)
 		if err != nil {
 			return err

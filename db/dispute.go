@@ -52,16 +52,12 @@ type disputeEvidenceRow struct {
 // visible to the reporter that involve the agent, none already under an open
 // dispute from the reporter's organization. The dispute, the audit entry on
 // the agent, its counters and the dispute.filed event commit together.
-func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust.Dispute, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) Report(ctx context.Context, p auth.Principal, in trust.ReportInput) (*trust.Dispute, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
 	var out *trust.Dispute
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		parties, err := lockAgents(ctx, tx, in.AgentID)
 		if err != nil {
 			return err
@@ -86,19 +82,8 @@ func (s *TrustService) Report(ctx context.Context, in trust.ReportInput) (*trust
 		d := disputeRow{ID: id.New(id.Dispute), AgentID: a.ID, ReporterOrg: p.OrgID, Reason: in.Reason,
 			EvidenceIDs: in.EvidenceIDs, Status: string(trust.StatusOpen), CreatedAt: now, AgentOrg: a.OrgID,
 			FiledByKey: p.KeyID}
-		if _, err := tx.NewInsert().Model(&d).Exec(ctx); err != nil {
-			return fmt.Errorf("insert dispute: %w", err)
-		}
-		ev := make([]disputeEvidenceRow, len(in.EvidenceIDs))
-		for i, txID := range in.EvidenceIDs {
-			ev[i] = disputeEvidenceRow{ReporterOrg: p.OrgID, TransactionID: txID, DisputeID: d.ID}
-		}
-		if _, err := tx.NewInsert().Model(&ev).Exec(ctx); err != nil {
-			var pgErr *pgconn.PgError
-			if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-				return failure.Errorf(failure.Conflict, "your organization already has an open dispute on one of these transactions")
-			}
-			return fmt.Errorf("insert dispute evidence: %w", err)
+		if err := insertDispute(ctx, tx, &d); err != nil {
+			return err
 		}
 		details := map[string]any{"dispute_id": d.ID, "reporter_org": p.OrgID, "reason": d.Reason, "evidence_ids": d.EvidenceIDs}
 		if err := s.db.recordAudit(ctx, tx, a, agent.AuditDisputeFiled, p, now, details); err != nil {
@@ -190,29 +175,12 @@ func firstOpenDispute(ctx context.Context, tx *txn, agentID, orgID string) (time
 // stops counting, its evidence is free for a new dispute, the reported
 // agent's chain records it, dispute.withdrawn goes to both organizations and
 // the agent is rescored, all in one database transaction.
-func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.Dispute, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) Withdraw(ctx context.Context, p auth.Principal, disputeID string) (*trust.Dispute, error) {
 	var out *trust.Dispute
-	err = s.db.inTx(ctx, func(tx *txn) error {
-		var d disputeRow
-		err := tx.NewSelect().Model(&d).Where("id = ?", disputeID).
-			Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).For("UPDATE").Scan(ctx)
-		if errors.Is(err, sql.ErrNoRows) {
-			return disputeNotFound(disputeID)
-		}
+	err := s.db.inTx(ctx, func(tx *txn) error {
+		d, err := lockWithdrawable(ctx, tx, p, disputeID)
 		if err != nil {
-			return fmt.Errorf("lock dispute: %w", err)
-		}
-		switch {
-		case d.ReporterOrg != p.OrgID:
-			return failure.Errorf(failure.Forbidden, "only the reporting organization may withdraw dispute %q", disputeID)
-		case !p.MayWithdraw(d.FiledByKey):
-			return auth.Forbid(p, fmt.Sprintf("withdrawDispute %s: another key filed it", disputeID))
-		case d.Status != string(trust.StatusOpen):
-			return failure.Errorf(failure.Conflict, "dispute %q is already withdrawn", disputeID)
+			return err
 		}
 		parties, err := lockAgents(ctx, tx, d.AgentID)
 		if err != nil {
@@ -228,7 +196,7 @@ func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.D
 		}
 		now := s.db.Now().Truncate(time.Microsecond)
 		d.Status, d.WithdrawnAt = string(trust.StatusWithdrawn), now
-		if _, err := tx.NewUpdate().Model(&d).Column("status", "withdrawn_at").WherePK().Exec(ctx); err != nil {
+		if _, err := tx.NewUpdate().Model(d).Column("status", "withdrawn_at").WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("withdraw dispute: %w", err)
 		}
 		if _, err := tx.NewDelete().Model((*disputeEvidenceRow)(nil)).Where("dispute_id = ?", d.ID).Exec(ctx); err != nil {
@@ -253,6 +221,50 @@ func (s *TrustService) Withdraw(ctx context.Context, disputeID string) (*trust.D
 		return applyTrust(ctx, tx, a, act, "withdrawal:"+d.ID)
 	})
 	return out, err
+}
+
+// insertDispute inserts d and its evidence rows; evidence already under an
+// open dispute of the reporter's organization is a Conflict.
+func insertDispute(ctx context.Context, tx *txn, d *disputeRow) error {
+	if _, err := tx.NewInsert().Model(d).Exec(ctx); err != nil {
+		return fmt.Errorf("insert dispute: %w", err)
+	}
+	ev := make([]disputeEvidenceRow, len(d.EvidenceIDs))
+	for i, txID := range d.EvidenceIDs {
+		ev[i] = disputeEvidenceRow{ReporterOrg: d.ReporterOrg, TransactionID: txID, DisputeID: d.ID}
+	}
+	if _, err := tx.NewInsert().Model(&ev).Exec(ctx); err != nil {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			return failure.Errorf(failure.Conflict, "your organization already has an open dispute on one of these transactions")
+		}
+		return fmt.Errorf("insert dispute evidence: %w", err)
+	}
+	return nil
+}
+
+// lockWithdrawable locks a dispute visible to p that p may withdraw:
+// NotFound if not visible, Forbidden for the reported organization or a
+// key that may not withdraw it, Conflict if already withdrawn.
+func lockWithdrawable(ctx context.Context, tx *txn, p auth.Principal, disputeID string) (*disputeRow, error) {
+	var d disputeRow
+	err := tx.NewSelect().Model(&d).Where("id = ?", disputeID).
+		Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).For("UPDATE").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, disputeNotFound(disputeID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock dispute: %w", err)
+	}
+	switch {
+	case d.ReporterOrg != p.OrgID:
+		return nil, failure.Errorf(failure.Forbidden, "only the reporting organization may withdraw dispute %q", disputeID)
+	case !p.MayWithdraw(d.FiledByKey):
+		return nil, auth.Forbid(p, fmt.Sprintf("withdrawDispute %s: another key filed it", disputeID))
+	case d.Status != string(trust.StatusOpen):
+		return nil, failure.Errorf(failure.Conflict, "dispute %q is already withdrawn", disputeID)
+	}
+	return &d, nil
 }
 
 func disputeNotFound(disputeID string) error {

@@ -13,13 +13,9 @@ import (
 )
 
 // Dispute returns one dispute filed by or against the caller's organization.
-func (s *TrustService) Dispute(ctx context.Context, disputeID string) (*trust.Dispute, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) Dispute(ctx context.Context, p auth.Principal, disputeID string) (*trust.Dispute, error) {
 	var d disputeRow
-	err = s.db.bun.NewSelect().Model(&d).Where("id = ?", disputeID).
+	err := s.db.bun.NewSelect().Model(&d).Where("id = ?", disputeID).
 		Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, disputeNotFound(disputeID)
@@ -45,11 +41,7 @@ func visibleDisputes(q bun.IDB, orgID string, f trust.DisputeFilter) *bun.Select
 // Disputes lists a page of the disputes filed by or against the caller's
 // organization, newest first, by keyset on seq; a backward page is read
 // oldest first from its cursor and put newest first.
-func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*trust.DisputePage, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) Disputes(ctx context.Context, p auth.Principal, f trust.DisputeFilter) (*trust.DisputePage, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
@@ -73,11 +65,7 @@ func (s *TrustService) Disputes(ctx context.Context, f trust.DisputeFilter) (*tr
 }
 
 // CountDisputes counts what Disputes lists under the same filter.
-func (s *TrustService) CountDisputes(ctx context.Context, f trust.DisputeFilter) (int, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return 0, err
-	}
+func (s *TrustService) CountDisputes(ctx context.Context, p auth.Principal, f trust.DisputeFilter) (int, error) {
 	n, err := visibleDisputes(s.db.bun, p.OrgID, f).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("count disputes: %w", err)

@@ -28,11 +28,11 @@ func TestListWithProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx = auth.WithPrincipal(ctx, auth.Principal{OrgID: orgID, KeyID: keyID})
+	p := auth.Principal{OrgID: orgID, KeyID: keyID, Role: auth.RoleAdmin}
 	agents, trustSvc := db.NewAgentService(d), db.NewTrustService(d)
 	var ids []string
 	for i := range 7 {
-		a, err := agents.Register(ctx, agent.RegisterInput{Name: fmt.Sprint("a", i), AuthorizedActions: []string{"purchase"},
+		a, err := agents.Register(ctx, p, agent.RegisterInput{Name: fmt.Sprint("a", i), AuthorizedActions: []string{"purchase"},
 			SpendingLimit: money.MustParse("100.50"), Currency: "USD", Environment: agent.Sandbox})
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +46,7 @@ func TestListWithProfiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := agents.Suspend(ctx, ids[2], nil); err != nil {
+	if _, err := agents.Suspend(ctx, p, ids[2], nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Exec(ctx, `DELETE FROM trust_counters WHERE agent_id = ?`, ids[5]); err != nil {
@@ -57,14 +57,14 @@ func TestListWithProfiles(t *testing.T) {
 	compare := func(t *testing.T, ctx context.Context, f agent.ListFilter) *agent.Page {
 		t.Helper()
 		before := d.Statements()
-		page, profiles, err := trustSvc.ListWithProfiles(ctx, f)
+		page, profiles, err := trustSvc.ListWithProfiles(ctx, p, f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if n := d.Statements() - before; n != 1 {
 			t.Fatalf("ListWithProfiles ran %d statements, want 1", n)
 		}
-		want, err := agents.List(ctx, f)
+		want, err := agents.List(ctx, p, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,12 +77,12 @@ func TestListWithProfiles(t *testing.T) {
 		pageIDs := make([]string, len(page.Agents))
 		for i, a := range page.Agents {
 			pageIDs[i] = a.ID
-			got, err := agents.Get(ctx, a.ID)
+			got, err := agents.Get(ctx, p, a.ID)
 			if err != nil || fmt.Sprint(*got) != fmt.Sprint(*a) {
 				t.Fatalf("page's agent %+v, Get's %+v (%v)", *a, got, err)
 			}
 		}
-		byID, err := trustSvc.Profiles(ctx, pageIDs)
+		byID, err := trustSvc.Profiles(ctx, p, pageIDs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,9 +114,9 @@ func TestListWithProfiles(t *testing.T) {
 		f := agent.ListFilter{Window: paging.Window{Limit: 50}, Fields: []string{"name", "policy"}}
 		var named *agent.Page
 		if withTrust {
-			named, _, err = trustSvc.ListWithProfiles(ctx, f)
+			named, _, err = trustSvc.ListWithProfiles(ctx, p, f)
 		} else {
-			named, err = agents.List(ctx, f)
+			named, err = agents.List(ctx, p, f)
 		}
 		if err != nil || len(named.Agents) != len(ids) {
 			t.Fatalf("named fields: %v, %+v", err, named)
@@ -130,7 +130,7 @@ func TestListWithProfiles(t *testing.T) {
 	}
 
 	var profiles []*trust.Profile
-	if _, profiles, err = trustSvc.ListWithProfiles(ctx, agent.ListFilter{Window: paging.Window{Limit: 50}}); err != nil {
+	if _, profiles, err = trustSvc.ListWithProfiles(ctx, p, agent.ListFilter{Window: paging.Window{Limit: 50}}); err != nil {
 		t.Fatal(err)
 	}
 	missing := 0
@@ -142,10 +142,10 @@ func TestListWithProfiles(t *testing.T) {
 	if missing != 1 {
 		t.Fatalf("%d agents without a profile, want 1 (its counters deleted)", missing)
 	}
-	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Window: paging.Window{Limit: 0}}); failure.CodeOf(err) != failure.ValidationFailed {
+	if _, _, err := trustSvc.ListWithProfiles(ctx, p, agent.ListFilter{Window: paging.Window{Limit: 0}}); failure.CodeOf(err) != failure.ValidationFailed {
 		t.Fatalf("limit 0: %v", err)
 	}
-	if _, _, err := trustSvc.ListWithProfiles(ctx, agent.ListFilter{Window: paging.Window{Limit: 5, After: "bogus"}}); failure.CodeOf(err) != failure.ValidationFailed {
+	if _, _, err := trustSvc.ListWithProfiles(ctx, p, agent.ListFilter{Window: paging.Window{Limit: 5, After: "bogus"}}); failure.CodeOf(err) != failure.ValidationFailed {
 		t.Fatalf("bad cursor: %v", err)
 	}
 }

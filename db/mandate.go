@@ -67,16 +67,12 @@ func mandateNotFound(mandateID string) error {
 
 // Create grants a mandate under the agent's row lock: the row, the
 // agent's mandate.created audit entry and the event commit together.
-func (s *MandateService) Create(ctx context.Context, in mandate.CreateInput) (*mandate.Mandate, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *MandateService) Create(ctx context.Context, p auth.Principal, in mandate.CreateInput) (*mandate.Mandate, error) {
 	if err := mandate.ValidateAgentID(in.AgentID); err != nil {
 		return nil, err
 	}
 	var out *mandate.Mandate
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		a, err := lockOwn(ctx, tx, p.OrgID, in.AgentID)
 		if err != nil {
 			return err
@@ -118,16 +114,12 @@ func micros(t *time.Time) *time.Time {
 // Revoke revokes a mandate under its agent's row lock and then its own, the
 // order executes take them in: once it returns, every execute that locks
 // the mandate sees it revoked. Revoking a revoked mandate writes nothing.
-func (s *MandateService) Revoke(ctx context.Context, mandateID string, reason *string) (*mandate.Mandate, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *MandateService) Revoke(ctx context.Context, p auth.Principal, mandateID string, reason *string) (*mandate.Mandate, error) {
 	if err := mandate.ValidateReason(reason); err != nil {
 		return nil, err
 	}
 	var out *mandate.Mandate
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		var owner mandateRow
 		err := tx.NewSelect().Model(&owner).Column("agent_id").Where("id = ? AND org_id = ?", mandateID, p.OrgID).Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -168,13 +160,9 @@ func (s *MandateService) Revoke(ctx context.Context, mandateID string, reason *s
 }
 
 // Get returns one mandate of the caller's organization.
-func (s *MandateService) Get(ctx context.Context, mandateID string) (*mandate.Mandate, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *MandateService) Get(ctx context.Context, p auth.Principal, mandateID string) (*mandate.Mandate, error) {
 	var row mandateRow
-	err = s.db.bun.NewSelect().Model(&row).Where("id = ? AND org_id = ?", mandateID, p.OrgID).Scan(ctx)
+	err := s.db.bun.NewSelect().Model(&row).Where("id = ? AND org_id = ?", mandateID, p.OrgID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, mandateNotFound(mandateID)
 	}

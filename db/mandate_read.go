@@ -39,11 +39,7 @@ func visibleMandates(q bun.IDB, orgID string, f mandate.Filter, now time.Time) *
 // List lists a page of the caller's organization's mandates, newest first,
 // by keyset on seq; a backward page is read oldest first from its cursor
 // and put newest first.
-func (s *MandateService) List(ctx context.Context, f mandate.Filter) (*mandate.Page, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *MandateService) List(ctx context.Context, p auth.Principal, f mandate.Filter) (*mandate.Page, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
@@ -68,11 +64,7 @@ func (s *MandateService) List(ctx context.Context, f mandate.Filter) (*mandate.P
 }
 
 // GetMany returns the caller's organization's mandates among ids.
-func (s *MandateService) GetMany(ctx context.Context, ids []string) ([]*mandate.Mandate, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *MandateService) GetMany(ctx context.Context, p auth.Principal, ids []string) ([]*mandate.Mandate, error) {
 	var rows []mandateRow
 	if err := s.db.bun.NewSelect().Model(&rows).Where("id IN (?) AND org_id = ?", bun.In(ids), p.OrgID).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("get mandates by id: %w", err)
@@ -86,11 +78,7 @@ func (s *MandateService) GetMany(ctx context.Context, ids []string) ([]*mandate.
 }
 
 // Count counts what List lists under the same filter.
-func (s *MandateService) Count(ctx context.Context, f mandate.Filter) (int, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return 0, err
-	}
+func (s *MandateService) Count(ctx context.Context, p auth.Principal, f mandate.Filter) (int, error) {
 	n, err := visibleMandates(s.db.bun, p.OrgID, f, s.db.Now()).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("count mandates: %w", err)

@@ -23,14 +23,10 @@ import (
 // answer; the others are simply absent from the answer, in no order.
 
 // GetMany returns the caller's agents among ids.
-func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agent, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *AgentService) GetMany(ctx context.Context, p auth.Principal, ids []string) ([]*agent.Agent, error) {
 	rows := make([]agentRow, 0, len(ids))
 	if len(ids) > 0 {
-		err = s.db.bun.NewSelect().Model(&rows).Where("org_id = ?", p.OrgID).Where("id IN (?)", bun.In(ids)).Scan(ctx)
+		err := s.db.bun.NewSelect().Model(&rows).Where("org_id = ?", p.OrgID).Where("id IN (?)", bun.In(ids)).Scan(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("get agents by id: %w", err)
 		}
@@ -39,13 +35,9 @@ func (s *AgentService) GetMany(ctx context.Context, ids []string) ([]*agent.Agen
 }
 
 // GetMany returns the transactions among ids visible to the caller (visibleTo).
-func (s *TransactionService) GetMany(ctx context.Context, ids []string) ([]*transaction.Transaction, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) GetMany(ctx context.Context, p auth.Principal, ids []string) ([]*transaction.Transaction, error) {
 	var rows []transactionRow
-	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
+	err := s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
 		Where(visibleTo, p.OrgID, p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get transactions by id: %w", err)
@@ -59,13 +51,9 @@ func (s *TransactionService) GetMany(ctx context.Context, ids []string) ([]*tran
 
 // DisputesByID returns the disputes among ids filed by or against the
 // caller's organization.
-func (s *TrustService) DisputesByID(ctx context.Context, ids []string) ([]*trust.Dispute, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) DisputesByID(ctx context.Context, p auth.Principal, ids []string) ([]*trust.Dispute, error) {
 	var rows []disputeRow
-	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
+	err := s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
 		Where("(reporter_org = ? OR agent_org = ?)", p.OrgID, p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get disputes by id: %w", err)
@@ -78,13 +66,9 @@ func (s *TrustService) DisputesByID(ctx context.Context, ids []string) ([]*trust
 }
 
 // GetMany returns the caller's endpoints among ids (without secrets).
-func (s *WebhookService) GetMany(ctx context.Context, ids []string) ([]webhook.Endpoint, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) GetMany(ctx context.Context, p auth.Principal, ids []string) ([]webhook.Endpoint, error) {
 	var rows []webhookRow
-	err = s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Where("org_id = ?", p.OrgID).Scan(ctx)
+	err := s.db.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Where("org_id = ?", p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get webhooks by id: %w", err)
 	}
@@ -98,11 +82,7 @@ func (s *WebhookService) GetMany(ctx context.Context, ids []string) ([]webhook.E
 // DeliveriesByID returns the attempts among ids made to the caller's
 // endpoints. Attempts are stored by batch; the index on the batches'
 // attempt ids finds the few that hold any of them, whatever the history.
-func (s *WebhookService) DeliveriesByID(ctx context.Context, ids []string) ([]webhook.Delivery, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) DeliveriesByID(ctx context.Context, p auth.Principal, ids []string) ([]webhook.Delivery, error) {
 	batches := make([]string, len(ids))
 	for i, dlvID := range ids {
 		batches[i] = batchOf(dlvID)
@@ -142,12 +122,12 @@ func batchOf(dlvID string) string {
 	return attemptID(dlvID[:i], 0)
 }
 
-// KeysByID describes the keys among ids of organization orgID, read by
+// KeysByID describes the keys among ids of p's organization, read by
 // their primary key (node and nodes; admin keys only, the caller's check).
-func (s *OrgService) KeysByID(ctx context.Context, orgID string, ids []string) ([]auth.KeyInfo, error) {
+func (s *OrgService) KeysByID(ctx context.Context, p auth.Principal, ids []string) ([]auth.KeyInfo, error) {
 	var rows []apiKeyRow
 	if err := s.db.bun.NewSelect().Model(&rows).Column(keyColumns...).
-		Where("id IN (?)", bun.In(ids)).Where("org_id = ?", orgID).Scan(ctx); err != nil {
+		Where("id IN (?)", bun.In(ids)).Where("org_id = ?", p.OrgID).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("get api keys by id: %w", err)
 	}
 	keys := make([]auth.KeyInfo, len(rows))
@@ -159,13 +139,9 @@ func (s *OrgService) KeysByID(ctx context.Context, orgID string, ids []string) (
 
 // EventsByID returns the events among ids that concern orgID's
 // organization, the events its live stream and its webhooks carry.
-func (d *DB) EventsByID(ctx context.Context, ids []string) ([]event.Event, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (d *DB) EventsByID(ctx context.Context, p auth.Principal, ids []string) ([]event.Event, error) {
 	var rows []eventRow
-	err = d.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
+	err := d.bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).
 		Where("EXISTS (SELECT 1 FROM event_orgs AS eo WHERE eo.event_seq = ?TableAlias.seq AND eo.org_id = ?)", p.OrgID).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("get events by id: %w", err)

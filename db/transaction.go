@@ -51,18 +51,6 @@ func (r *transactionRow) transaction() *transaction.Transaction {
 		DecidedBy: r.DecidedBy, MandateID: r.MandateID}
 }
 
-type idempotencyRow struct {
-	bun.BaseModel `bun:"table:idempotency_keys"`
-	OrgID         string    `bun:"org_id,pk"`
-	Key           string    `bun:"key,pk"`
-	RequestHash   string    `bun:"request_hash"`
-	TransactionID string    `bun:"transaction_id"`
-	CreatedAt     time.Time `bun:"created_at"`
-}
-
-// IdempotencyTTL is how long an idempotency key is honoured at least.
-const IdempotencyTTL = 24 * time.Hour
-
 // TransactionService implements transaction.Service on Postgres.
 type TransactionService struct{ db *DB }
 
@@ -80,11 +68,7 @@ func txNotFound(txID string) error {
 // executes from one agent serialize (no overspend, no lost update) while
 // executes from different agents proceed in parallel. A refusal is recorded
 // on the sender's audit chain and committed, then answered POLICY_DENIED.
-func (s *TransactionService) Execute(ctx context.Context, in transaction.ExecuteInput) (*transaction.Transaction, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) Execute(ctx context.Context, p auth.Principal, in transaction.ExecuteInput) (*transaction.Transaction, error) {
 	cur, err := in.Validate()
 	if err != nil {
 		return nil, err
@@ -168,37 +152,6 @@ func (s *TransactionService) execute(ctx context.Context, tx *txn, p auth.Princi
 	return out, nil, trustExecuted(ctx, tx, sender, receiver, "transaction:"+out.ID, now)
 }
 
-// insertIdempotencyKey stores the transaction an idempotency key made.
-const insertIdempotencyKey = `INSERT INTO idempotency_keys (org_id, key, request_hash, transaction_id, created_at)
- VALUES ($1, $2, $3, $4, $5)`
-
-// claimKey serializes requests with one idempotency key: the second waits on
-// the advisory lock until the first commits, then finds its transaction.
-func (s *TransactionService) claimKey(ctx context.Context, tx *txn, orgID, key, hash string) (*transaction.Transaction, error) {
-	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))", orgID+"\x00"+key); err != nil {
-		return nil, fmt.Errorf("lock idempotency key: %w", err)
-	}
-	var k idempotencyRow
-	err := tx.NewSelect().Model(&k).Where("org_id = ? AND key = ?", orgID, key).
-		Where("created_at > ?", s.db.Now().Add(-IdempotencyTTL)).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		_, err = tx.NewDelete().Model((*idempotencyRow)(nil)).Where("org_id = ? AND key = ?", orgID, key).Exec(ctx)
-		return nil, err // an expired key is free again
-	}
-	if err != nil {
-		return nil, fmt.Errorf("look up idempotency key: %w", err)
-	}
-	if k.RequestHash != hash {
-		return nil, failure.Errorf(failure.Conflict, "idempotency key %q was already used with different parameters", key)
-	}
-	var row transactionRow
-	if err := tx.NewSelect().Model(&row).Where("id = ?", k.TransactionID).Scan(ctx); err != nil {
-		return nil, fmt.Errorf("load idempotent transaction: %w", err)
-	}
-	return row.transaction(), nil
-}
-
-// agentsFor selects the given agents in id order with their trust counters,
 // from which the policy's assessment is computed, in the same statement;
 // model is the *[]agentRow to Scan into.
 func agentsFor(q bun.IDB, model any, ids ...string) *bun.SelectQuery {
@@ -385,16 +338,12 @@ func (d *DB) auditBoth(ctx context.Context, tx *txn, action string, actor auth.P
 
 // Reverse marks a completed transaction reversed and creates its reversal
 // record (parties swapped, same amount) in one database transaction.
-func (s *TransactionService) Reverse(ctx context.Context, txID, reason string) (*transaction.Transaction, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) Reverse(ctx context.Context, p auth.Principal, txID, reason string) (*transaction.Transaction, error) {
 	if err := transaction.ValidateReason(reason); err != nil {
 		return nil, err
 	}
 	var out *transaction.Transaction
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		var row transactionRow
 		// NO KEY UPDATE: a dispute filed at the same time holds the reported
 		// agent's lock and takes a key-share lock on this row through its

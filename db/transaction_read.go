@@ -23,13 +23,9 @@ const visibleTo = "(from_org = ? OR (to_org = ? AND status IN ('completed', 'rev
 const txColumns = "id, from_agent, to_agent, from_org, to_org, action, amount, currency, memo, status, reversal_of, reversed_by, reason, created_at, expires_at, decided_at, decided_by, mandate_id"
 
 // Get returns a transaction visible to the caller (visibleTo).
-func (s *TransactionService) Get(ctx context.Context, txID string) (*transaction.Transaction, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) Get(ctx context.Context, p auth.Principal, txID string) (*transaction.Transaction, error) {
 	var row transactionRow
-	err = s.db.bun.NewSelect().Model(&row).Where("id = ?", txID).Where(visibleTo, p.OrgID, p.OrgID).Scan(ctx)
+	err := s.db.bun.NewSelect().Model(&row).Where("id = ?", txID).Where(visibleTo, p.OrgID, p.OrgID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, txNotFound(txID)
 	}
@@ -80,11 +76,7 @@ func visible(orgID string, agentID *string, where string, whereArgs []any, order
 // List returns a page of visible transactions, newest first, by keyset on
 // (created_at, id); a backward page is read oldest first from its cursor
 // and put newest first.
-func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter) (*transaction.Page, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TransactionService) List(ctx context.Context, p auth.Principal, f transaction.ListFilter) (*transaction.Page, error) {
 	if err := checkLimit(f.Limit); err != nil {
 		return nil, err
 	}
@@ -122,11 +114,7 @@ func (s *TransactionService) List(ctx context.Context, f transaction.ListFilter)
 
 // Count counts visible transactions under the filter (a full count: it is
 // computed only when totalCount is asked for).
-func (s *TransactionService) Count(ctx context.Context, f transaction.ListFilter) (int, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return 0, err
-	}
+func (s *TransactionService) Count(ctx context.Context, p auth.Principal, f transaction.ListFilter) (int, error) {
 	q := s.db.bun.NewSelect().Model((*transactionRow)(nil)).Where(visibleTo, p.OrgID, p.OrgID)
 	if f.AgentID != nil {
 		q = q.Where("(from_agent = ? OR to_agent = ?)", *f.AgentID, *f.AgentID)
@@ -146,11 +134,7 @@ func (s *TransactionService) Count(ctx context.Context, f transaction.ListFilter
 // each its own statement: a slow reader holds no connection and no snapshot
 // between batches, and a row committed while the export runs is included
 // when its position is still ahead.
-func (s *TransactionService) Export(ctx context.Context, r transaction.ExportRange, each func([]*transaction.Transaction) error) error {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return err
-	}
+func (s *TransactionService) Export(ctx context.Context, p auth.Principal, r transaction.ExportRange, each func([]*transaction.Transaction) error) error {
 	if err := r.Validate(); err != nil {
 		return err
 	}

@@ -25,10 +25,7 @@ var _ trust.Service = (*TrustService)(nil)
 // Profiles reads any agents' counters in one statement and scores them at
 // the current time: the counters decay on read, so the read is
 // constant-time however long the history.
-func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[string]*trust.Profile, error) {
-	if _, err := auth.FromContext(ctx); err != nil {
-		return nil, err
-	}
+func (s *TrustService) Profiles(ctx context.Context, _ auth.Principal, agentIDs []string) (map[string]*trust.Profile, error) {
 	rows := make([]agentRow, 0, len(agentIDs))
 	if len(agentIDs) > 0 {
 		err := s.db.bun.NewSelect().Model(&rows).Column("agent_row.id", "agent_row.status").ColumnExpr(trustColumns).
@@ -51,28 +48,28 @@ func (s *TrustService) Profiles(ctx context.Context, agentIDs []string) (map[str
 // ListWithProfiles reads a page of the caller's agents, as AgentService.List
 // does, and each one's counters by the same statement, scored at the
 // current time: a dashboard's page with trust is one round trip.
-func (s *TrustService) ListWithProfiles(ctx context.Context, f agent.ListFilter) (*agent.Page, []*trust.Profile, error) {
-	return s.db.listAgents(ctx, f, true)
+func (s *TrustService) ListWithProfiles(ctx context.Context, p auth.Principal, f agent.ListFilter) (*agent.Page, []*trust.Profile, error) {
+	return s.db.listAgents(ctx, p, f, true)
 }
 
 // Batch answers up to trust.MaxBatch ids in the order asked, in one statement.
-func (s *TrustService) Batch(ctx context.Context, agentIDs []string) ([]trust.Summary, error) {
+func (s *TrustService) Batch(ctx context.Context, p auth.Principal, agentIDs []string) ([]trust.Summary, error) {
 	if err := trust.ValidateBatch(agentIDs); err != nil {
 		return nil, err
 	}
-	profiles, err := s.Profiles(ctx, agentIDs)
+	profiles, err := s.Profiles(ctx, p, agentIDs)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]trust.Summary, len(agentIDs))
 	var missing []string
 	for i, agentID := range agentIDs {
-		p, ok := profiles[agentID]
+		prof, ok := profiles[agentID]
 		if !ok {
 			missing = append(missing, agentID)
 			continue
 		}
-		out[i] = trust.Summary{AgentID: agentID, Score: p.Score, Assessment: p.Assessment}
+		out[i] = trust.Summary{AgentID: agentID, Score: prof.Score, Assessment: prof.Assessment}
 	}
 	if len(missing) > 0 {
 		fe := failure.Errorf(failure.NotFound, "agents not found: %s", strings.Join(missing, ", "))
@@ -86,11 +83,7 @@ func (s *TrustService) Batch(ctx context.Context, agentIDs []string) ([]trust.Su
 // trust.MaxHistory. Anyone may read any agent's history; a cause names its
 // record (`transaction:tx_…`) only to the agent's own organization, and
 // only its kind (`transaction`) to every other.
-func (s *TrustService) History(ctx context.Context, agentID string, since *time.Time) ([]trust.Snapshot, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) History(ctx context.Context, p auth.Principal, agentID string, since *time.Time) ([]trust.Snapshot, error) {
 	var rows []historyRow
 	q := s.db.bun.NewSelect().Model(&rows).ColumnExpr("?TableAlias.*").
 		// Not correlated, so Postgres runs it once (an InitPlan), not per snapshot.
@@ -131,11 +124,7 @@ type historyRow struct {
 
 // Evaluate runs the very policy an execute runs, for one of the caller's
 // agents, without locking or changing anything.
-func (s *TrustService) Evaluate(ctx context.Context, in trust.EvaluateInput) (*trust.Evaluation, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *TrustService) Evaluate(ctx context.Context, p auth.Principal, in trust.EvaluateInput) (*trust.Evaluation, error) {
 	cur, err := in.Validate()
 	if err != nil {
 		return nil, err

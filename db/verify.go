@@ -79,21 +79,15 @@ func (d *DB) SignUnsignedHeads(ctx context.Context) (int, error) {
 // means the stored fingerprint matches the row and the latest fingerprint
 // the chain recorded. A valid chain advances the checkpoint, so the next
 // verification re-hashes only what was appended since.
-func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verification, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *AgentService) Verify(ctx context.Context, p auth.Principal, agentID string) (*agent.Verification, error) {
 	var (
-		row       agentRow
-		cp        checkpointRow
-		valid     bool
-		chainFP   string
-		hasCP     bool
-		advanceCP bool
+		row     agentRow
+		cp      checkpointRow
+		valid   bool
+		chainFP string
 	)
 	opts := &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
-	err = s.db.bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+	err := s.db.bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
 		err := tx.NewSelect().Model(&row).Where("id = ?", agentID).Where("org_id = ?", p.OrgID).Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
 			return agentNotFound(agentID)
@@ -101,13 +95,9 @@ func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verif
 		if err != nil {
 			return fmt.Errorf("get agent: %w", err)
 		}
-		err = tx.NewSelect().Model(&cp).Where("agent_id = ?", agentID).Scan(ctx)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return fmt.Errorf("get audit checkpoint: %w", err)
-		default:
-			hasCP = s.db.signed(cp.MAC, agentID, cp.Sequence, cp.Hash, cp.Fingerprint)
+		var hasCP bool
+		if cp, hasCP, err = s.readCheckpoint(ctx, tx, agentID); err != nil {
+			return err
 		}
 		if hasCP && cp.Sequence > row.AuditSeq {
 			// A verified chain is shorter now: its head was rolled back to an
@@ -117,49 +107,77 @@ func (s *AgentService) Verify(ctx context.Context, agentID string) (*agent.Verif
 		if !s.db.signed(row.AuditHeadMAC, row.ID, row.AuditSeq, row.AuditHead, "") {
 			return nil // a head not signed by this server: invalid, nothing to walk
 		}
-		if !hasCP {
-			cp = checkpointRow{AgentID: agentID}
-		}
-		walk := agent.NewChainWalk(cp.Sequence, cp.Hash, cp.Fingerprint)
-		for after := cp.Sequence; after < row.AuditSeq; {
-			var rows []auditRow
-			if err := tx.NewSelect().Model(&rows).Where("agent_id = ?", agentID).Where("sequence > ?", after).
-				Where("sequence <= ?", row.AuditSeq).Order("sequence").Limit(verifyBatch).Scan(ctx); err != nil {
-				return fmt.Errorf("read audit chain: %w", err)
-			}
-			entries := make([]agent.AuditEntry, len(rows))
-			for i, r := range rows {
-				entries[i] = r.entry()
-			}
-			walk.Add(entries) // on to the end even when broken: the latest fingerprint counts
-			if len(rows) == 0 {
-				break
-			}
-			after = rows[len(rows)-1].Sequence
-		}
-		valid, chainFP = walk.End(row.AuditSeq, row.AuditHead)
-		advanceCP = valid && row.AuditSeq > cp.Sequence
-		return nil
+		valid, chainFP, err = walkChain(ctx, tx, &row, cp)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	a := row.agent()
-	fp := agent.Fingerprint(*a)
-	if advanceCP {
-		next := checkpointRow{AgentID: agentID, Sequence: row.AuditSeq, Hash: row.AuditHead, Fingerprint: chainFP}
-		next.MAC = s.db.sign(agentID, next.Sequence, next.Hash, next.Fingerprint)
-		// Only ever forward: a slower verification cannot move it back.
-		if _, err := s.db.bun.NewInsert().Model(&next).
-			On("CONFLICT (agent_id) DO UPDATE").
-			Set("sequence = EXCLUDED.sequence, hash = EXCLUDED.hash, fingerprint = EXCLUDED.fingerprint, mac = EXCLUDED.mac").
-			Where("checkpoint_row.sequence < EXCLUDED.sequence").Exec(ctx); err != nil {
-			return nil, fmt.Errorf("store audit checkpoint: %w", err)
+	if valid && row.AuditSeq > cp.Sequence {
+		if err := s.advanceCheckpoint(ctx, &row, chainFP); err != nil {
+			return nil, err
 		}
 	}
+	a := row.agent()
+	fp := agent.Fingerprint(*a)
 	return &agent.Verification{
 		Verified:        fp == a.Fingerprint && fp == chainFP,
 		Fingerprint:     fp,
 		AuditChainValid: valid,
 	}, nil
+}
+
+// readCheckpoint reads the agent's checkpoint in tx: signed reports that
+// it exists and carries this server's signature; without one it is the
+// chain's start.
+func (s *AgentService) readCheckpoint(ctx context.Context, tx bun.Tx, agentID string) (cp checkpointRow, signed bool, err error) {
+	err = tx.NewSelect().Model(&cp).Where("agent_id = ?", agentID).Scan(ctx)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return checkpointRow{AgentID: agentID}, false, nil
+	case err != nil:
+		return cp, false, fmt.Errorf("get audit checkpoint: %w", err)
+	}
+	if !s.db.signed(cp.MAC, agentID, cp.Sequence, cp.Hash, cp.Fingerprint) {
+		return checkpointRow{AgentID: agentID}, false, nil
+	}
+	return cp, true, nil
+}
+
+// walkChain re-hashes the agent's chain in tx from cp to its head, in
+// batches of verifyBatch: valid and the chain's latest fingerprint.
+func walkChain(ctx context.Context, tx bun.Tx, row *agentRow, cp checkpointRow) (valid bool, fp string, err error) {
+	walk := agent.NewChainWalk(cp.Sequence, cp.Hash, cp.Fingerprint)
+	for after := cp.Sequence; after < row.AuditSeq; {
+		var rows []auditRow
+		if err := tx.NewSelect().Model(&rows).Where("agent_id = ?", row.ID).Where("sequence > ?", after).
+			Where("sequence <= ?", row.AuditSeq).Order("sequence").Limit(verifyBatch).Scan(ctx); err != nil {
+			return false, "", fmt.Errorf("read audit chain: %w", err)
+		}
+		entries := make([]agent.AuditEntry, len(rows))
+		for i, r := range rows {
+			entries[i] = r.entry()
+		}
+		walk.Add(entries) // on to the end even when broken: the latest fingerprint counts
+		if len(rows) == 0 {
+			break
+		}
+		after = rows[len(rows)-1].Sequence
+	}
+	valid, fp = walk.End(row.AuditSeq, row.AuditHead)
+	return valid, fp, nil
+}
+
+// advanceCheckpoint signs and stores the checkpoint at the agent's verified
+// head, only ever forward: a slower verification cannot move it back.
+func (s *AgentService) advanceCheckpoint(ctx context.Context, row *agentRow, chainFP string) error {
+	next := checkpointRow{AgentID: row.ID, Sequence: row.AuditSeq, Hash: row.AuditHead, Fingerprint: chainFP}
+	next.MAC = s.db.sign(row.ID, next.Sequence, next.Hash, next.Fingerprint)
+	if _, err := s.db.bun.NewInsert().Model(&next).
+		On("CONFLICT (agent_id) DO UPDATE").
+		Set("sequence = EXCLUDED.sequence, hash = EXCLUDED.hash, fingerprint = EXCLUDED.fingerprint, mac = EXCLUDED.mac").
+		Where("checkpoint_row.sequence < EXCLUDED.sequence").Exec(ctx); err != nil {
+		return fmt.Errorf("store audit checkpoint: %w", err)
+	}
+	return nil
 }

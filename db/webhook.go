@@ -142,11 +142,7 @@ func (s *WebhookService) verify(ctx context.Context, whID, url, secret string) e
 
 // Register stores an endpoint once it answered a signed webhook.verification
 // with 2xx; the answer carries the secret, the only time it is shown besides rotation.
-func (s *WebhookService) Register(ctx context.Context, in webhook.RegisterInput) (*webhook.Endpoint, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) Register(ctx context.Context, p auth.Principal, in webhook.RegisterInput) (*webhook.Endpoint, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -160,7 +156,7 @@ func (s *WebhookService) Register(ctx context.Context, in webhook.RegisterInput)
 	now := s.db.Now()
 	row := webhookRow{ID: whID, OrgID: p.OrgID, URL: in.URL, Events: in.Events, Active: true,
 		SecretSealed: s.seal(whID, secret), CreatedAt: now, UpdatedAt: now}
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		// The organization's row lock serializes registrations, so the cap
 		// holds; NO KEY UPDATE leaves the key-share locks of foreign keys
 		// (every event's event_orgs row takes one) free to pass.
@@ -215,11 +211,7 @@ func (s *WebhookService) checkRoom(ctx context.Context, q bun.IDB, orgID string)
 }
 
 // List returns the organization's endpoints, oldest first.
-func (s *WebhookService) List(ctx context.Context) ([]webhook.Endpoint, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) List(ctx context.Context, p auth.Principal) ([]webhook.Endpoint, error) {
 	var rows []webhookRow
 	if err := s.db.bun.NewSelect().Model(&rows).Where("org_id = ?", p.OrgID).Order("created_at", "id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list webhooks: %w", err)
@@ -242,11 +234,7 @@ func (s *WebhookService) AnyActive(ctx context.Context) (bool, error) {
 }
 
 // Get returns one of the organization's endpoints.
-func (s *WebhookService) Get(ctx context.Context, whID string) (*webhook.Endpoint, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) Get(ctx context.Context, p auth.Principal, whID string) (*webhook.Endpoint, error) {
 	row, err := s.find(ctx, s.db.bun, p.OrgID, whID, false)
 	if err != nil {
 		return nil, err
@@ -257,11 +245,7 @@ func (s *WebhookService) Get(ctx context.Context, whID string) (*webhook.Endpoin
 // Update changes an endpoint. A new URL must answer a signed
 // webhook.verification first. Re-activating resets consecutive_failures and
 // queues the events the endpoint missed while inactive (within the retention).
-func (s *WebhookService) Update(ctx context.Context, whID string, in webhook.UpdateInput) (*webhook.Endpoint, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) Update(ctx context.Context, p auth.Principal, whID string, in webhook.UpdateInput) (*webhook.Endpoint, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -379,11 +363,7 @@ func (s *WebhookService) jobsFor(orgID, whID string, seqs []int64) []river.Inser
 // its queued jobs find it gone and stop. A job recording attempts holds a
 // key-share lock on the endpoint's row, so the deletion waits for it and
 // then deletes those records too.
-func (s *WebhookService) Delete(ctx context.Context, whID string) error {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return err
-	}
+func (s *WebhookService) Delete(ctx context.Context, p auth.Principal, whID string) error {
 	return s.db.inTx(ctx, func(tx *txn) error {
 		res, err := tx.NewDelete().Model((*webhookRow)(nil)).Where("id = ?", whID).Where("org_id = ?", p.OrgID).Exec(ctx)
 		if err != nil {
@@ -401,11 +381,7 @@ func (s *WebhookService) Delete(ctx context.Context, whID string) error {
 
 // Test sends a signed webhook.test now and reports the answer; it records
 // nothing and leaves consecutive_failures alone.
-func (s *WebhookService) Test(ctx context.Context, whID string) (*webhook.TestResult, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) Test(ctx context.Context, p auth.Principal, whID string) (*webhook.TestResult, error) {
 	row, err := s.find(ctx, s.db.bun, p.OrgID, whID, false)
 	if err != nil {
 		return nil, err
@@ -439,14 +415,10 @@ func (s *WebhookService) secrets(row *webhookRow) ([]string, error) {
 
 // RotateSecret gives the endpoint a new secret; for webhook.RotationOverlap
 // deliveries are signed under the old one as well.
-func (s *WebhookService) RotateSecret(ctx context.Context, whID string) (*webhook.Endpoint, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) RotateSecret(ctx context.Context, p auth.Principal, whID string) (*webhook.Endpoint, error) {
 	secret := webhook.NewSecret()
 	var out *webhook.Endpoint
-	err = s.db.inTx(ctx, func(tx *txn) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		row, err := s.find(ctx, tx, p.OrgID, whID, true)
 		if err != nil {
 			return err
@@ -471,11 +443,7 @@ func (s *WebhookService) RotateSecret(ctx context.Context, whID string) (*webhoo
 
 // Redeliver queues one event again for one endpoint, whatever its filter.
 // Errors: failure.NotFound for an endpoint or event the organization cannot see.
-func (s *WebhookService) Redeliver(ctx context.Context, whID, eventID string) error {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return err
-	}
+func (s *WebhookService) Redeliver(ctx context.Context, p auth.Principal, whID, eventID string) error {
 	if _, err := s.find(ctx, s.db.bun, p.OrgID, whID, false); err != nil {
 		return err
 	}

@@ -24,18 +24,14 @@ import (
 // at a time after the cursor of the previous page, or backwards before a
 // cursor: the endpoint's page of DeliveryPages, once the endpoint is found
 // to be the caller's (NotFound otherwise).
-func (s *WebhookService) Deliveries(ctx context.Context, whID string, w paging.Window) (*webhook.DeliveryPage, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) Deliveries(ctx context.Context, p auth.Principal, whID string, w paging.Window) (*webhook.DeliveryPage, error) {
 	if err := checkLimit(w.Limit); err != nil {
 		return nil, err
 	}
 	if _, err := s.find(ctx, s.db.bun, p.OrgID, whID, false); err != nil {
 		return nil, err
 	}
-	pages, err := s.DeliveryPages(ctx, []string{whID}, w)
+	pages, err := s.DeliveryPages(ctx, p, []string{whID}, w)
 	if err != nil {
 		return nil, err
 	}
@@ -49,11 +45,7 @@ func (s *WebhookService) Deliveries(ctx context.Context, whID string, w paging.W
 // its batches' keys only as far as the batches that can hold the page (the
 // primary key, first_at and n included, answers the walk alone), then
 // unnests only those (pageAttempts, pageAttemptsBefore).
-func (s *WebhookService) DeliveryPages(ctx context.Context, whIDs []string, w paging.Window) ([]*webhook.DeliveryPage, error) {
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *WebhookService) DeliveryPages(ctx context.Context, p auth.Principal, whIDs []string, w paging.Window) ([]*webhook.DeliveryPage, error) {
 	if err := checkLimit(w.Limit); err != nil {
 		return nil, err
 	}

@@ -13,16 +13,11 @@ import (
 )
 
 // acmeDB is a fresh database with acme's organization: the database, a
-// context acting as it, and its id.
+// context, and the organization's id.
 func acmeDB(t *testing.T) (*db.DB, context.Context, string) {
 	t.Helper()
 	d := dbtest.New(t)
-	ctx, _ := acme(t, d)
-	p, err := auth.FromContext(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d, ctx, p.OrgID
+	return d, t.Context(), acme(t, d).OrgID
 }
 
 // TestRecordCountsOnlyWhereRecordsMayBe: recording a batch counts the
@@ -120,12 +115,12 @@ func TestDispatchReadsThePositionIndex(t *testing.T) {
 	}
 }
 
-// acme creates an organization and returns a context acting with its key.
-func acme(t *testing.T, d *db.DB) (ctx context.Context, keyID string) {
+// acme creates an organization and returns the principal of its first key.
+func acme(t *testing.T, d *db.DB) auth.Principal {
 	t.Helper()
-	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(context.Background(), "acme")
+	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(t.Context(), "acme")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return auth.WithPrincipal(context.Background(), auth.Principal{OrgID: orgID, KeyID: keyID}), keyID
+	return auth.Principal{OrgID: orgID, KeyID: keyID, Role: auth.RoleAdmin}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
 )
 
@@ -110,10 +111,10 @@ type Event struct {
 	CreatedAt time.Time
 }
 
-// Reader reads events by id for the principal in ctx: those concerning its
+// Reader reads events by id for the principal p: those concerning its
 // organization, in one read; the others are absent.
 type Reader interface {
-	EventsByID(ctx context.Context, ids []string) ([]Event, error)
+	EventsByID(ctx context.Context, p auth.Principal, ids []string) ([]Event, error)
 }
 
 // Payload is the typed data of one event type, defined in the domain package

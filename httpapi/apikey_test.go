@@ -141,7 +141,7 @@ func TestRevokeAPIKeyEndsStreams(t *testing.T) {
 	b := setupLive(t)
 	_, otherProcess := b.process()
 	agentID := b.registerAgent(b.ts, b.key, "payer")
-	k, key, err := b.orgs.IssueKey(t.Context(), b.orgID, auth.KeyInput{Role: auth.RoleAgent, AgentIDs: []string{agentID}})
+	k, key, err := b.orgs.IssueKey(t.Context(), auth.Principal{OrgID: b.orgID, Role: auth.RoleAdmin}, auth.KeyInput{Role: auth.RoleAgent, AgentIDs: []string{agentID}})
 	must(t, err)
 
 	ws, _, err := dialWS(t, b.ts, transportWS)

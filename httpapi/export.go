@@ -24,7 +24,7 @@ const exportRoute = "GET /transactions/export"
 func exportRoutes(d Deps, meter func(context.Context, int) error) http.Handler {
 	mux := http.NewServeMux()
 	e := &exportEdge{restEdge: restEdge{d: d}, meter: meter}
-	route(mux, exportRoute, e.ServeHTTP)
+	route(mux, exportRoute, e.serve)
 	return mux
 }
 
@@ -37,7 +37,7 @@ type exportEdge struct {
 	meter func(context.Context, int) error
 }
 
-func (e *exportEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (e *exportEdge) serve(w http.ResponseWriter, r *http.Request, p auth.Principal) {
 	format, rng, fe := exportQuery(r)
 	if fe != nil {
 		writeRESTError(w, fe.Code.HTTPStatus(), fe)
@@ -48,7 +48,7 @@ func (e *exportEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := &exportStream{w: w, rc: http.NewResponseController(w), format: format}
-	err := e.stream(r.Context(), out, format, rng)
+	err := e.stream(r.Context(), p, out, format, rng)
 	switch {
 	case err == nil:
 		return
@@ -64,14 +64,14 @@ func (e *exportEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	panic(http.ErrAbortHandler)
 }
 
-// stream encodes the export into out batch by batch, each charged before
-// it is written, and finishes it.
-func (e *exportEdge) stream(ctx context.Context, out *exportStream, format transaction.Format, rng transaction.ExportRange) error {
+// stream encodes the export of what p sees into out batch by batch, each
+// charged before it is written, and finishes it.
+func (e *exportEdge) stream(ctx context.Context, p auth.Principal, out *exportStream, format transaction.Format, rng transaction.ExportRange) error {
 	enc, err := transaction.NewEncoder(out, format)
 	if err != nil {
 		return err
 	}
-	err = e.d.Services.Transactions.Export(ctx, rng, func(batch []*transaction.Transaction) error {
+	err = e.d.Services.Transactions.Export(ctx, p, rng, func(batch []*transaction.Transaction) error {
 		if err := e.meter(ctx, paging.Tokens(len(batch))); err != nil {
 			return err
 		}

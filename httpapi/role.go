@@ -78,17 +78,21 @@ func argAt(args map[string]any, path string) any {
 	return v
 }
 
+// restHandler serves a REST route for p, the principal the edge
+// authenticated.
+type restHandler func(w http.ResponseWriter, r *http.Request, p auth.Principal)
+
 // route adds a REST route to mux behind authorizeRoute: every route of the
 // REST edge is added this way.
-func route(mux *http.ServeMux, pattern string, h http.HandlerFunc) {
+func route(mux *http.ServeMux, pattern string, h restHandler) {
 	mux.HandleFunc(pattern, authorizeRoute(pattern, h))
 }
 
 // authorizeRoute wraps a REST route: the key's role must allow pattern, the
 // route's entry in auth.Operations (a route missing there is refused to
-// every key), or the request is answered 403 before the handler runs. The
-// caller authenticates first.
-func authorizeRoute(pattern string, h http.HandlerFunc) http.HandlerFunc {
+// every key), or the request is answered 403 before the handler runs; the
+// handler is given the principal. The caller authenticates first.
+func authorizeRoute(pattern string, h restHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		p, err := auth.FromContext(r.Context())
 		if err == nil {
@@ -98,6 +102,6 @@ func authorizeRoute(pattern string, h http.HandlerFunc) http.HandlerFunc {
 			WriteRESTError(w, err, nil)
 			return
 		}
-		h(w, r)
+		h(w, r, p)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/paging"
@@ -26,8 +27,8 @@ func webhookRoutes(d Deps) http.Handler {
 
 // routes are the webhook edge's handlers by route pattern, each the
 // pattern's entry in auth.Operations.
-func (e *restEdge) routes() map[string]http.HandlerFunc {
-	return map[string]http.HandlerFunc{
+func (e *restEdge) routes() map[string]restHandler {
+	return map[string]restHandler{
 		"POST /webhooks":                    e.register,
 		"GET /webhooks":                     e.list,
 		"GET /webhooks/{id}":                e.get,
@@ -71,7 +72,7 @@ type deliveryJSON struct {
 	CreatedAt    string  `json:"created_at"`
 }
 
-func (e *restEdge) register(w http.ResponseWriter, r *http.Request) {
+func (e *restEdge) register(w http.ResponseWriter, r *http.Request, p auth.Principal) {
 	var in struct {
 		URL    string   `json:"url"`
 		Events []string `json:"events"`
@@ -79,7 +80,7 @@ func (e *restEdge) register(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	ep, err := e.d.Services.Webhooks.Register(r.Context(), webhook.RegisterInput{URL: in.URL, Events: in.Events})
+	ep, err := e.d.Services.Webhooks.Register(r.Context(), p, webhook.RegisterInput{URL: in.URL, Events: in.Events})
 	if err != nil {
 		e.fail(w, r, err)
 		return
@@ -87,8 +88,8 @@ func (e *restEdge) register(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, toWebhookJSON(ep))
 }
 
-func (e *restEdge) list(w http.ResponseWriter, r *http.Request) {
-	eps, err := e.d.Services.Webhooks.List(r.Context())
+func (e *restEdge) list(w http.ResponseWriter, r *http.Request, p auth.Principal) {
+	eps, err := e.d.Services.Webhooks.List(r.Context(), p)
 	if err != nil {
 		e.fail(w, r, err)
 		return
@@ -100,8 +101,8 @@ func (e *restEdge) list(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"data": out})
 }
 
-func (e *restEdge) get(w http.ResponseWriter, r *http.Request) {
-	ep, err := e.d.Services.Webhooks.Get(r.Context(), r.PathValue("id"))
+func (e *restEdge) get(w http.ResponseWriter, r *http.Request, p auth.Principal) {
+	ep, err := e.d.Services.Webhooks.Get(r.Context(), p, r.PathValue("id"))
 	if err != nil {
 		e.fail(w, r, err)
 		return
@@ -109,7 +110,7 @@ func (e *restEdge) get(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, toWebhookJSON(ep))
 }
 
-func (e *restEdge) update(w http.ResponseWriter, r *http.Request) {
+func (e *restEdge) update(w http.ResponseWriter, r *http.Request, p auth.Principal) {
 	var in struct {
 		URL    *string  `json:"url"`
 		Events []string `json:"events"`
@@ -118,7 +119,7 @@ func (e *restEdge) update(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	ep, err := e.d.Services.Webhooks.Update(r.Context(), r.PathValue("id"), webhook.UpdateInput{URL: in.URL, Events: in.Events, Active: in.Active})
+	ep, err := e.d.Services.Webhooks.Update(r.Context(), p, r.PathValue("id"), webhook.UpdateInput{URL: in.URL, Events: in.Events, Active: in.Active})
 	if err != nil {
 		e.fail(w, r, err)
 		return
@@ -126,16 +127,16 @@ func (e *restEdge) update(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, toWebhookJSON(ep))
 }
 
-func (e *restEdge) delete(w http.ResponseWriter, r *http.Request) {
-	if err := e.d.Services.Webhooks.Delete(r.Context(), r.PathValue("id")); err != nil {
+func (e *restEdge) delete(w http.ResponseWriter, r *http.Request, p auth.Principal) {
+	if err := e.d.Services.Webhooks.Delete(r.Context(), p, r.PathValue("id")); err != nil {
 		e.fail(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (e *restEdge) test(w http.ResponseWriter, r *http.Request) {
-	res, err := e.d.Services.Webhooks.Test(r.Context(), r.PathValue("id"))
+func (e *restEdge) test(w http.ResponseWriter, r *http.Request, p auth.Principal) {
+	res, err := e.d.Services.Webhooks.Test(r.Context(), p, r.PathValue("id"))
 	if err != nil {
 		e.fail(w, r, err)
 		return
@@ -143,7 +144,7 @@ func (e *restEdge) test(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"status_code": res.StatusCode, "success": res.Success})
 }
 
-func (e *restEdge) deliveries(w http.ResponseWriter, r *http.Request) {
+func (e *restEdge) deliveries(w http.ResponseWriter, r *http.Request, p auth.Principal) {
 	limit := paging.Default
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -153,7 +154,7 @@ func (e *restEdge) deliveries(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	page, err := e.d.Services.Webhooks.Deliveries(r.Context(), r.PathValue("id"), paging.Window{Limit: limit, After: r.URL.Query().Get("after")})
+	page, err := e.d.Services.Webhooks.Deliveries(r.Context(), p, r.PathValue("id"), paging.Window{Limit: limit, After: r.URL.Query().Get("after")})
 	if err != nil {
 		e.fail(w, r, err)
 		return
@@ -170,8 +171,8 @@ func (e *restEdge) deliveries(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"data": out, "next_cursor": next})
 }
 
-func (e *restEdge) rotate(w http.ResponseWriter, r *http.Request) {
-	ep, err := e.d.Services.Webhooks.RotateSecret(r.Context(), r.PathValue("id"))
+func (e *restEdge) rotate(w http.ResponseWriter, r *http.Request, p auth.Principal) {
+	ep, err := e.d.Services.Webhooks.RotateSecret(r.Context(), p, r.PathValue("id"))
 	if err != nil {
 		e.fail(w, r, err)
 		return
@@ -179,7 +180,7 @@ func (e *restEdge) rotate(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, toWebhookJSON(ep))
 }
 
-func (e *restEdge) redeliver(w http.ResponseWriter, r *http.Request) {
+func (e *restEdge) redeliver(w http.ResponseWriter, r *http.Request, p auth.Principal) {
 	var in struct {
 		EventID string `json:"event_id"`
 	}
@@ -190,7 +191,7 @@ func (e *restEdge) redeliver(w http.ResponseWriter, r *http.Request) {
 		writeRESTError(w, http.StatusUnprocessableEntity, failure.Invalid("event_id", "is required"))
 		return
 	}
-	if err := e.d.Services.Webhooks.Redeliver(r.Context(), r.PathValue("id"), in.EventID); err != nil {
+	if err := e.d.Services.Webhooks.Redeliver(r.Context(), p, r.PathValue("id"), in.EventID); err != nil {
 		e.fail(w, r, err)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/resolvers/preload"
@@ -19,13 +20,21 @@ func entryPointers(entries []agent.AuditEntry) []*agent.AuditEntry {
 }
 
 func (r *queryResolver) Agent(ctx context.Context, id string) (*preload.Agent, error) {
-	a, err := r.svc.Agents.Get(ctx, id)
-	return r.preloadAgent(ctx, a, err)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.svc.Agents.Get(ctx, p, id)
+	return r.preloadAgent(ctx, p, a, err)
 }
 
 // Agents reads the page with what its nodes (and its edges' nodes) select
 // read ahead: with trust, the page and its profiles in one statement.
 func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit *int, after *string, first, last *int, before *string) (*model.AgentConnection, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	w, err := window(ctx, limit, first, last, after, before)
 	if err != nil {
 		return nil, err
@@ -37,14 +46,14 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 		profiles []*trust.Profile
 	)
 	if sel.Trust {
-		page, profiles, err = r.svc.Trust.ListWithProfiles(ctx, f)
+		page, profiles, err = r.svc.Trust.ListWithProfiles(ctx, p, f)
 	} else {
-		page, err = r.svc.Agents.List(ctx, f)
+		page, err = r.svc.Agents.List(ctx, p, f)
 	}
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := r.preloadAgents(ctx, page.Agents, profiles, sel)
+	nodes, err := r.preloadAgents(ctx, p, page.Agents, profiles, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -58,11 +67,19 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 }
 
 func (r *queryResolver) VerifyAgent(ctx context.Context, id string) (*agent.Verification, error) {
-	return r.svc.Agents.Verify(ctx, id)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Agents.Verify(ctx, p, id)
 }
 
 func (r *queryResolver) AgentAuditChain(ctx context.Context, agentID string, after, limit *int) ([]*agent.AuditEntry, error) {
-	chain, err := r.svc.Agents.AuditChain(ctx, agentID, preload.ChainPage(after, limit))
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	chain, err := r.svc.Agents.AuditChain(ctx, p, agentID, preload.ChainPage(after, limit))
 	if err != nil {
 		return nil, err
 	}
@@ -70,29 +87,45 @@ func (r *queryResolver) AgentAuditChain(ctx context.Context, agentID string, aft
 }
 
 func (r *mutationResolver) RegisterAgent(ctx context.Context, in model.RegisterAgentInput) (*preload.Agent, error) {
-	a, err := r.svc.Agents.Register(ctx, agent.RegisterInput{
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.svc.Agents.Register(ctx, p, agent.RegisterInput{
 		Name: in.Name, AuthorizedActions: in.AuthorizedActions, SpendingLimit: in.SpendingLimit,
 		DailyLimit: in.DailyLimit, Currency: in.Currency, Environment: in.Environment,
 	})
-	return r.preloadAgent(ctx, a, err)
+	return r.preloadAgent(ctx, p, a, err)
 }
 
 func (r *mutationResolver) UpdateAgent(ctx context.Context, id string, in model.UpdateAgentInput) (*preload.Agent, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	daily, set := in.DailyLimit.ValueOK()
-	a, err := r.svc.Agents.Update(ctx, id, agent.UpdateInput{
+	a, err := r.svc.Agents.Update(ctx, p, id, agent.UpdateInput{
 		Name: in.Name, SpendingLimit: in.SpendingLimit, DailyLimit: daily, ClearDailyLimit: set && daily == nil,
 	})
-	return r.preloadAgent(ctx, a, err)
+	return r.preloadAgent(ctx, p, a, err)
 }
 
 func (r *mutationResolver) SuspendAgent(ctx context.Context, id string, reason *string) (*preload.Agent, error) {
-	a, err := r.svc.Agents.Suspend(ctx, id, reason)
-	return r.preloadAgent(ctx, a, err)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.svc.Agents.Suspend(ctx, p, id, reason)
+	return r.preloadAgent(ctx, p, a, err)
 }
 
 func (r *mutationResolver) ReinstateAgent(ctx context.Context, id string, reason *string) (*preload.Agent, error) {
-	a, err := r.svc.Agents.Reinstate(ctx, id, reason)
-	return r.preloadAgent(ctx, a, err)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.svc.Agents.Reinstate(ctx, p, id, reason)
+	return r.preloadAgent(ctx, p, a, err)
 }
 
 // AgentConnection returns the AgentConnection field resolver.
@@ -104,5 +137,9 @@ type agentConnectionResolver struct{ *Resolver }
 
 // TotalCount runs only when asked for, under the page's filter.
 func (r *agentConnectionResolver) TotalCount(ctx context.Context, c *model.AgentConnection) (int, error) {
-	return r.svc.Agents.Count(ctx, c.Status)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return r.svc.Agents.Count(ctx, p, c.Status)
 }

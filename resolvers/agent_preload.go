@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/resolvers/preload"
 	"github.com/agenttrust/service/trust"
 )
@@ -13,9 +14,9 @@ import (
 // (none when profiles were read with the agents: profiles[i] is
 // agents[i]'s) and one per distinct page of their audit chains, whatever
 // the number of agents.
-func (r *Resolver) preloadAgents(ctx context.Context, agents []*agent.Agent, profiles []*trust.Profile, sel preload.Selection) ([]*preload.Agent, error) {
+func (r *Resolver) preloadAgents(ctx context.Context, p auth.Principal, agents []*agent.Agent, profiles []*trust.Profile, sel preload.Selection) ([]*preload.Agent, error) {
 	if sel.Trust && profiles == nil && len(agents) > 0 {
-		read, err := r.svc.Trust.Profiles(ctx, agentIDs(agents))
+		read, err := r.svc.Trust.Profiles(ctx, p, agentIDs(agents))
 		if err != nil {
 			return nil, err
 		}
@@ -24,18 +25,18 @@ func (r *Resolver) preloadAgents(ctx context.Context, agents []*agent.Agent, pro
 			profiles[i] = read[a.ID]
 		}
 	}
-	chains, err := r.readChains(ctx, agents, sel.Chains)
+	chains, err := r.readChains(ctx, p, agents, sel.Chains)
 	if err != nil {
 		return nil, err
 	}
 	slab := make([]preload.Agent, len(agents))
 	out := make([]*preload.Agent, len(agents))
 	for i, a := range agents {
-		var p *trust.Profile
+		var prof *trust.Profile
 		if profiles != nil {
-			p = profiles[i]
+			prof = profiles[i]
 		}
-		slab[i] = preload.NewAgent(a, p, chains[i])
+		slab[i] = preload.NewAgent(a, prof, chains[i])
 		out[i] = &slab[i]
 	}
 	return out, nil
@@ -44,7 +45,7 @@ func (r *Resolver) preloadAgents(ctx context.Context, agents []*agent.Agent, pro
 // readChains reads each page of the agents' chains in one statement;
 // chains[i] are agents[i]'s pages. An invalid page is every agent's error
 // for that field, and is not read.
-func (r *Resolver) readChains(ctx context.Context, agents []*agent.Agent, pages []agent.ChainPage) ([][]preload.Chain, error) {
+func (r *Resolver) readChains(ctx context.Context, p auth.Principal, agents []*agent.Agent, pages []agent.ChainPage) ([][]preload.Chain, error) {
 	chains := make([][]preload.Chain, len(agents))
 	if len(pages) == 0 || len(agents) == 0 {
 		return chains, nil
@@ -58,7 +59,7 @@ func (r *Resolver) readChains(ctx context.Context, agents []*agent.Agent, pages 
 		invalid := page.Validate()
 		if invalid == nil {
 			var err error
-			if read, err = r.svc.Agents.AuditChains(ctx, ids, page); err != nil {
+			if read, err = r.svc.Agents.AuditChains(ctx, p, ids, page); err != nil {
 				return nil, err
 			}
 		}
@@ -71,7 +72,7 @@ func (r *Resolver) readChains(ctx context.Context, agents []*agent.Agent, pages 
 
 // preloadAgent is preloadAgents for the one agent a field answers, or
 // the error of the call that read it.
-func (r *Resolver) preloadAgent(ctx context.Context, a *agent.Agent, err error) (*preload.Agent, error) {
+func (r *Resolver) preloadAgent(ctx context.Context, p auth.Principal, a *agent.Agent, err error) (*preload.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func (r *Resolver) preloadAgent(ctx context.Context, a *agent.Agent, err error) 
 	if !sel.Any() {
 		return &preload.Agent{Agent: a}, nil
 	}
-	out, err := r.preloadAgents(ctx, []*agent.Agent{a}, nil, sel)
+	out, err := r.preloadAgents(ctx, p, []*agent.Agent{a}, nil, sel)
 	if err != nil {
 		return nil, err
 	}

@@ -3,22 +3,31 @@ package resolvers
 import (
 	"context"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/trust"
 )
 
 func (r *queryResolver) Dispute(ctx context.Context, id string) (*trust.Dispute, error) {
-	return r.svc.Trust.Dispute(ctx, id)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Trust.Dispute(ctx, p, id)
 }
 
 func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *trust.DisputeStatus, limit *int, after *string, first, last *int, before *string) (*model.DisputeConnection, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	w, err := window(ctx, limit, first, last, after, before)
 	if err != nil {
 		return nil, err
 	}
 	f := trust.DisputeFilter{AgentID: agentID, Status: status, Window: w}
-	page, err := r.svc.Trust.Disputes(ctx, f)
+	page, err := r.svc.Trust.Disputes(ctx, p, f)
 	if err != nil {
 		return nil, err
 	}
@@ -32,11 +41,19 @@ func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *t
 }
 
 func (r *mutationResolver) ReportAgent(ctx context.Context, in model.ReportAgentInput) (*trust.Dispute, error) {
-	return r.svc.Trust.Report(ctx, trust.ReportInput{AgentID: in.AgentID, Reason: in.Reason, EvidenceIDs: in.EvidenceIds})
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Trust.Report(ctx, p, trust.ReportInput{AgentID: in.AgentID, Reason: in.Reason, EvidenceIDs: in.EvidenceIds})
 }
 
 func (r *mutationResolver) WithdrawDispute(ctx context.Context, id string) (*trust.Dispute, error) {
-	return r.svc.Trust.Withdraw(ctx, id)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Trust.Withdraw(ctx, p, id)
 }
 
 // DisputeConnection returns the DisputeConnection field resolver.
@@ -48,5 +65,9 @@ type disputeConnectionResolver struct{ *Resolver }
 
 // TotalCount runs only when asked for, under the page's filter.
 func (r *disputeConnectionResolver) TotalCount(ctx context.Context, c *model.DisputeConnection) (int, error) {
-	return r.svc.Trust.CountDisputes(ctx, c.Filter)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return r.svc.Trust.CountDisputes(ctx, p, c.Filter)
 }

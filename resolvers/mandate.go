@@ -3,22 +3,31 @@ package resolvers
 import (
 	"context"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/mandate"
 )
 
 func (r *queryResolver) Mandate(ctx context.Context, id string) (*mandate.Mandate, error) {
-	return r.svc.Mandates.Get(ctx, id)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Mandates.Get(ctx, p, id)
 }
 
 func (r *queryResolver) Mandates(ctx context.Context, agentID *string, status *mandate.Status, limit *int, after *string, first, last *int, before *string) (*model.MandateConnection, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	w, err := window(ctx, limit, first, last, after, before)
 	if err != nil {
 		return nil, err
 	}
 	f := mandate.Filter{AgentID: agentID, Status: status, Window: w}
-	page, err := r.svc.Mandates.List(ctx, f)
+	page, err := r.svc.Mandates.List(ctx, p, f)
 	if err != nil {
 		return nil, err
 	}
@@ -32,14 +41,22 @@ func (r *queryResolver) Mandates(ctx context.Context, agentID *string, status *m
 }
 
 func (r *mutationResolver) CreateMandate(ctx context.Context, in model.CreateMandateInput) (*mandate.Mandate, error) {
-	return r.svc.Mandates.Create(ctx, mandate.CreateInput{AgentID: in.AgentID, Description: in.Description,
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Mandates.Create(ctx, p, mandate.CreateInput{AgentID: in.AgentID, Description: in.Description,
 		Actions: in.Actions, CounterpartyAgents: in.CounterpartyAgents, CounterpartyOrgs: in.CounterpartyOrgs,
 		MaxPerTransaction: in.MaxPerTransaction, Budget: in.Budget, MaxUses: in.MaxUses,
 		NotBefore: in.NotBefore, ExpiresAt: in.ExpiresAt})
 }
 
 func (r *mutationResolver) RevokeMandate(ctx context.Context, id string, reason *string) (*mandate.Mandate, error) {
-	return r.svc.Mandates.Revoke(ctx, id, reason)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Mandates.Revoke(ctx, p, id, reason)
 }
 
 // MandateConnection returns the MandateConnection field resolver.
@@ -51,5 +68,9 @@ type mandateConnectionResolver struct{ *Resolver }
 
 // TotalCount runs only when asked for, under the page's filter.
 func (r *mandateConnectionResolver) TotalCount(ctx context.Context, c *model.MandateConnection) (int, error) {
-	return r.svc.Mandates.Count(ctx, c.Filter)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return r.svc.Mandates.Count(ctx, p, c.Filter)
 }

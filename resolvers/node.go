@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/paging"
@@ -46,6 +47,10 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]preload.Node
 // readNodes reads the objects ids name, grouped by type, each group in
 // one read; ids of no Node type, and objects not visible, are absent.
 func (r *queryResolver) readNodes(ctx context.Context, ids []string) (map[string]preload.Node, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	groups := make(map[string][]string)
 	seen := make(map[string]bool, len(ids))
 	for _, nodeID := range ids {
@@ -63,7 +68,7 @@ func (r *queryResolver) readNodes(ctx context.Context, ids []string) (map[string
 	found := make(map[string]preload.Node, len(ids))
 	for _, kind := range nodeKinds {
 		if group := groups[kind]; len(group) > 0 {
-			if err := r.readKind(ctx, kind, group, found); err != nil {
+			if err := r.readKind(ctx, p, kind, group, found); err != nil {
 				return nil, err
 			}
 		}
@@ -71,15 +76,15 @@ func (r *queryResolver) readNodes(ctx context.Context, ids []string) (map[string
 	return found, nil
 }
 
-// readKind reads the objects of one type among ids into found.
-func (r *queryResolver) readKind(ctx context.Context, kind string, ids []string, found map[string]preload.Node) error {
+// readKind reads the objects of one type among ids visible to p into found.
+func (r *queryResolver) readKind(ctx context.Context, p auth.Principal, kind string, ids []string, found map[string]preload.Node) error {
 	switch kind {
 	case id.Agent:
-		agents, err := r.svc.Agents.GetMany(ctx, ids)
+		agents, err := r.svc.Agents.GetMany(ctx, p, ids)
 		if err != nil {
 			return err
 		}
-		nodes, err := r.preloadAgents(ctx, agents, nil, preload.OfAgent(ctx))
+		nodes, err := r.preloadAgents(ctx, p, agents, nil, preload.OfAgent(ctx))
 		if err != nil {
 			return err
 		}
@@ -87,33 +92,33 @@ func (r *queryResolver) readKind(ctx context.Context, kind string, ids []string,
 			found[n.ID] = n
 		}
 	case id.Transaction:
-		txs, err := r.svc.Transactions.GetMany(ctx, ids)
+		txs, err := r.svc.Transactions.GetMany(ctx, p, ids)
 		for _, t := range txs {
 			found[t.ID] = t
 		}
 		return err
 	case id.Dispute:
-		ds, err := r.svc.Trust.DisputesByID(ctx, ids)
+		ds, err := r.svc.Trust.DisputesByID(ctx, p, ids)
 		for _, d := range ds {
 			found[d.ID] = d
 		}
 		return err
 	case id.Webhook:
-		eps, err := r.svc.Webhooks.GetMany(ctx, ids)
+		eps, err := r.svc.Webhooks.GetMany(ctx, p, ids)
 		for i := range eps {
 			found[eps[i].ID] = &eps[i]
 		}
 		return err
 	case id.Delivery:
-		ds, err := r.svc.Webhooks.DeliveriesByID(ctx, ids)
+		ds, err := r.svc.Webhooks.DeliveriesByID(ctx, p, ids)
 		for i := range ds {
 			found[ds[i].ID] = &ds[i]
 		}
 		return err
 	case id.Key:
-		return r.readKeys(ctx, ids, found)
+		return r.readKeys(ctx, p, ids, found)
 	case id.Mandate:
-		ms, err := r.svc.Mandates.GetMany(ctx, ids)
+		ms, err := r.svc.Mandates.GetMany(ctx, p, ids)
 		for _, m := range ms {
 			found[m.ID] = m
 		}
@@ -122,7 +127,7 @@ func (r *queryResolver) readKind(ctx context.Context, kind string, ids []string,
 		if r.svc.Events == nil {
 			return nil
 		}
-		evs, err := r.svc.Events.EventsByID(ctx, ids)
+		evs, err := r.svc.Events.EventsByID(ctx, p, ids)
 		for i := range evs {
 			found[evs[i].ID] = &evs[i]
 		}

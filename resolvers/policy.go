@@ -6,13 +6,18 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/resolvers/preload"
 )
 
 func (r *mutationResolver) SetAgentPolicy(ctx context.Context, agentID string, in model.SpendPolicyInput, expectedVersion *int) (*preload.Agent, error) {
-	a, err := r.svc.Agents.SetPolicy(ctx, agentID, policyInput(in), expectedVersion)
-	return r.preloadAgent(ctx, a, err)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.svc.Agents.SetPolicy(ctx, p, agentID, policyInput(in), expectedVersion)
+	return r.preloadAgent(ctx, p, a, err)
 }
 
 // policyInput converts a SpendPolicyInput: setAgentPolicy and simulatePolicy read it alike.

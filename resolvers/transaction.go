@@ -2,6 +2,8 @@ package resolvers
 
 import (
 	"context"
+
+	"github.com/agenttrust/service/auth"
 	"time"
 
 	"github.com/agenttrust/service/graph"
@@ -11,16 +13,24 @@ import (
 )
 
 func (r *queryResolver) Transaction(ctx context.Context, id string) (*transaction.Transaction, error) {
-	return r.svc.Transactions.Get(ctx, id)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Transactions.Get(ctx, p, id)
 }
 
 func (r *queryResolver) Transactions(ctx context.Context, agentID *string, status *transaction.Status, limit *int, after *string, first, last *int, before *string) (*model.TransactionConnection, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	w, err := window(ctx, limit, first, last, after, before)
 	if err != nil {
 		return nil, err
 	}
 	f := transaction.ListFilter{AgentID: agentID, Status: status, Window: w}
-	page, err := r.svc.Transactions.List(ctx, f)
+	page, err := r.svc.Transactions.List(ctx, p, f)
 	if err != nil {
 		return nil, err
 	}
@@ -34,9 +44,13 @@ func (r *queryResolver) Transactions(ctx context.Context, agentID *string, statu
 }
 
 func (r *queryResolver) ExportTransactions(ctx context.Context, format transaction.Format, since, until *time.Time) (*transaction.Export, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	rng := transaction.ExportRange{Since: since, Until: until}
 	return transaction.Collect(format, r.opts.ExportMaxBytes, func(each func([]*transaction.Transaction) error) error {
-		return r.svc.Transactions.Export(ctx, rng, func(batch []*transaction.Transaction) error {
+		return r.svc.Transactions.Export(ctx, p, rng, func(batch []*transaction.Transaction) error {
 			if err := r.opts.Meter(ctx, paging.Tokens(len(batch))); err != nil {
 				return err
 			}
@@ -46,22 +60,38 @@ func (r *queryResolver) ExportTransactions(ctx context.Context, format transacti
 }
 
 func (r *mutationResolver) ExecuteTransaction(ctx context.Context, in model.ExecuteTransactionInput) (*transaction.Transaction, error) {
-	return r.svc.Transactions.Execute(ctx, transaction.ExecuteInput{
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Transactions.Execute(ctx, p, transaction.ExecuteInput{
 		FromAgent: in.FromAgent, ToAgent: in.ToAgent, Action: in.Action, Amount: in.Amount,
 		Currency: in.Currency, Memo: in.Memo, IdempotencyKey: in.IdempotencyKey, MandateID: in.MandateID,
 	})
 }
 
 func (r *mutationResolver) ReverseTransaction(ctx context.Context, id, reason string) (*transaction.Transaction, error) {
-	return r.svc.Transactions.Reverse(ctx, id, reason)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Transactions.Reverse(ctx, p, id, reason)
 }
 
 func (r *mutationResolver) ApproveTransaction(ctx context.Context, id string) (*transaction.Transaction, error) {
-	return r.svc.Transactions.Approve(ctx, id)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Transactions.Approve(ctx, p, id)
 }
 
 func (r *mutationResolver) DeclineTransaction(ctx context.Context, id, reason string) (*transaction.Transaction, error) {
-	return r.svc.Transactions.Decline(ctx, id, reason)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Transactions.Decline(ctx, p, id, reason)
 }
 
 // TransactionConnection returns the TransactionConnection field resolver.
@@ -73,5 +103,9 @@ type transactionConnectionResolver struct{ *Resolver }
 
 // TotalCount runs only when asked for, under the page's filter.
 func (r *transactionConnectionResolver) TotalCount(ctx context.Context, c *model.TransactionConnection) (int, error) {
-	return r.svc.Transactions.Count(ctx, c.Filter)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return r.svc.Transactions.Count(ctx, p, c.Filter)
 }

@@ -2,6 +2,8 @@ package resolvers
 
 import (
 	"context"
+
+	"github.com/agenttrust/service/auth"
 	"math"
 	"time"
 
@@ -12,24 +14,36 @@ import (
 )
 
 func (r *queryResolver) TrustProfile(ctx context.Context, agentID string) (*trust.Profile, error) {
-	profiles, err := r.svc.Trust.Profiles(ctx, []string{agentID})
+	p, err := auth.FromContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p, ok := profiles[agentID]
+	profiles, err := r.svc.Trust.Profiles(ctx, p, []string{agentID})
+	if err != nil {
+		return nil, err
+	}
+	prof, ok := profiles[agentID]
 	if !ok {
 		return nil, failure.Errorf(failure.NotFound, "agent %q not found", agentID)
 	}
-	return p, nil
+	return prof, nil
 }
 
 func (r *queryResolver) EvaluateTrust(ctx context.Context, in model.TrustEvaluationInput) (*trust.Evaluation, error) {
-	return r.svc.Trust.Evaluate(ctx, trust.EvaluateInput{AgentID: in.AgentID, Action: in.Action, Amount: in.Amount, Currency: in.Currency, ToAgent: in.ToAgent,
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Trust.Evaluate(ctx, p, trust.EvaluateInput{AgentID: in.AgentID, Action: in.Action, Amount: in.Amount, Currency: in.Currency, ToAgent: in.ToAgent,
 		MandateID: in.MandateID})
 }
 
 func (r *queryResolver) BatchTrust(ctx context.Context, agentIDs []string) ([]*trust.Summary, error) {
-	summaries, err := r.svc.Trust.Batch(ctx, agentIDs)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	summaries, err := r.svc.Trust.Batch(ctx, p, agentIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +55,11 @@ func (r *queryResolver) BatchTrust(ctx context.Context, agentIDs []string) ([]*t
 }
 
 func (r *queryResolver) TrustHistory(ctx context.Context, agentID string, since *time.Time) ([]*trust.Snapshot, error) {
-	snaps, err := r.svc.Trust.History(ctx, agentID, since)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	snaps, err := r.svc.Trust.History(ctx, p, agentID, since)
 	if err != nil {
 		return nil, err
 	}

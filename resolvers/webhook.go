@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/webhook"
@@ -16,6 +17,10 @@ type webhookResolver struct{ *Resolver }
 // Deliveries is a batch resolver: gqlgen hands it every endpoint of a list
 // at once, and their pages are read in one statement.
 func (r *webhookResolver) Deliveries(ctx context.Context, eps []*webhook.Endpoint, limit *int, after *string, first, last *int, before *string) ([]*model.WebhookDeliveryConnection, error) {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	w, err := window(ctx, limit, first, last, after, before)
 	if err != nil {
 		return nil, err
@@ -24,7 +29,7 @@ func (r *webhookResolver) Deliveries(ctx context.Context, eps []*webhook.Endpoin
 	for i, ep := range eps {
 		ids[i] = ep.ID
 	}
-	pages, err := r.svc.Webhooks.DeliveryPages(ctx, ids, w)
+	pages, err := r.svc.Webhooks.DeliveryPages(ctx, p, ids, w)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +56,11 @@ func deliveryConnection(page *webhook.DeliveryPage) *model.WebhookDeliveryConnec
 }
 
 func (r *queryResolver) Webhooks(ctx context.Context) ([]*webhook.Endpoint, error) {
-	eps, err := r.svc.Webhooks.List(ctx)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	eps, err := r.svc.Webhooks.List(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -63,34 +72,62 @@ func (r *queryResolver) Webhooks(ctx context.Context) ([]*webhook.Endpoint, erro
 }
 
 func (r *queryResolver) Webhook(ctx context.Context, id string) (*webhook.Endpoint, error) {
-	return r.svc.Webhooks.Get(ctx, id)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Webhooks.Get(ctx, p, id)
 }
 
 func (r *mutationResolver) RegisterWebhook(ctx context.Context, in model.RegisterWebhookInput) (*webhook.Endpoint, error) {
-	return r.svc.Webhooks.Register(ctx, webhook.RegisterInput{URL: in.URL, Events: in.Events})
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Webhooks.Register(ctx, p, webhook.RegisterInput{URL: in.URL, Events: in.Events})
 }
 
 func (r *mutationResolver) UpdateWebhook(ctx context.Context, id string, in model.UpdateWebhookInput) (*webhook.Endpoint, error) {
-	return r.svc.Webhooks.Update(ctx, id, webhook.UpdateInput{URL: in.URL, Events: in.Events, Active: in.Active})
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Webhooks.Update(ctx, p, id, webhook.UpdateInput{URL: in.URL, Events: in.Events, Active: in.Active})
 }
 
 func (r *mutationResolver) DeleteWebhook(ctx context.Context, id string) (bool, error) {
-	if err := r.svc.Webhooks.Delete(ctx, id); err != nil {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := r.svc.Webhooks.Delete(ctx, p, id); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
 func (r *mutationResolver) TestWebhook(ctx context.Context, id string) (*webhook.TestResult, error) {
-	return r.svc.Webhooks.Test(ctx, id)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Webhooks.Test(ctx, p, id)
 }
 
 func (r *mutationResolver) RotateWebhookSecret(ctx context.Context, id string) (*webhook.Endpoint, error) {
-	return r.svc.Webhooks.RotateSecret(ctx, id)
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Webhooks.RotateSecret(ctx, p, id)
 }
 
 func (r *mutationResolver) RedeliverEvent(ctx context.Context, webhookID, eventID string) (bool, error) {
-	if err := r.svc.Webhooks.Redeliver(ctx, webhookID, eventID); err != nil {
+	p, err := auth.FromContext(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := r.svc.Webhooks.Redeliver(ctx, p, webhookID, eventID); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/internal/plaintext"
@@ -215,9 +216,8 @@ type Export struct {
 	Count   int
 }
 
-// Service executes, reverses and reads transactions for the principal in ctx
-// (without one, Unauthenticated). A transaction is visible to the
-// organizations of both parties; anything else is NotFound, exactly as an
+// Service executes, reverses and reads transactions for the principal p. A
+// transaction is visible to the organizations of both parties; anything else is NotFound, exactly as an
 // unknown id. Errors a caller may see are *failure.Error values; any other
 // error is an outage or a bug, shown only as Internal.
 type Service interface {
@@ -226,34 +226,34 @@ type Service interface {
 	// unknown toAgent; Conflict for an idempotency key reused with other
 	// parameters; PolicyDenied with reasonCode and reason (the refusal is
 	// recorded on the sender's chain and committed first).
-	Execute(ctx context.Context, in ExecuteInput) (*Transaction, error)
+	Execute(ctx context.Context, p auth.Principal, in ExecuteInput) (*Transaction, error)
 	// Reverse reverses a completed transaction and returns the reversal
 	// record. ValidationFailed (ValidateReason); NotFound; Forbidden unless
 	// the caller sent it; Conflict if it is reversed or is a reversal.
-	Reverse(ctx context.Context, id, reason string) (*Transaction, error)
+	Reverse(ctx context.Context, p auth.Principal, id, reason string) (*Transaction, error)
 	// Approve completes a transaction pending approval after re-running
 	// every check of the policy but the approval threshold. NotFound unless
 	// the caller's organization sent it; Conflict unless it is pending (or
 	// once its expiry has passed); PolicyDenied with reasonCode and reason
 	// when a check fails now (it stays pending).
-	Approve(ctx context.Context, id string) (*Transaction, error)
+	Approve(ctx context.Context, p auth.Principal, id string) (*Transaction, error)
 	// Decline ends a transaction pending approval as declined, with reason.
 	// ValidationFailed (ValidateReason); NotFound and Conflict as Approve.
-	Decline(ctx context.Context, id, reason string) (*Transaction, error)
+	Decline(ctx context.Context, p auth.Principal, id, reason string) (*Transaction, error)
 	// Get returns one visible transaction. NotFound.
-	Get(ctx context.Context, id string) (*Transaction, error)
+	Get(ctx context.Context, p auth.Principal, id string) (*Transaction, error)
 	// GetMany returns the visible transactions among ids, in one read; the
 	// others are absent.
-	GetMany(ctx context.Context, ids []string) ([]*Transaction, error)
+	GetMany(ctx context.Context, p auth.Principal, ids []string) ([]*Transaction, error)
 	// List returns a page, newest first. ValidationFailed for a limit outside
 	// 1..paging.Max or an after cursor this list did not return.
-	List(ctx context.Context, f ListFilter) (*Page, error)
+	List(ctx context.Context, p auth.Principal, f ListFilter) (*Page, error)
 	// Count counts the visible transactions f selects.
-	Count(ctx context.Context, f ListFilter) (int, error)
+	Count(ctx context.Context, p auth.Principal, f ListFilter) (int, error)
 	// Export reads the visible transactions created in r, oldest first,
 	// and hands them to each in batches of at most ExportBatch, each read
 	// by its own statement, so that neither memory nor a database
 	// connection is held for the whole range; it returns each's first
 	// error. ValidationFailed for an empty range (ExportRange.Validate).
-	Export(ctx context.Context, r ExportRange, each func([]*Transaction) error) error
+	Export(ctx context.Context, p auth.Principal, r ExportRange, each func([]*Transaction) error) error
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/agent"
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/money"
@@ -119,46 +120,46 @@ type Drift struct {
 	Rebuilt Counters `json:"rebuilt"`
 }
 
-// Service reads and maintains trust. Trust reads work for any agent id;
-// Evaluate only for the caller's own agents; disputes for the reporter's and
-// the reported agent's organizations. Errors are *failure.Error values.
+// Service reads and maintains trust for the principal p. Trust reads work
+// for any agent id, whoever p is; Evaluate only for the caller's own agents;
+// disputes for the reporter's and the reported agent's organizations. Errors are *failure.Error values.
 type Service interface {
 	// Profiles scores any agents among agentIDs at the current time; unknown
 	// ids are simply absent from the map.
-	Profiles(ctx context.Context, agentIDs []string) (map[string]*Profile, error)
+	Profiles(ctx context.Context, p auth.Principal, agentIDs []string) (map[string]*Profile, error)
 	// ListWithProfiles is agent.Service's List (same page, same errors)
 	// with each listed agent's profile, read by the page's own statement:
 	// profiles[i] is page.Agents[i]'s, nil for an agent without counters.
-	ListWithProfiles(ctx context.Context, f agent.ListFilter) (*agent.Page, []*Profile, error)
+	ListWithProfiles(ctx context.Context, p auth.Principal, f agent.ListFilter) (*agent.Page, []*Profile, error)
 	// Batch answers in the order asked. ValidationFailed for other than 1 to
 	// MaxBatch ids (ValidateBatch); NotFound naming the unknown ids
 	// (extension missingIds).
-	Batch(ctx context.Context, agentIDs []string) ([]Summary, error)
+	Batch(ctx context.Context, p auth.Principal, agentIDs []string) ([]Summary, error)
 	// History lists score snapshots newest first, at most MaxHistory.
 	// NotFound for an unknown agent.
-	History(ctx context.Context, agentID string, since *time.Time) ([]Snapshot, error)
+	History(ctx context.Context, p auth.Principal, agentID string, since *time.Time) ([]Snapshot, error)
 	// Evaluate runs the execute policy without moving money; a refusal is an
 	// Evaluation, not an error. ValidationFailed (EvaluateInput.Validate);
 	// NotFound for an agent not the caller's or an unknown toAgent.
-	Evaluate(ctx context.Context, in EvaluateInput) (*Evaluation, error)
+	Evaluate(ctx context.Context, p auth.Principal, in EvaluateInput) (*Evaluation, error)
 	// Report files a dispute against any agent. ValidationFailed
 	// (ReportInput.Validate, or evidence that is not a transaction of that
 	// agent visible to the caller); NotFound for an unknown agent; Conflict
 	// for evidence already under the caller's open dispute.
-	Report(ctx context.Context, in ReportInput) (*Dispute, error)
+	Report(ctx context.Context, p auth.Principal, in ReportInput) (*Dispute, error)
 	// Dispute returns one dispute visible to the caller (NotFound otherwise).
-	Dispute(ctx context.Context, id string) (*Dispute, error)
+	Dispute(ctx context.Context, p auth.Principal, id string) (*Dispute, error)
 	// DisputesByID returns the visible disputes among ids, in one read; the
 	// others are absent.
-	DisputesByID(ctx context.Context, ids []string) ([]*Dispute, error)
+	DisputesByID(ctx context.Context, p auth.Principal, ids []string) ([]*Dispute, error)
 	// Disputes lists disputes filed by or against the caller's organization,
 	// newest first. ValidationFailed (DisputeFilter.Validate, or an after
 	// cursor this list did not return).
-	Disputes(ctx context.Context, f DisputeFilter) (*DisputePage, error)
+	Disputes(ctx context.Context, p auth.Principal, f DisputeFilter) (*DisputePage, error)
 	// CountDisputes counts what Disputes lists under the same filter.
-	CountDisputes(ctx context.Context, f DisputeFilter) (int, error)
+	CountDisputes(ctx context.Context, p auth.Principal, f DisputeFilter) (int, error)
 	// Withdraw withdraws an open dispute the caller's organization filed:
 	// NotFound if not visible, Forbidden for the reported organization,
 	// Conflict if already withdrawn.
-	Withdraw(ctx context.Context, id string) (*Dispute, error)
+	Withdraw(ctx context.Context, p auth.Principal, id string) (*Dispute, error)
 }

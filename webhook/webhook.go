@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/internal/jsontext"
@@ -86,29 +87,29 @@ type UpdateInput struct {
 }
 
 // Service manages an organization's endpoints; every method acts for the
-// principal on ctx. Errors: failure.NotFound for another organization's
+// principal p. Errors: failure.NotFound for another organization's
 // endpoint or event, failure.ValidationFailed for bad input (including an
-// endpoint that refuses verification), failure.Unauthenticated without a principal.
+// endpoint that refuses verification).
 type Service interface {
-	Register(ctx context.Context, in RegisterInput) (*Endpoint, error)
-	List(ctx context.Context) ([]Endpoint, error)
-	Get(ctx context.Context, id string) (*Endpoint, error)
-	Update(ctx context.Context, id string, in UpdateInput) (*Endpoint, error)
-	Delete(ctx context.Context, id string) error
-	Test(ctx context.Context, id string) (*TestResult, error)
-	RotateSecret(ctx context.Context, id string) (*Endpoint, error)
+	Register(ctx context.Context, p auth.Principal, in RegisterInput) (*Endpoint, error)
+	List(ctx context.Context, p auth.Principal) ([]Endpoint, error)
+	Get(ctx context.Context, p auth.Principal, id string) (*Endpoint, error)
+	Update(ctx context.Context, p auth.Principal, id string, in UpdateInput) (*Endpoint, error)
+	Delete(ctx context.Context, p auth.Principal, id string) error
+	Test(ctx context.Context, p auth.Principal, id string) (*TestResult, error)
+	RotateSecret(ctx context.Context, p auth.Principal, id string) (*Endpoint, error)
 	// Deliveries pages an endpoint's attempts, newest first, forwards or
 	// backwards (paging.Window); ValidationFailed for a bad size or cursor.
-	Deliveries(ctx context.Context, id string, w paging.Window) (*DeliveryPage, error)
+	Deliveries(ctx context.Context, p auth.Principal, id string, w paging.Window) (*DeliveryPage, error)
 	// DeliveryPages reads the page w of each of the caller's endpoints ids
 	// at once, in the order of ids (empty for an id not the caller's).
-	DeliveryPages(ctx context.Context, ids []string, w paging.Window) ([]*DeliveryPage, error)
+	DeliveryPages(ctx context.Context, p auth.Principal, ids []string, w paging.Window) ([]*DeliveryPage, error)
 	// GetMany returns the caller's endpoints among ids; others are absent.
-	GetMany(ctx context.Context, ids []string) ([]Endpoint, error)
+	GetMany(ctx context.Context, p auth.Principal, ids []string) ([]Endpoint, error)
 	// DeliveriesByID returns the attempts among ids made to the caller's
 	// endpoints; others are absent.
-	DeliveriesByID(ctx context.Context, ids []string) ([]Delivery, error)
-	Redeliver(ctx context.Context, id, eventID string) error
+	DeliveriesByID(ctx context.Context, p auth.Principal, ids []string) ([]Delivery, error)
+	Redeliver(ctx context.Context, p auth.Principal, id, eventID string) error
 }
 
 // ValidateURL checks an endpoint URL's form (reachability is checked by the

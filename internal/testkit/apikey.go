@@ -48,7 +48,7 @@ func (k *Kit) CreateKey(key, name, role string, agentIDs ...string) *Response {
 // the service, and returns its id and secret.
 func (k *Kit) IssueKey(role auth.Role, agentIDs ...string) (keyID, key string) {
 	k.T.Helper()
-	info, key, err := k.Orgs.IssueKey(context.Background(), k.OrgID, auth.KeyInput{Name: string(role), Role: role, AgentIDs: agentIDs})
+	info, key, err := k.Orgs.IssueKey(context.Background(), auth.Principal{OrgID: k.OrgID, Role: auth.RoleAdmin}, auth.KeyInput{Name: string(role), Role: role, AgentIDs: agentIDs})
 	if err != nil {
 		k.T.Fatalf("issue %s key: %v", role, err)
 	}
