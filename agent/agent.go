@@ -12,9 +12,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/agenttrust/service/failure"
-	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/paging"
+	"github.com/agenttrust/service/plaintext"
 	"github.com/agenttrust/service/policy"
 )
 

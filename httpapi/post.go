@@ -8,7 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 
-	"github.com/agenttrust/service/internal/jsontext"
+	"github.com/agenttrust/service/jsontext"
 )
 
 // postOnce is gqlgen's POST transport, except that a successful answer is
