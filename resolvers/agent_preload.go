@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/agenttrust/service/agent"
-	"github.com/agenttrust/service/resolvers/preload"
+	"github.com/agenttrust/service/preload"
 	"github.com/agenttrust/service/trust"
 )
 
