@@ -16,9 +16,10 @@ test: ## gofmt and vet, a short fuzz of every parser (TEST_FUZZTIME each, defaul
 generate: ## regenerate graph/ from schema.graphqls and gqlgen.yml
 	$(GO) generate ./...
 
-lint: ## gofmt, vet, check that go generate leaves graph/ unchanged, and graphql-schema-linter's Relay rules on schema.graphqls (needs npm)
+lint: ## gofmt, vet, staticcheck (go tool, pinned in go.mod), check that go generate leaves graph/ unchanged, and graphql-schema-linter's Relay rules on schema.graphqls (needs npm)
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	$(GO) generate ./... && git diff --exit-code -- graph/
 	bash tools/schemalint/run.sh
 

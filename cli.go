@@ -14,8 +14,10 @@ import (
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
+	"github.com/agenttrust/service/client"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/receiver"
 	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
 )
@@ -361,6 +363,56 @@ func newCommand(cfg *Config, name string, getenv func(string) string, stdout, st
 	}
 	setUsage(root)
 	return root
+}
+
+// webhookCommand is `webhook receive`, a receiver on this machine for trying
+// webhooks out (package receiver); group is the action of a command that only
+// holds others.
+func webhookCommand(name string, getenv func(string) string, stdout, stderr io.Writer, group cli.ActionFunc) *cli.Command {
+	env := func(key string) cli.ValueSourceChain { return cli.NewValueSourceChain(envSource{getenv, key}) }
+	return &cli.Command{
+		Name:   "webhook",
+		Usage:  "try webhooks out on this machine",
+		Action: group,
+		Commands: []*cli.Command{{
+			Name:  "receive",
+			Usage: "run an HTTPS receiver on this machine that registers itself and prints each delivery it verified",
+			Description: "Listens on a loopback address with a certificate of its own (made on first use, kept in --ca-file),\n" +
+				"registers itself as a webhook endpoint of the API key's organization, and prints one line per\n" +
+				"delivery whose Standard Webhooks signature it verified: `verified <type> <event id> <data>`.\n" +
+				"Deliveries reach it only when the service runs with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true and\n" +
+				"WEBHOOK_CA_FILE set to --ca-file: until then it says what the service answered and asks again\n" +
+				"every " + strconv.Itoa(int(receiver.Retry/time.Second)) + " s. Ctrl-C deletes its endpoint and stops it. Development only.\n\n" +
+				"Example:\n" +
+				"  " + name + " webhook receive --api-key \"$KEY\" --service http://localhost:8080",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "api-key", Usage: "the organization's API `KEY`", Sources: env("AGENTTRUST_API_KEY")},
+				&cli.StringFlag{Name: "service", Usage: "the service's base `URL`", Value: "http://localhost:8080", Sources: env("AGENTTRUST_BASE_URL")},
+				&cli.StringFlag{Name: "listen", Usage: "loopback `ADDRESS` to receive on (port 0: any free port)", Value: "127.0.0.1:0"},
+				&cli.StringFlag{Name: "ca-file", Usage: "`FILE` holding the receiver's certificate, for WEBHOOK_CA_FILE (its key goes beside it, .key)", Value: receiver.DefaultCAFile()},
+				&cli.StringFlag{Name: "events", Usage: "event `TYPES` to receive, comma-separated, * for all", Value: "*"},
+			},
+			Action: func(ctx context.Context, cmd *cli.Command) error {
+				if cmd.String("api-key") == "" {
+					return usagef("webhook receive: --api-key is required (or AGENTTRUST_API_KEY): the key `org create` printed")
+				}
+				if cmd.Args().Present() {
+					return usagef("webhook receive: unexpected argument %q; see `%s --help`", cmd.Args().First(), cmd.FullName())
+				}
+				api, err := client.New(client.Options{APIKey: cmd.String("api-key"), BaseURL: cmd.String("service"), NoRetries: true})
+				if err != nil {
+					return usageError{fmt.Errorf("webhook receive: %w", err)}
+				}
+				err = receiver.Run(ctx, cmd.String("listen"), receiver.Options{API: api, Events: splitOrigins(cmd.String("events")),
+					CAFile: cmd.String("ca-file"), Out: stdout, Log: stderr})
+				var notLoopback *receiver.NotLoopbackError
+				if errors.As(err, &notLoopback) {
+					return usageError{err}
+				}
+				return err
+			},
+		}},
+	}
 }
 
 // run executes one command line of the program as "agenttrust"; it is main

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -69,12 +70,14 @@ func TestHelpForEveryCommand(t *testing.T) {
 func TestCommandLineMistakes(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=1"}
+	caFile := filepath.Join(t.TempDir(), "receiver-ca.pem")
 	cases := []struct {
 		args []string
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate": the commands are serve, migrate, org, apikey, trust and webhook`},
 		{[]string{"webhook", "receive"}, "webhook receive: --api-key is required"},
+		{[]string{"webhook", "receive", "--api-key", "k", "--ca-file", caFile, "--listen", "0.0.0.0:0"}, "webhook receive: --listen must be a loopback address"},
 		{[]string{"org"}, "org: missing command"},
 		{[]string{"org", "delete"}, `org: unknown command "delete"`},
 		{[]string{"org", "create"}, "--name is required, e.g. `org create --name acme`"},

@@ -10,6 +10,7 @@
 package client
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -99,23 +100,9 @@ var ErrNoAPIKey = errors.New("agenttrust: no API key: set Options.APIKey or " + 
 // New returns a Client for o. It fails with ErrNoAPIKey without a key and with
 // a descriptive error for a malformed BaseURL or a negative duration.
 func New(o Options) (*Client, error) {
-	key := o.APIKey
-	if key == "" {
-		key = os.Getenv(APIKeyEnv)
-	}
-	if strings.TrimSpace(key) == "" {
-		return nil, ErrNoAPIKey
-	}
-	base := o.BaseURL
-	if base == "" {
-		base = os.Getenv(BaseURLEnv)
-	}
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	u, err := url.Parse(strings.TrimRight(base, "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("agenttrust: BaseURL %q must be an absolute http or https URL", base)
+	key, u, err := o.endpoint()
+	if err != nil {
+		return nil, err
 	}
 	if o.Timeout < 0 || o.MaxRetries < 0 || o.RetryWaitMin < 0 || o.RetryWaitMax < 0 {
 		return nil, errors.New("agenttrust: Timeout, MaxRetries, RetryWaitMin and RetryWaitMax must not be negative")
@@ -123,32 +110,18 @@ func New(o Options) (*Client, error) {
 	c := &Client{
 		apiKey:     key,
 		base:       u,
-		timeout:    o.Timeout,
-		maxRetries: o.MaxRetries,
-		waitMin:    o.RetryWaitMin,
-		waitMax:    o.RetryWaitMax,
+		timeout:    cmp.Or(o.Timeout, DefaultTimeout),
+		maxRetries: cmp.Or(o.MaxRetries, DefaultMaxRetries),
+		waitMin:    cmp.Or(o.RetryWaitMin, 500*time.Millisecond),
+		waitMax:    cmp.Or(o.RetryWaitMax, 20*time.Second),
 		http:       o.HTTPClient,
 		userAgent:  "agenttrust-go/" + Version,
 		log:        o.Logger,
 	}
-	if c.timeout == 0 {
-		c.timeout = DefaultTimeout
-	}
-	if c.maxRetries == 0 {
-		c.maxRetries = DefaultMaxRetries
-	}
 	if o.NoRetries {
 		c.maxRetries = 0
 	}
-	if c.waitMin == 0 {
-		c.waitMin = 500 * time.Millisecond
-	}
-	if c.waitMax == 0 {
-		c.waitMax = 20 * time.Second
-	}
-	if c.waitMax < c.waitMin {
-		c.waitMax = c.waitMin
-	}
+	c.waitMax = max(c.waitMax, c.waitMin)
 	if c.http == nil {
 		c.http = &http.Client{}
 	}
@@ -167,6 +140,25 @@ func New(o Options) (*Client, error) {
 	c.Mandates = &MandatesService{c: c}
 	c.Dashboard = &DashboardService{c: c}
 	return c, nil
+}
+
+// endpoint is the API key and the base URL o names, or the environment's
+// when o leaves them empty: ErrNoAPIKey without a key, and a descriptive
+// error for a base URL that is not an absolute http or https URL.
+func (o Options) endpoint() (key string, base *url.URL, err error) {
+	key = o.APIKey
+	if key == "" {
+		key = os.Getenv(APIKeyEnv)
+	}
+	if strings.TrimSpace(key) == "" {
+		return "", nil, ErrNoAPIKey
+	}
+	raw := cmp.Or(o.BaseURL, os.Getenv(BaseURLEnv), DefaultBaseURL)
+	base, err = url.Parse(strings.TrimRight(raw, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return "", nil, fmt.Errorf("agenttrust: BaseURL %q must be an absolute http or https URL", raw)
+	}
+	return key, base, nil
 }
 
 // identify sets the headers every request to the service carries: the

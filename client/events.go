@@ -318,33 +318,10 @@ func (st *EventStream) handshake(ctx context.Context, conn *websocket.Conn) erro
 // consume reads one connection's messages and delivers its events until the
 // connection ends or ctx does; delivered says whether any event got through.
 func (st *EventStream) consume(ctx context.Context, conn *websocket.Conn) (delivered bool, err error) {
-	var wmu sync.Mutex
-	write := func(m wsMessage) error {
-		wmu.Lock()
-		defer wmu.Unlock()
-		_ = conn.SetWriteDeadline(time.Now().Add(st.c.timeout))
-		return conn.WriteJSON(m)
-	}
+	w := &wsWriter{conn: conn, timeout: st.c.timeout}
 	stop := make(chan struct{})
 	defer close(stop)
-	go func() { // close the connection when ctx ends; keep it alive meanwhile
-		t := time.NewTicker(pingInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				wmu.Lock()
-				_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
-				wmu.Unlock()
-				conn.Close()
-				return
-			case <-stop:
-				return
-			case <-t.C:
-				_ = write(wsMessage{Type: "ping"})
-			}
-		}
-	}()
+	go w.keepAlive(ctx, stop)
 	for {
 		_ = conn.SetReadDeadline(time.Now().Add(readTimeout))
 		var m wsMessage
@@ -357,24 +334,10 @@ func (st *EventStream) consume(ctx context.Context, conn *websocket.Conn) (deliv
 			if err != nil {
 				return delivered, err
 			}
-			if ev.ID == st.LastEventID() {
-				continue // already delivered
-			}
-			// The resume point moves before the hand-over, so that a caller
-			// who received ev reads it from LastEventID; it moves back if
-			// the stream ends first.
-			st.mu.Lock()
-			prev := st.lastID
-			st.lastID = ev.ID
-			st.mu.Unlock()
-			select {
-			case st.events <- ev:
-				delivered = true
-			case <-ctx.Done():
-				st.mu.Lock()
-				st.lastID = prev
-				st.mu.Unlock()
-				return delivered, ctx.Err()
+			handed, err := st.hand(ctx, ev)
+			delivered = delivered || handed
+			if err != nil {
+				return delivered, err
 			}
 		case "error":
 			var errs []gqlError
@@ -385,12 +348,72 @@ func (st *EventStream) consume(ctx context.Context, conn *websocket.Conn) (deliv
 		case "complete":
 			return delivered, errors.New("agenttrust events.subscribe: server completed the subscription")
 		case "ping":
-			if err := write(wsMessage{Type: "pong"}); err != nil {
+			if err := w.write(wsMessage{Type: "pong"}); err != nil {
 				return delivered, fmt.Errorf("agenttrust events.subscribe: send pong: %w", err)
 			}
 		case "pong":
 		default:
 			return delivered, fmt.Errorf("agenttrust events.subscribe: unexpected message %q", m.Type)
+		}
+	}
+}
+
+// hand delivers ev unless it is the event delivered last; handed says
+// whether it did. The resume point moves before the hand-over, so that a
+// caller who received ev reads it from LastEventID; it moves back if ctx
+// ends first.
+func (st *EventStream) hand(ctx context.Context, ev Event) (handed bool, err error) {
+	st.mu.Lock()
+	prev := st.lastID
+	if ev.ID == prev {
+		st.mu.Unlock()
+		return false, nil
+	}
+	st.lastID = ev.ID
+	st.mu.Unlock()
+	select {
+	case st.events <- ev:
+		return true, nil
+	case <-ctx.Done():
+		st.mu.Lock()
+		st.lastID = prev
+		st.mu.Unlock()
+		return false, ctx.Err()
+	}
+}
+
+// wsWriter writes to a connection one message at a time: the reader answers
+// the server's pings while keepAlive sends its own.
+type wsWriter struct {
+	mu      sync.Mutex
+	conn    *websocket.Conn
+	timeout time.Duration
+}
+
+func (w *wsWriter) write(m wsMessage) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_ = w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.conn.WriteJSON(m)
+}
+
+// keepAlive pings the server every pingInterval until stop is closed, and
+// closes the connection when ctx ends first.
+func (w *wsWriter) keepAlive(ctx context.Context, stop <-chan struct{}) {
+	t := time.NewTicker(pingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			w.mu.Lock()
+			_ = w.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+			w.mu.Unlock()
+			w.conn.Close()
+			return
+		case <-stop:
+			return
+		case <-t.C:
+			_ = w.write(wsMessage{Type: "ping"})
 		}
 	}
 }

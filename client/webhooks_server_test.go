@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/client"
+	"github.com/agenttrust/service/internal/webhooktest"
 	"github.com/agenttrust/service/webhook/delivery"
-	"github.com/agenttrust/service/webhook/webhooktest"
 )
 
 // TestWebhooksRealServer drives every operation of the Webhooks group

@@ -23,8 +23,8 @@ import (
 	"github.com/agenttrust/service/mandate"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/policy"
-	"github.com/agenttrust/service/resolvers/preload"
-	"github.com/agenttrust/service/resolvers/scalar"
+	"github.com/agenttrust/service/preload"
+	"github.com/agenttrust/service/scalar"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
 	"github.com/agenttrust/service/webhook"
@@ -6498,7 +6498,7 @@ func (ec *executionContext) _AgentConnection_nodes(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*preload.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgentᚄ(ctx, selections, v)
+			return ec.marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgentᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6640,7 +6640,7 @@ func (ec *executionContext) _AgentEdge_node(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8663,7 +8663,7 @@ func (ec *executionContext) _Mutation_registerAgent(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8707,7 +8707,7 @@ func (ec *executionContext) _Mutation_updateAgent(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8751,7 +8751,7 @@ func (ec *executionContext) _Mutation_setAgentPolicy(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8795,7 +8795,7 @@ func (ec *executionContext) _Mutation_suspendAgent(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8839,7 +8839,7 @@ func (ec *executionContext) _Mutation_reinstateAgent(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -10119,7 +10119,7 @@ func (ec *executionContext) _Query_agent(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, selections, v)
+			return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -10691,7 +10691,7 @@ func (ec *executionContext) _Query_node(ctx context.Context, field graphql.Colle
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v preload.Node) graphql.Marshaler {
-			return ec.marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx, selections, v)
+			return ec.marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐNode(ctx, selections, v)
 		},
 		true,
 		false,
@@ -10735,7 +10735,7 @@ func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []preload.Node) graphql.Marshaler {
-			return ec.marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx, selections, v)
+			return ec.marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐNode(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20221,11 +20221,11 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgentᚄ(ctx context.Context, sel ast.SelectionSet, v []*preload.Agent) graphql.Marshaler {
+func (ec *executionContext) marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgentᚄ(ctx context.Context, sel ast.SelectionSet, v []*preload.Agent) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx, sel, v[i])
+		return ec.marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgent(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -20237,7 +20237,7 @@ func (ec *executionContext) marshalNAgent2ᚕᚖgithubᚗcomᚋagenttrustᚋserv
 	return ret
 }
 
-func (ec *executionContext) marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐAgent(ctx context.Context, sel ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
+func (ec *executionContext) marshalNAgent2ᚖgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐAgent(ctx context.Context, sel ast.SelectionSet, v *preload.Agent) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -20905,7 +20905,7 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v []preload.Node) graphql.Marshaler {
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v []preload.Node) graphql.Marshaler {
 	{
 		var batchItemsWebhook []*webhook.Endpoint
 		batchIdxMapWebhook := map[int]int{}
@@ -20926,7 +20926,7 @@ func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋagenttrustᚋservice�
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx, sel, v[i])
+		return ec.marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐNode(ctx, sel, v[i])
 	})
 
 	return ret
@@ -22001,7 +22001,7 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋresolversᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v preload.Node) graphql.Marshaler {
+func (ec *executionContext) marshalONode2githubᚗcomᚋagenttrustᚋserviceᚋpreloadᚐNode(ctx context.Context, sel ast.SelectionSet, v preload.Node) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

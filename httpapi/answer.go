@@ -11,7 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/agenttrust/service/failure"
-	"github.com/agenttrust/service/internal/jsontext"
+	"github.com/agenttrust/service/jsontext"
 )
 
 // graphqlResponseJSON is the media type of GraphQL over HTTP's own answers,

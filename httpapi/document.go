@@ -21,11 +21,11 @@ import (
 //
 // The response-name and fragment caps bound validation itself: gqlparser's
 // check that same-named fields can merge compares every pair of fields
-// sharing a response name, recursively, so 4,000 `__typename`s in one
-// selection take 7.6 s, and 50 fields each selecting 50 same-named
-// subfields 5.4 s. With at most maxSameName fields per response name and
-// maxFragments fragment spreads and inline fragments per document, those
-// pairs stay in the tens of thousands.
+// sharing a response name, recursively, so its work grows with the square
+// of their number (BENCHMARKS.md has what an uncapped document costs). With
+// at most maxSameName fields per response name and maxFragments fragment
+// spreads and inline fragments per document, those pairs stay in the tens
+// of thousands.
 type documentGate struct {
 	maxBytes, maxTokens, maxDepth int
 	maxSameName, maxFragments     int

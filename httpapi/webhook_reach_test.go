@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenttrust/service/webhook/webhooktest"
+	"github.com/agenttrust/service/internal/webhooktest"
 )
 
 // A refused registration says how far the verification request got, and

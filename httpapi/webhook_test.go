@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/internal/webhooktest"
 	"github.com/agenttrust/service/webhook"
-	"github.com/agenttrust/service/webhook/webhooktest"
 )
 
 // keys returns the sorted keys of a JSON object.

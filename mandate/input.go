@@ -9,9 +9,9 @@ import (
 
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
-	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/paging"
+	"github.com/agenttrust/service/plaintext"
 )
 
 // Bounds of a mandate's input.

@@ -95,28 +95,9 @@ func parse(s string, bounded bool) (Amount, error) {
 	}
 	exp := 0
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		expNeg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			expNeg = s[i] == '-'
-			i++
-		}
-		start = i
-		for i < len(s) && isDigit(s[i]) {
-			if exp <= MaxExponent { // saturate: anything above MaxExponent is rejected anyway
-				exp = exp*10 + int(s[i]-'0')
-			}
-			i++
-		}
-		if i == start {
-			return Amount{}, parseErr(s, ErrSyntax, "")
-		}
-		if exp > MaxExponent {
-			return Amount{}, parseErr(s, ErrOutOfRange, "has an exponent out of range: exponents must be between -"+
-				strconv.Itoa(MaxExponent)+" and "+strconv.Itoa(MaxExponent))
-		}
-		if expNeg {
-			exp = -exp
+		var err error
+		if exp, i, err = parseExponent(s, i+1); err != nil {
+			return Amount{}, err
 		}
 	}
 	if i != len(s) {
@@ -127,6 +108,34 @@ func parse(s string, bounded bool) (Amount, error) {
 		return parseSmall(s, neg, intPart, frac, exp, bounded)
 	}
 	return parseBig(s, neg, intPart, frac, exp, bounded)
+}
+
+// parseExponent reads the exponent of s after its 'e' at i: an optional sign
+// and digits, within MaxExponent. It returns the exponent and where it ends.
+func parseExponent(s string, i int) (exp, end int, err error) {
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	start := i
+	for i < len(s) && isDigit(s[i]) {
+		if exp <= MaxExponent { // saturate: anything above MaxExponent is rejected anyway
+			exp = exp*10 + int(s[i]-'0')
+		}
+		i++
+	}
+	if i == start {
+		return 0, i, parseErr(s, ErrSyntax, "")
+	}
+	if exp > MaxExponent {
+		return 0, i, parseErr(s, ErrOutOfRange, "has an exponent out of range: exponents must be between -"+
+			strconv.Itoa(MaxExponent)+" and "+strconv.Itoa(MaxExponent))
+	}
+	if neg {
+		exp = -exp
+	}
+	return exp, i, nil
 }
 
 // parseBig is parse's result for any number of digits (intPart and frac,

@@ -7,7 +7,7 @@ import (
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
-	"github.com/agenttrust/service/resolvers/preload"
+	"github.com/agenttrust/service/preload"
 	"github.com/agenttrust/service/trust"
 )
 

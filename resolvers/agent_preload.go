@@ -5,7 +5,7 @@ import (
 
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
-	"github.com/agenttrust/service/resolvers/preload"
+	"github.com/agenttrust/service/preload"
 	"github.com/agenttrust/service/trust"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph/model"
-	"github.com/agenttrust/service/resolvers/preload"
+	"github.com/agenttrust/service/preload"
 )
 
 // APIKeys lists the organization's keys (the edge lets admin keys only).

@@ -9,7 +9,7 @@ import (
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/paging"
 	"github.com/agenttrust/service/policy"
-	"github.com/agenttrust/service/resolvers/preload"
+	"github.com/agenttrust/service/preload"
 )
 
 // Agent returns the resolver of Agent's fields that are not read ahead.

@@ -7,7 +7,7 @@ import (
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/paging"
-	"github.com/agenttrust/service/resolvers/preload"
+	"github.com/agenttrust/service/preload"
 )
 
 // nodeKinds are the id prefixes of the types implementing Node.

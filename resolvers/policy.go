@@ -8,7 +8,7 @@ import (
 	"github.com/agenttrust/service/agent"
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph/model"
-	"github.com/agenttrust/service/resolvers/preload"
+	"github.com/agenttrust/service/preload"
 )
 
 func (r *mutationResolver) SetAgentPolicy(ctx context.Context, agentID string, in model.SpendPolicyInput, expectedVersion *int) (*preload.Agent, error) {

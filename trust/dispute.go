@@ -8,8 +8,8 @@ import (
 
 	"github.com/agenttrust/service/failure"
 	"github.com/agenttrust/service/id"
-	"github.com/agenttrust/service/internal/plaintext"
 	"github.com/agenttrust/service/paging"
+	"github.com/agenttrust/service/plaintext"
 )
 
 // DisputeStatus is a dispute's place in its lifecycle.

@@ -12,7 +12,7 @@ import (
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/event"
 	"github.com/agenttrust/service/failure"
-	"github.com/agenttrust/service/internal/jsontext"
+	"github.com/agenttrust/service/jsontext"
 	"github.com/agenttrust/service/paging"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/agenttrust/service/mandate"
 	"github.com/agenttrust/service/money"
 	"github.com/agenttrust/service/policy"
-	"github.com/agenttrust/service/resolvers/preload"
+	"github.com/agenttrust/service/preload"
 	"github.com/agenttrust/service/transaction"
 	"github.com/agenttrust/service/trust"
 	"github.com/agenttrust/service/webhook"

@@ -18,8 +18,8 @@ import (
 	"github.com/agenttrust/service/httpapi"
 	"github.com/agenttrust/service/httpapi/console"
 	"github.com/agenttrust/service/internal/testkit"
+	"github.com/agenttrust/service/internal/webhooktest"
 	"github.com/agenttrust/service/webhook/delivery"
-	"github.com/agenttrust/service/webhook/webhooktest"
 	"github.com/agenttrust/service/wire"
 )
 

@@ -144,7 +144,8 @@ func serverBinary(t *testing.T) string {
 	binOnce.Do(func() {
 		goBin, err := exec.LookPath("go")
 		if err != nil {
-			goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+			binErr = fmt.Errorf("find the go command: %w", err)
+			return
 		}
 		if binDir, binErr = os.MkdirTemp("", "chaos-bin-"); binErr != nil {
 			return

@@ -83,35 +83,9 @@ type cluster struct {
 // startPrivate initialises (if needed) and starts (unless running) the
 // cluster in opts.StateDir, then ensures opts.Database exists on it.
 func startPrivate(ctx context.Context, opts Options, bins binaries) (Result, error) {
-	cred, who, err := RunAs()
+	c, who, err := newCluster(opts, bins)
 	if err != nil {
 		return Result{}, err
-	}
-	dir := opts.StateDir
-	if dir == "" {
-		if dir, err = defaultStateDir(cred != nil); err != nil {
-			return Result{}, err
-		}
-	}
-	if dir, err = filepath.Abs(dir); err != nil {
-		return Result{}, err
-	}
-	c := &cluster{bins: bins, dir: dir, data: filepath.Join(dir, "data"), cred: cred, log: opts.Logger}
-	// The socket directory is the cluster user's alone: the cluster trusts
-	// whoever reaches its socket, so only that user (and root) may.
-	if err := os.MkdirAll(filepath.Join(dir, "run"), 0o700); err != nil {
-		return Result{}, err
-	}
-	if err := os.Chmod(filepath.Join(dir, "run"), 0o700); err != nil {
-		return Result{}, err
-	}
-	if cred != nil {
-		if err := checkSearchable(dir, cred, who); err != nil {
-			return Result{}, err
-		}
-		if err := chownTree(dir, cred); err != nil {
-			return Result{}, err
-		}
 	}
 	unlock, err := c.lock()
 	if err != nil {
@@ -125,30 +99,17 @@ func startPrivate(ctx context.Context, opts Options, bins binaries) (Result, err
 			return Result{}, err
 		}
 	}
-	sockDir, err := c.socketDir(cred)
+	sockDir, err := c.socketDir(c.cred)
 	if err != nil {
 		return Result{}, err
 	}
-	port, running := c.runningPort(ctx)
-	if running {
-		c.log.Info("localpg: reusing running private cluster", "dir", c.data, "port", port)
-	} else {
-		if port, err = c.freePort(); err != nil {
-			return Result{}, err
-		}
-		// No TCP at all: the private cluster answers only on its Unix socket,
-		// in a directory only the cluster's user can enter.
-		c.log.Info("localpg: starting private cluster", "dir", c.data, "socket", sockDir, "port", port, "user", who)
-		o := fmt.Sprintf("-p %d -k %s -c listen_addresses='' -c unix_socket_permissions=0700", port, shellQuote(sockDir))
-		if err := c.run(ctx, bins.pgctl, "-D", c.data, "-l", filepath.Join(dir, "postgres.log"), "-w", "-o", o, "start"); err != nil {
-			return Result{}, err
-		}
-		_ = os.WriteFile(filepath.Join(dir, "port"), []byte(strconv.Itoa(port)+"\n"), 0o644)
+	port, running, err := c.start(ctx, sockDir, who)
+	if err != nil {
+		return Result{}, err
 	}
-
 	addr := filepath.Join(sockDir, ".s.PGSQL."+strconv.Itoa(port))
 	if _, err := os.Stat(addr); err != nil && running {
-		// started by an older version, listening on TCP only
+		// a running cluster without the socket listens on TCP only
 		addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	}
 	if err := ensureDatabase(ctx, "postgres", addr, opts.Database); err != nil {
@@ -164,6 +125,64 @@ func startPrivate(ctx context.Context, opts Options, bins binaries) (Result, err
 		}
 	}
 	return Result{URL: makeDSN("postgres", addr, opts.Database), Source: "private", Stop: stop}, nil
+}
+
+// newCluster is the cluster in opts.StateDir (or the default state
+// directory), its directories made and owned by the user it runs as, whose
+// name it returns too.
+func newCluster(opts Options, bins binaries) (*cluster, string, error) {
+	cred, who, err := RunAs()
+	if err != nil {
+		return nil, "", err
+	}
+	dir := opts.StateDir
+	if dir == "" {
+		if dir, err = defaultStateDir(cred != nil); err != nil {
+			return nil, "", err
+		}
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil, "", err
+	}
+	c := &cluster{bins: bins, dir: dir, data: filepath.Join(dir, "data"), cred: cred, log: opts.Logger}
+	// The socket directory is the cluster user's alone: the cluster trusts
+	// whoever reaches its socket, so only that user (and root) may.
+	if err := os.MkdirAll(filepath.Join(dir, "run"), 0o700); err != nil {
+		return nil, "", err
+	}
+	if err := os.Chmod(filepath.Join(dir, "run"), 0o700); err != nil {
+		return nil, "", err
+	}
+	if cred != nil {
+		if err := checkSearchable(dir, cred, who); err != nil {
+			return nil, "", err
+		}
+		if err := chownTree(dir, cred); err != nil {
+			return nil, "", err
+		}
+	}
+	return c, who, nil
+}
+
+// start starts the cluster on a free port, its socket in sockDir, unless it
+// is running; it returns the cluster's port and whether it was running.
+func (c *cluster) start(ctx context.Context, sockDir, who string) (port int, running bool, err error) {
+	if port, running = c.runningPort(ctx); running {
+		c.log.Info("localpg: reusing running private cluster", "dir", c.data, "port", port)
+		return port, true, nil
+	}
+	if port, err = c.freePort(); err != nil {
+		return 0, false, err
+	}
+	// No TCP at all: the private cluster answers only on its Unix socket,
+	// in a directory only the cluster's user can enter.
+	c.log.Info("localpg: starting private cluster", "dir", c.data, "socket", sockDir, "port", port, "user", who)
+	o := fmt.Sprintf("-p %d -k %s -c listen_addresses='' -c unix_socket_permissions=0700", port, shellQuote(sockDir))
+	if err := c.run(ctx, c.bins.pgctl, "-D", c.data, "-l", filepath.Join(c.dir, "postgres.log"), "-w", "-o", o, "start"); err != nil {
+		return 0, false, err
+	}
+	_ = os.WriteFile(filepath.Join(c.dir, "port"), []byte(strconv.Itoa(port)+"\n"), 0o644)
+	return port, false, nil
 }
 
 // socketDir is where the cluster's Unix socket lives: dir/run, or, when that

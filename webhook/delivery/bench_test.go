@@ -20,9 +20,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/internal/webhooktest"
 	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
-	"github.com/agenttrust/service/webhook/webhooktest"
 )
 
 // BenchmarkDeliveryThroughput delivers a backlog of events to 1 and to 50

@@ -17,9 +17,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/internal/webhooktest"
 	"github.com/agenttrust/service/webhook"
 	"github.com/agenttrust/service/webhook/delivery"
-	"github.com/agenttrust/service/webhook/webhooktest"
 )
 
 const wait = 15 * time.Second
@@ -589,9 +589,9 @@ func TestIdleDispatcherPassesOnThePollOnly(t *testing.T) {
 	e.Register(rcv.URL(), event.AgentRegistered)
 	e.Start(delivery.Config{Poll: 100 * time.Millisecond})
 	id := e.RegisterAgent("after")
-	got := rcv.Wait(t, 1, wait, event.AgentRegistered)
+	rcv.Wait(t, 1, wait, event.AgentRegistered)
 	time.Sleep(300 * time.Millisecond) // room for a wrong delivery of an older event
-	if got = rcv.Requests(event.AgentRegistered); len(got) != 1 || !strings.Contains(string(got[0].Body), id) {
+	if got := rcv.Requests(event.AgentRegistered); len(got) != 1 || !strings.Contains(string(got[0].Body), id) {
 		t.Fatalf("want only the registration of %s, got %d deliveries", id, len(got))
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/internal/webhooktest"
 	"github.com/agenttrust/service/webhook/delivery"
-	"github.com/agenttrust/service/webhook/webhooktest"
 )
 
 // TestHungOrganizationDoesNotDelayAnother: twelve hung endpoints of one

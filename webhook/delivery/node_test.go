@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/internal/webhooktest"
 	"github.com/agenttrust/service/webhook/delivery"
-	"github.com/agenttrust/service/webhook/webhooktest"
 )
 
 // TestNodeVerifiesDeliveries records real deliveries (before and after a

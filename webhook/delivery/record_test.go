@@ -10,8 +10,8 @@ import (
 
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/event"
+	"github.com/agenttrust/service/internal/webhooktest"
 	"github.com/agenttrust/service/webhook"
-	"github.com/agenttrust/service/webhook/webhooktest"
 )
 
 // listedAttempt is an attempt as GET /webhooks/{id}/deliveries lists it.

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttrust/service/internal/webhooktest"
 	"github.com/agenttrust/service/webhook/outbound"
-	"github.com/agenttrust/service/webhook/webhooktest"
 )
 
 func TestForbidden(t *testing.T) {

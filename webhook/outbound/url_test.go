@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agenttrust/service/webhook/webhooktest"
+	"github.com/agenttrust/service/internal/webhooktest"
 )
 
 // targets records the request target of every request it answers, as the

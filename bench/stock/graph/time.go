@@ -1,7 +1,7 @@
 package graph
 
 import (
-	"fmt"
+	"errors"
 	"io"
 	"time"
 
@@ -19,7 +19,7 @@ func MarshalTime(t time.Time) graphql.Marshaler {
 func UnmarshalTime(v any) (time.Time, error) {
 	s, ok := v.(string)
 	if !ok {
-		return time.Time{}, fmt.Errorf("Time must be an RFC 3339 string")
+		return time.Time{}, errors.New("time must be an RFC 3339 string")
 	}
 	return time.Parse(time.RFC3339Nano, s)
 }

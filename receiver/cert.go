@@ -1,4 +1,4 @@
-package main
+package receiver
 
 import (
 	"crypto/ecdsa"
@@ -23,12 +23,12 @@ import (
 // receive is valid; a certificate within a day of its end is made anew.
 const receiverCertLife = 365 * 24 * time.Hour
 
-// defaultCAFile is where webhook receive keeps its certificate unless told
+// DefaultCAFile is where webhook receive keeps its certificate unless told
 // otherwise: in the user's configuration directory ($XDG_CONFIG_HOME or
 // ~/.config/agenttrust on Linux), outside any checkout, so no repository
 // ever holds a receiver's private key. Without a home directory it falls
 // back to the working directory.
-func defaultCAFile() string {
+func DefaultCAFile() string {
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return "receiver-ca.pem"
@@ -123,4 +123,26 @@ func newReceiverCert(now time.Time) (certPEM, keyPEM []byte, err error) {
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
 		pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), nil
+}
+
+// NotLoopbackError is a listen address that is not loopback: the receiver's
+// certificate names only loopback addresses.
+type NotLoopbackError struct{ Addr string }
+
+func (e *NotLoopbackError) Error() string {
+	return fmt.Sprintf("webhook receive: --listen must be a loopback address such as 127.0.0.1:0 (got %s)", e.Addr)
+}
+
+// loopbackURL is the https URL of a listener on addr, which must be a
+// loopback address (else a *NotLoopbackError).
+func loopbackURL(addr net.Addr) (string, error) {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "", err
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return "", &NotLoopbackError{Addr: strings.TrimSpace(addr.String())}
+	}
+	return "https://" + net.JoinHostPort(host, port) + "/", nil
 }

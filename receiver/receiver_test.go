@@ -1,10 +1,11 @@
-package main
+package receiver
 
 import (
 	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -38,7 +39,8 @@ func TestReceiverCertificateIsKept(t *testing.T) {
 	if err := first.Leaf.VerifyHostname("127.0.0.1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loopbackURL(&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 1}); err == nil || exitCode(err) != exitUsage {
+	var notLoopback *NotLoopbackError
+	if _, err := loopbackURL(&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 1}); !errors.As(err, &notLoopback) {
 		t.Fatalf("a non-loopback address: %v", err)
 	}
 }
@@ -49,7 +51,7 @@ func TestReceiverCertificateIsKept(t *testing.T) {
 func TestReceiverVerifiesWhatItPrints(t *testing.T) {
 	t.Parallel()
 	var out, log bytes.Buffer
-	r := &receiver{out: &out, log: &log}
+	r := &receiver{Options: Options{Out: &out, Log: &log}}
 	secret := "whsec_" + base64.StdEncoding.EncodeToString([]byte("0123456789abcdef0123456789abcdef"))
 	deliver := func(id, typ, key string) int {
 		body := `{"id":"` + id + `","type":"` + typ + `","timestamp":"2026-11-21T19:51:27.123Z","data":{"n": 1}}`
