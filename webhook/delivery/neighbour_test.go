@@ -22,13 +22,16 @@ import (
 // all 20 senders for the request timeout, 20 s.
 func TestHungOrganizationDoesNotDelayAnother(t *testing.T) {
 	t.Parallel()
-	e := webhooktest.NewEnv(t, webhooktest.Options{Timeout: 20 * time.Second})
+	// No request to the hung endpoints ends while the test runs, however slow
+	// the host (the sender's and the job's bounds are longer than it takes),
+	// so every request they received is still in flight at the end.
+	e := webhooktest.NewEnv(t, webhooktest.Options{Timeout: 3 * time.Minute})
 	hung, quiet := webhooktest.New(t), webhooktest.New(t)
 	hung.Answer(func(q webhooktest.Request) webhooktest.Answer {
 		if q.Message.Type != event.AgentRegistered {
 			return webhooktest.Answer{Status: 204} // the registration's verification
 		}
-		return webhooktest.Answer{Status: 200, Delay: time.Minute}
+		return webhooktest.Answer{Status: 200, Delay: 10 * time.Minute}
 	})
 	const endpoints, perOrg = 12, 5
 	for i := range endpoints {
@@ -36,7 +39,7 @@ func TestHungOrganizationDoesNotDelayAnother(t *testing.T) {
 	}
 	other := e.NewKey()
 	e.RegisterAs(other, quiet.URL(), event.AgentRegistered)
-	r, stop := e.Start(delivery.Config{Workers: 20, PerEndpoint: 2, PerOrganization: perOrg, JobTimeout: 45 * time.Second})
+	r, stop := e.Start(delivery.Config{Workers: 20, PerEndpoint: 2, PerOrganization: perOrg, JobTimeout: 7 * time.Minute})
 	defer func() { r.Kill(); stop() }()
 
 	// latency delivers n events of the other organization one after
