@@ -418,7 +418,13 @@ func TestExportLimit(t *testing.T) {
 		t.Fatalf("oversized export names %v, want until", f)
 	}
 	var exp struct{ Count int }
-	since := time.Now().Add(-1*time.Hour - 10*time.Minute - 30*time.Second).UTC().Format(time.RFC3339)
+	// The ten newest seeded rows, counted from the newest's own time: the
+	// test's clock may have moved on since the insert.
+	var newest time.Time
+	if err := conn.QueryRow(`SELECT max(created_at) FROM transactions WHERE id LIKE 'tx_seed%'`).Scan(&newest); err != nil {
+		t.Fatal(err)
+	}
+	since := newest.Add(-9*time.Minute - 30*time.Second).UTC().Format(time.RFC3339)
 	b.Query(`query($s: Time) { exportTransactions(format: json, since: $s) { count } }`, map[string]any{"s": since}).Into(t, "exportTransactions", &exp)
 	if exp.Count != 10 {
 		t.Fatalf("narrowed export: %d rows, want 10", exp.Count)
