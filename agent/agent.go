@@ -230,8 +230,8 @@ type Page struct {
 	Agents      []*Agent
 	EndCursor   string
 	HasNextPage bool
-	// Cursors[i] is Agents[i]'s cursor; HasPreviousPage says rows come before.
-	Cursors         []string
+	// Cursors.At(i) is Agents[i]'s cursor; HasPreviousPage says rows come before.
+	Cursors         paging.RowCursors
 	HasPreviousPage bool
 }
 

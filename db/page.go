@@ -131,9 +131,10 @@ func seqWindow(q *bun.SelectQuery, w paging.Window, lc listCursors) (*bun.Select
 }
 
 // pageEnd is what every keyset page says besides its items: each item's
-// cursor, the last one's, and whether rows follow and precede it.
+// cursor (sealed when read), the last one's, and whether rows follow and
+// precede it.
 type pageEnd struct {
-	cursors              []string
+	cursors              paging.RowCursors
 	endCursor            string
 	hasNext, hasPrevious bool
 }
@@ -148,12 +149,9 @@ func finishPage[T any](rows []T, w paging.Window, cursor func(T) string) ([]T, p
 	}
 	var end pageEnd
 	end.hasNext, end.hasPrevious = w.Flags(more)
-	end.cursors = make([]string, len(rows))
-	for i := range rows {
-		end.cursors[i] = cursor(rows[i])
-	}
+	end.cursors = paging.NewRowCursors(len(rows), func(i int) string { return cursor(rows[i]) })
 	if n := len(rows); n > 0 {
-		end.endCursor = end.cursors[n-1]
+		end.endCursor = cursor(rows[n-1])
 	}
 	return rows, end
 }

@@ -122,14 +122,12 @@ func attemptPages(all []ownedAttempt, whIDs []string, w paging.Window, cursors l
 // forward page has more (the contract's endCursor of this list), a cursor
 // for every attempt.
 func deliveryPage(list []webhook.Delivery, w paging.Window, more bool, cursors listCursors) *webhook.DeliveryPage {
-	page := &webhook.DeliveryPage{Deliveries: list, Cursors: make([]string, len(list))}
-	for i, d := range list {
-		page.Cursors[i] = cursors.time(d.CreatedAt, d.ID)
-	}
+	cursor := func(i int) string { return cursors.time(list[i].CreatedAt, list[i].ID) }
+	page := &webhook.DeliveryPage{Deliveries: list, Cursors: paging.NewRowCursors(len(list), cursor)}
 	var hasNext bool
 	hasNext, page.HasPreviousPage = w.Flags(more)
 	if hasNext && len(list) > 0 {
-		page.NextCursor = page.Cursors[len(list)-1]
+		page.NextCursor = cursor(len(list) - 1)
 	}
 	return page
 }

@@ -173,7 +173,7 @@ type Page struct {
 	Mandates    []*Mandate
 	EndCursor   string
 	HasNextPage bool
-	// Cursors[i] is Mandates[i]'s cursor; HasPreviousPage says rows come before.
-	Cursors         []string
+	// Cursors.At(i) is Mandates[i]'s cursor; HasPreviousPage says rows come before.
+	Cursors         paging.RowCursors
 	HasPreviousPage bool
 }

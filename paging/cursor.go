@@ -73,3 +73,19 @@ func (c Cursors) Open(cursor string, n int) ([]string, bool) {
 	}
 	return vals, true
 }
+
+// RowCursors are the cursors of a page's rows, each sealed when read: a page
+// whose edges no operation selects signs none of them.
+type RowCursors struct {
+	n    int
+	seal func(i int) string
+}
+
+// NewRowCursors are the n cursors seal(i) writes.
+func NewRowCursors(n int, seal func(i int) string) RowCursors { return RowCursors{n: n, seal: seal} }
+
+// Len is the number of rows.
+func (c RowCursors) Len() int { return c.n }
+
+// At seals row i's cursor.
+func (c RowCursors) At(i int) string { return c.seal(i) }

@@ -59,7 +59,7 @@ func (r *queryResolver) Agents(ctx context.Context, status *agent.Status, limit 
 	}
 	return &model.AgentConnection{
 		Nodes: nodes, Status: status,
-		Edges: edges(nodes, page.Cursors, func(c string, n *preload.Agent) model.AgentEdge {
+		Edges: edges(selects(ctx, "edges"), nodes, page.Cursors, func(c string, n *preload.Agent) model.AgentEdge {
 			return model.AgentEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),

@@ -33,7 +33,7 @@ func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *t
 	}
 	return &model.DisputeConnection{
 		Nodes: page.Disputes, Filter: f,
-		Edges: edges(page.Disputes, page.Cursors, func(c string, n *trust.Dispute) model.DisputeEdge {
+		Edges: edges(selects(ctx, "edges"), page.Disputes, page.Cursors, func(c string, n *trust.Dispute) model.DisputeEdge {
 			return model.DisputeEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),

@@ -33,7 +33,7 @@ func (r *queryResolver) Mandates(ctx context.Context, agentID *string, status *m
 	}
 	return &model.MandateConnection{
 		Nodes: page.Mandates, Filter: f,
-		Edges: edges(page.Mandates, page.Cursors, func(c string, n *mandate.Mandate) model.MandateEdge {
+		Edges: edges(selects(ctx, "edges"), page.Mandates, page.Cursors, func(c string, n *mandate.Mandate) model.MandateEdge {
 			return model.MandateEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),

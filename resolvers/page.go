@@ -12,28 +12,42 @@ import (
 // connectionInfo is a page's PageInfo: its contract endCursor and
 // hasNextPage, and the Relay startCursor (its first row's) and
 // hasPreviousPage.
-func connectionInfo(cursors []string, endCursor string, hasNext, hasPrevious bool) *model.PageInfo {
+func connectionInfo(cursors paging.RowCursors, endCursor string, hasNext, hasPrevious bool) *model.PageInfo {
 	p := &model.PageInfo{HasNextPage: hasNext, HasPreviousPage: hasPrevious}
 	if endCursor != "" {
 		p.EndCursor = &endCursor
 	}
-	if len(cursors) > 0 {
-		start := cursors[0]
+	if cursors.Len() > 0 {
+		start := cursors.At(0)
 		p.StartCursor = &start
 	}
 	return p
 }
 
 // edges pairs a page's nodes with their cursors: the same rows as nodes,
-// read once, the edges allocated together.
-func edges[N, E any](nodes []N, cursors []string, edge func(cursor string, node N) E) []*E {
+// read once, the edges allocated together; none unless wanted (the
+// connection's selection has edges), so that no cursor is sealed for nothing.
+func edges[N, E any](wanted bool, nodes []N, cursors paging.RowCursors, edge func(cursor string, node N) E) []*E {
+	if !wanted {
+		return nil
+	}
 	slab := make([]E, len(nodes))
 	out := make([]*E, len(nodes))
 	for i, n := range nodes {
-		slab[i] = edge(cursors[i], n)
+		slab[i] = edge(cursors.At(i), n)
 		out[i] = &slab[i]
 	}
 	return out
+}
+
+// selects reports whether the field being resolved selects a field named name.
+func selects(ctx context.Context, name string) bool {
+	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // window resolves the paging arguments of the connection field being

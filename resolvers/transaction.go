@@ -36,7 +36,7 @@ func (r *queryResolver) Transactions(ctx context.Context, agentID *string, statu
 	}
 	return &model.TransactionConnection{
 		Nodes: page.Transactions, Filter: f,
-		Edges: edges(page.Transactions, page.Cursors, func(c string, n *transaction.Transaction) model.TransactionEdge {
+		Edges: edges(selects(ctx, "edges"), page.Transactions, page.Cursors, func(c string, n *transaction.Transaction) model.TransactionEdge {
 			return model.TransactionEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.EndCursor, page.HasNextPage, page.HasPreviousPage),

@@ -40,7 +40,9 @@ func (r *webhookResolver) Deliveries(ctx context.Context, eps []*webhook.Endpoin
 	return out, nil
 }
 
-// deliveryConnection is a page of an endpoint's attempts as the schema's connection.
+// deliveryConnection is a page of an endpoint's attempts as the schema's
+// connection, with its edges: a batch of pages resolves apart from any
+// one connection's selection.
 func deliveryConnection(page *webhook.DeliveryPage) *model.WebhookDeliveryConnection {
 	nodes := make([]*webhook.Delivery, len(page.Deliveries))
 	for i := range page.Deliveries {
@@ -48,7 +50,7 @@ func deliveryConnection(page *webhook.DeliveryPage) *model.WebhookDeliveryConnec
 	}
 	return &model.WebhookDeliveryConnection{
 		Nodes: nodes,
-		Edges: edges(nodes, page.Cursors, func(c string, n *webhook.Delivery) model.WebhookDeliveryEdge {
+		Edges: edges(true, nodes, page.Cursors, func(c string, n *webhook.Delivery) model.WebhookDeliveryEdge {
 			return model.WebhookDeliveryEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: connectionInfo(page.Cursors, page.NextCursor, page.NextCursor != "", page.HasPreviousPage),

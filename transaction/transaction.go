@@ -166,8 +166,8 @@ type Page struct {
 	Transactions []*Transaction
 	EndCursor    string
 	HasNextPage  bool
-	// Cursors[i] is Transactions[i]'s cursor; HasPreviousPage says rows come before.
-	Cursors         []string
+	// Cursors.At(i) is Transactions[i]'s cursor; HasPreviousPage says rows come before.
+	Cursors         paging.RowCursors
 	HasPreviousPage bool
 }
 

@@ -102,7 +102,7 @@ type DisputePage struct {
 	Disputes    []*Dispute
 	EndCursor   string
 	HasNextPage bool
-	// Cursors[i] is Disputes[i]'s cursor; HasPreviousPage says rows come before.
-	Cursors         []string
+	// Cursors.At(i) is Disputes[i]'s cursor; HasPreviousPage says rows come before.
+	Cursors         paging.RowCursors
 	HasPreviousPage bool
 }

@@ -62,8 +62,8 @@ type Delivery struct {
 type DeliveryPage struct {
 	Deliveries []Delivery
 	NextCursor string // "" on the last page
-	// Cursors[i] is Deliveries[i]'s cursor; HasPreviousPage says attempts come before.
-	Cursors         []string
+	// Cursors.At(i) is Deliveries[i]'s cursor; HasPreviousPage says attempts come before.
+	Cursors         paging.RowCursors
 	HasPreviousPage bool
 }
 
