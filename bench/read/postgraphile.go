@@ -24,8 +24,9 @@ const postgraphileRole = "bench_postgraphile"
 // postgraphile is PostGraphile (bench/postgraphile, from its lock file)
 // serving the scratch database in a Node process of its own.
 type postgraphile struct {
-	url string
-	cmd *exec.Cmd
+	url    string
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the process has ended
 }
 
 // postGraphileTargets starts PostGraphile and returns its targets for the
@@ -67,7 +68,8 @@ func startPostGraphile(ctx context.Context, dir, admin, dbURL string) (*postgrap
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start PostGraphile: %w", err)
 	}
-	p := &postgraphile{url: fmt.Sprintf("http://127.0.0.1:%d/graphql", port), cmd: cmd}
+	p := &postgraphile{url: fmt.Sprintf("http://127.0.0.1:%d/graphql", port), cmd: cmd, exited: make(chan struct{})}
+	go func() { _ = cmd.Wait(); close(p.exited) }()
 	if err := p.wait(30 * time.Second); err != nil {
 		p.stop()
 		return nil, err
@@ -103,10 +105,14 @@ func (p *postgraphile) wait(limit time.Duration) error {
 		if err == nil {
 			return nil
 		}
-		if p.cmd.ProcessState != nil || time.Now().After(deadline) {
+		if time.Now().After(deadline) {
 			return fmt.Errorf("PostGraphile did not answer: %w", err)
 		}
-		time.Sleep(200 * time.Millisecond)
+		select {
+		case <-p.exited:
+			return fmt.Errorf("PostGraphile exited before it answered: %w", err)
+		case <-time.After(200 * time.Millisecond):
+		}
 	}
 }
 
@@ -131,7 +137,7 @@ func (p *postgraphile) cpu() time.Duration {
 
 func (p *postgraphile) stop() {
 	_ = p.cmd.Process.Kill()
-	_ = p.cmd.Wait()
+	<-p.exited
 }
 
 // targets are PostGraphile's plain and trust pages, measured by its CPU.
