@@ -11,43 +11,25 @@ import (
 )
 
 // agentColumns are the agents columns holding each field of the API's Agent
-// (agent.ListFilter.Fields), in the order a page reads them.
-var agentColumns = []struct {
-	field   string
-	columns []string
-}{
+// (agent.ListFilter.Fields), in the order a page reads them; org_id, no
+// field's, is read when every field is.
+var agentColumns = fieldColumns{
 	{"name", []string{"name"}}, {"authorizedActions", []string{"authorized_actions"}},
 	{"spendingLimit", []string{"spending_limit"}}, {"dailyLimit", []string{"daily_limit"}},
 	{"policy", []string{"policy", "daily_limit"}}, {"currency", []string{"currency"}},
 	{"environment", []string{"environment"}}, {"status", []string{"status"}},
 	{"fingerprint", []string{"fingerprint"}}, {"createdAt", []string{"created_at"}},
-	{"updatedAt", []string{"updated_at"}},
+	{"updatedAt", []string{"updated_at"}}, {"", []string{"org_id"}},
 }
 
 // pageColumns are the columns a page of agents reads: seq (its cursor), id,
 // those of fields (nil: all of the domain's agent), and withTrust the
 // status the score counts.
 func pageColumns(fields []string, withTrust bool) []string {
-	cols := []string{"agent_row.seq", "agent_row.id"}
-	add := func(c string) {
-		if c = "agent_row." + c; !slices.Contains(cols, c) {
-			cols = append(cols, c)
-		}
+	if withTrust && fields != nil {
+		fields = append(slices.Clip(fields), "status")
 	}
-	for _, f := range agentColumns {
-		if fields == nil || slices.Contains(fields, f.field) {
-			for _, c := range f.columns {
-				add(c)
-			}
-		}
-	}
-	if fields == nil {
-		add("org_id")
-	}
-	if withTrust {
-		add("status")
-	}
-	return cols
+	return agentColumns.of(fields, "agent_row.", "seq", "id")
 }
 
 // listAgents reads a page of the caller's agents in one statement, only
@@ -67,7 +49,7 @@ func (d *DB) listAgents(ctx context.Context, p auth.Principal, f agent.ListFilte
 		q = q.Where("agent_row.status = ?", string(*f.Status))
 	}
 	if withTrust {
-		q = q.ColumnExpr(trustColumns).Join("LEFT JOIN trust_counters AS tc ON tc.agent_id = agent_row.id")
+		q = q.ColumnExpr(scoreColumns).Join("LEFT JOIN trust_counters AS tc ON tc.agent_id = agent_row.id")
 	}
 	q, err := seqWindow(q, f.Window, cursors)
 	if err != nil {

@@ -139,7 +139,7 @@ func (s *DashboardService) Overview(ctx context.Context, p auth.Principal) (*das
 // statement and counts them by status and by assessment at now.
 func (s *DashboardService) agentCounts(ctx context.Context, orgID string, now time.Time) (byStatus, byAssessment []dashboard.CountByKey, err error) {
 	var rows []agentRow
-	err = s.db.bun.NewSelect().Model(&rows).Column("agent_row.status").ColumnExpr(trustColumns).
+	err = s.db.bun.NewSelect().Model(&rows).Column("agent_row.status").ColumnExpr(scoreColumns).
 		Join("JOIN trust_counters AS tc ON tc.agent_id = agent_row.id").Where("agent_row.org_id = ?", orgID).Scan(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("count agents: %w", err)

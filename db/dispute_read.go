@@ -26,6 +26,15 @@ func (s *TrustService) Dispute(ctx context.Context, p auth.Principal, disputeID 
 	return d.dispute(), nil
 }
 
+// disputeColumns are the disputes columns holding each field of the API's
+// Dispute (trust.DisputeFilter.Fields); agent_org, no field's, is read
+// when every field is.
+var disputeColumns = fieldColumns{
+	{"agentId", []string{"agent_id"}}, {"reporterOrgId", []string{"reporter_org"}}, {"reason", []string{"reason"}},
+	{"evidenceIds", []string{"evidence_ids"}}, {"status", []string{"status"}}, {"createdAt", []string{"created_at"}},
+	{"", []string{"agent_org"}},
+}
+
 // visibleDisputes selects the disputes filed by or against orgID under f.
 func visibleDisputes(q bun.IDB, orgID string, f trust.DisputeFilter) *bun.SelectQuery {
 	sel := q.NewSelect().Model((*disputeRow)(nil)).Where("(reporter_org = ? OR agent_org = ?)", orgID, orgID)
@@ -47,7 +56,8 @@ func (s *TrustService) Disputes(ctx context.Context, p auth.Principal, f trust.D
 	}
 	w := f.Window
 	cursors := s.db.cursors(p.OrgID, disputeList)
-	q, err := seqWindow(visibleDisputes(s.db.bun, p.OrgID, f), w, cursors)
+	q := visibleDisputes(s.db.bun, p.OrgID, f).Column(disputeColumns.of(f.Fields, "", "seq", "id")...)
+	q, err := seqWindow(q, w, cursors)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -154,4 +155,34 @@ func finishPage[T any](rows []T, w paging.Window, cursor func(T) string) ([]T, p
 		end.endCursor = cursor(rows[n-1])
 	}
 	return rows, end
+}
+
+// fieldColumns maps each field of one of the API's types to the columns
+// of the table holding it, for a page that reads only what its nodes
+// select.
+type fieldColumns []struct {
+	field   string
+	columns []string
+}
+
+// of is prefix and each column of always, then of each of fields (nil:
+// every field's), each column once, in fc's order.
+func (fc fieldColumns) of(fields []string, prefix string, always ...string) []string {
+	cols := make([]string, 0, len(always)+len(fc))
+	add := func(c string) {
+		if c = prefix + c; !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	for _, c := range always {
+		add(c)
+	}
+	for _, f := range fc {
+		if fields == nil || slices.Contains(fields, f.field) {
+			for _, c := range f.columns {
+				add(c)
+			}
+		}
+	}
+	return cols
 }

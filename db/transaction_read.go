@@ -22,6 +22,17 @@ const visibleTo = "(from_org = ? OR (to_org = ? AND status IN ('completed', 'rev
 
 const txColumns = "id, from_agent, to_agent, from_org, to_org, action, amount, currency, memo, status, reversal_of, reversed_by, reason, created_at, expires_at, decided_at, decided_by, mandate_id"
 
+// transactionColumns are the transactions columns holding each field of
+// the API's Transaction (transaction.ListFilter.Fields); from_org and
+// to_org, no field's, are read when every field is.
+var transactionColumns = fieldColumns{
+	{"fromAgent", []string{"from_agent"}}, {"toAgent", []string{"to_agent"}}, {"", []string{"from_org", "to_org"}},
+	{"action", []string{"action"}}, {"amount", []string{"amount"}}, {"currency", []string{"currency"}},
+	{"memo", []string{"memo"}}, {"status", []string{"status"}}, {"reversalOf", []string{"reversal_of"}},
+	{"reversedBy", []string{"reversed_by"}}, {"reason", []string{"reason"}}, {"expiresAt", []string{"expires_at"}},
+	{"decidedAt", []string{"decided_at"}}, {"decidedBy", []string{"decided_by"}}, {"mandateId", []string{"mandate_id"}},
+}
+
 // Get returns a transaction visible to the caller (visibleTo).
 func (s *TransactionService) Get(ctx context.Context, p auth.Principal, txID string) (*transaction.Transaction, error) {
 	var row transactionRow
@@ -35,11 +46,11 @@ func (s *TransactionService) Get(ctx context.Context, p auth.Principal, txID str
 	return row.transaction(), nil
 }
 
-// visible builds the caller-visible set (visibleTo) as two disjoint
+// visible reads columns of the caller-visible set (visibleTo) as two disjoint
 // branches (sent by the caller's agents; received, completed and not sent by
 // them), so each branch walks its own index in order and Postgres merges them
 // without sorting the history.
-func visible(orgID string, agentID *string, where string, whereArgs []any, order string, limit int) (string, []any) {
+func visible(columns, orgID string, agentID *string, where string, whereArgs []any, order string, limit int) (string, []any) {
 	var branches [2]string
 	var args []any
 	for i, b := range [2]struct{ cond string }{
@@ -59,7 +70,7 @@ func visible(orgID string, agentID *string, where string, whereArgs []any, order
 			cond += " AND " + where
 			bargs = append(bargs, whereArgs...)
 		}
-		q := "SELECT " + txColumns + " FROM transactions WHERE " + cond + " ORDER BY " + order
+		q := "SELECT " + columns + " FROM transactions WHERE " + cond + " ORDER BY " + order
 		if limit > 0 {
 			q += " LIMIT " + strconv.Itoa(limit)
 		}
@@ -97,7 +108,8 @@ func (s *TransactionService) List(ctx context.Context, p auth.Principal, f trans
 		}
 		conds, args = append(conds, "(created_at, id) "+cmp+" (?, ?)"), append(args, at, lastID)
 	}
-	q, qargs := visible(p.OrgID, f.AgentID, strings.Join(conds, " AND "), args, order, f.Limit+1)
+	cols := strings.Join(transactionColumns.of(f.Fields, "", "id", "created_at"), ", ")
+	q, qargs := visible(cols, p.OrgID, f.AgentID, strings.Join(conds, " AND "), args, order, f.Limit+1)
 	var rows []transactionRow
 	if err := s.db.bun.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("list transactions: %w", err)
@@ -150,7 +162,7 @@ func (s *TransactionService) Export(ctx context.Context, p auth.Principal, r tra
 	where := strings.Join(conds, " AND ")
 	keyset := 0 // the arguments of the keyset condition, at the end of args once the first batch is read
 	for {
-		q, qargs := visible(p.OrgID, nil, where, args, "created_at, id", transaction.ExportBatch)
+		q, qargs := visible(txColumns, p.OrgID, nil, where, args, "created_at, id", transaction.ExportBatch)
 		var rows []transactionRow
 		if err := s.db.bun.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("read export batch: %w", err)

@@ -30,12 +30,18 @@ type trustCounters struct {
 	UpdatedAt        time.Time  `bun:"updated_at,scanonly"`
 }
 
-// trustColumns selects trust_counters AS tc into an agentRow's embedded TC.
-const trustColumns = `tc.evidence_at AS tc_evidence_at, tc.completed AS tc_completed, tc.failures AS tc_failures,
+// scoreColumns selects the trust_counters AS tc a read scores at the
+// current time (trustColumns without the stored score and assessment,
+// which only a write compares its new score with) into an agentRow's
+// embedded TC.
+const scoreColumns = `tc.evidence_at AS tc_evidence_at, tc.completed AS tc_completed, tc.failures AS tc_failures,
  tc.limit_refusals AS tc_limit_refusals, tc.reversals AS tc_reversals, tc.disputing_orgs AS tc_disputing_orgs,
  tc.open_disputes AS tc_open_disputes, tc.counterparty_orgs AS tc_counterparty_orgs,
- tc.first_external_at AS tc_first_external_at, tc.score AS tc_score, tc.assessment AS tc_assessment,
- tc.updated_at AS tc_updated_at`
+ tc.first_external_at AS tc_first_external_at, tc.updated_at AS tc_updated_at`
+
+// trustColumns selects every column of trust_counters AS tc into an
+// agentRow's embedded TC, as a write reads them under the row's lock.
+const trustColumns = scoreColumns + `, tc.score AS tc_score, tc.assessment AS tc_assessment`
 
 type snapshotRow struct {
 	bun.BaseModel `bun:"table:trust_snapshots"`

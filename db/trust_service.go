@@ -28,7 +28,7 @@ var _ trust.Service = (*TrustService)(nil)
 func (s *TrustService) Profiles(ctx context.Context, _ auth.Principal, agentIDs []string) (map[string]*trust.Profile, error) {
 	rows := make([]agentRow, 0, len(agentIDs))
 	if len(agentIDs) > 0 {
-		err := s.db.bun.NewSelect().Model(&rows).Column("agent_row.id", "agent_row.status").ColumnExpr(trustColumns).
+		err := s.db.bun.NewSelect().Model(&rows).Column("agent_row.id", "agent_row.status").ColumnExpr(scoreColumns).
 			Join("JOIN trust_counters AS tc ON tc.agent_id = agent_row.id").Where("agent_row.id IN (?)", bun.In(agentIDs)).Scan(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("read trust profiles: %w", err)

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -68,13 +69,12 @@ func (a answers) outage(cause error) bool {
 // encoding/json writes, without re-validating the data. A nil resp (the
 // request ended first) is null, as gqlgen writes it.
 func (a answers) write(w http.ResponseWriter, contentType string, resp *graphql.Response) {
+	plain := plainAnswer(resp)
 	var body []byte
 	var errs gqlerror.List
-	if plainAnswer(resp) {
-		body = append(append(make([]byte, 0, len(resp.Data)+9), `{"data":`...), resp.Data...)
-		body = append(body, '}')
+	if plain {
 		// net/http would chunk an answer over its buffer without the length.
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Header().Set("Content-Length", strconv.Itoa(len(`{"data":}`)+len(resp.Data)))
 	} else {
 		var err error
 		if body, err = json.Marshal(resp); err != nil {
@@ -89,7 +89,13 @@ func (a answers) write(w http.ResponseWriter, contentType string, resp *graphql.
 		w.Header().Set("Retry-After", strconv.Itoa(retry))
 	}
 	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	if !plain {
+		_, _ = w.Write(body)
+		return
+	}
+	_, _ = io.WriteString(w, `{"data":`)
+	_, _ = w.Write(resp.Data)
+	_, _ = io.WriteString(w, "}")
 }
 
 // plainAnswer reports whether resp is data alone, compact and plain.

@@ -36,20 +36,46 @@ func OfAgent(ctx context.Context) Selection {
 // node of every edges field, whatever their aliases, merged.
 func OfNodes(ctx context.Context) Selection {
 	s := Selection{Fields: []string{}}
+	eachNode(ctx, "AgentConnection", "AgentEdge", func(oc *graphql.OperationContext, sel ast.SelectionSet) {
+		s.add(oc, sel)
+	})
+	return s
+}
+
+// Fields is every field the nodes of the field being resolved select, a
+// field whose type is the connection (with its edge type): by name, each
+// once, as collected on nodeTypes (the node's type and the interfaces it
+// implements). A page reads the columns of these fields alone.
+func Fields(ctx context.Context, connection, edge string, nodeTypes ...string) []string {
+	fields := []string{}
+	eachNode(ctx, connection, edge, func(oc *graphql.OperationContext, sel ast.SelectionSet) {
+		for _, f := range graphql.CollectFields(oc, sel, nodeTypes) {
+			if !slices.Contains(fields, f.Name) {
+				fields = append(fields, f.Name)
+			}
+		}
+	})
+	return fields
+}
+
+// eachNode calls each with the selection set of every nodes field and of
+// every node of every edges field of the connection field being resolved:
+// fragments, aliases and @skip/@include resolved by gqlgen's own field
+// collection.
+func eachNode(ctx context.Context, connection, edge string, each func(*graphql.OperationContext, ast.SelectionSet)) {
 	oc := graphql.GetOperationContext(ctx)
-	for _, f := range graphql.CollectFieldsCtx(ctx, []string{"AgentConnection"}) {
+	for _, f := range graphql.CollectFieldsCtx(ctx, []string{connection}) {
 		switch f.Name {
 		case "nodes":
-			s.add(oc, f.Selections)
+			each(oc, f.Selections)
 		case "edges":
-			for _, e := range graphql.CollectFields(oc, f.Selections, []string{"AgentEdge"}) {
+			for _, e := range graphql.CollectFields(oc, f.Selections, []string{edge}) {
 				if e.Name == "node" {
-					s.add(oc, e.Selections)
+					each(oc, e.Selections)
 				}
 			}
 		}
 	}
-	return s
 }
 
 // add merges what sel, a selection set on Agent (or on Node, node and

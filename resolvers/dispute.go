@@ -6,6 +6,7 @@ import (
 	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
+	"github.com/agenttrust/service/preload"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -26,7 +27,8 @@ func (r *queryResolver) Disputes(ctx context.Context, agentID *string, status *t
 	if err != nil {
 		return nil, err
 	}
-	f := trust.DisputeFilter{AgentID: agentID, Status: status, Window: w}
+	f := trust.DisputeFilter{AgentID: agentID, Status: status, Window: w,
+		Fields: preload.Fields(ctx, "DisputeConnection", "DisputeEdge", "Dispute", "Node")}
 	page, err := r.svc.Trust.Disputes(ctx, p, f)
 	if err != nil {
 		return nil, err

@@ -2,13 +2,13 @@ package resolvers
 
 import (
 	"context"
-
-	"github.com/agenttrust/service/auth"
 	"time"
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/graph"
 	"github.com/agenttrust/service/graph/model"
 	"github.com/agenttrust/service/paging"
+	"github.com/agenttrust/service/preload"
 	"github.com/agenttrust/service/transaction"
 )
 
@@ -29,7 +29,8 @@ func (r *queryResolver) Transactions(ctx context.Context, agentID *string, statu
 	if err != nil {
 		return nil, err
 	}
-	f := transaction.ListFilter{AgentID: agentID, Status: status, Window: w}
+	f := transaction.ListFilter{AgentID: agentID, Status: status, Window: w,
+		Fields: preload.Fields(ctx, "TransactionConnection", "TransactionEdge", "Transaction", "Node")}
 	page, err := r.svc.Transactions.List(ctx, p, f)
 	if err != nil {
 		return nil, err

@@ -159,6 +159,10 @@ type ListFilter struct {
 	AgentID       *string
 	Status        *Status
 	paging.Window // the page (see paging.Window), newest first either way
+	// Fields are the transaction's fields the page fills, by the API's
+	// names (fromAgent, amount, memo, ...; unknown names are ignored); the
+	// others stay zero, ID and CreatedAt always filled. Nil fills them all.
+	Fields []string
 }
 
 // Page is one page of transactions.

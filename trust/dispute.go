@@ -84,6 +84,10 @@ type DisputeFilter struct {
 	AgentID       *string
 	Status        *DisputeStatus
 	paging.Window // the page (see paging.Window), newest first either way
+	// Fields are the dispute's fields the page fills, by the API's names
+	// (agentId, reason, evidenceIds, ...; unknown names are ignored); the
+	// others stay zero, ID always filled. Nil fills them all.
+	Fields []string
 }
 
 // Validate checks the filter's bounds (ValidationFailed naming the argument).
