@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/agenttrust/service/agent"
-	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/failure"
@@ -24,11 +23,7 @@ func TestListWithProfiles(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
 	ctx := context.Background()
-	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(ctx, "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := auth.Principal{OrgID: orgID, KeyID: keyID, Role: auth.RoleAdmin}
+	p := dbtest.Admin(t, d, "acme")
 	agents, trustSvc := db.NewAgentService(d), db.NewTrustService(d)
 	var ids []string
 	for i := range 7 {
@@ -112,7 +107,10 @@ func TestListWithProfiles(t *testing.T) {
 	// A page fills only the fields asked for (and the status its scores count).
 	for _, withTrust := range []bool{false, true} {
 		f := agent.ListFilter{Window: paging.Window{Limit: 50}, Fields: []string{"name", "policy"}}
-		var named *agent.Page
+		var (
+			named *agent.Page
+			err   error
+		)
 		if withTrust {
 			named, _, err = trustSvc.ListWithProfiles(ctx, p, f)
 		} else {
@@ -130,6 +128,7 @@ func TestListWithProfiles(t *testing.T) {
 	}
 
 	var profiles []*trust.Profile
+	var err error
 	if _, profiles, err = trustSvc.ListWithProfiles(ctx, p, agent.ListFilter{Window: paging.Window{Limit: 50}}); err != nil {
 		t.Fatal(err)
 	}

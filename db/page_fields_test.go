@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/agenttrust/service/agent"
-	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/db/dbtest"
 	"github.com/agenttrust/service/money"
@@ -20,11 +19,7 @@ func TestPagesFillSelectedFields(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
 	ctx := context.Background()
-	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(ctx, "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := auth.Principal{OrgID: orgID, KeyID: keyID, Role: auth.RoleAdmin}
+	p := dbtest.Admin(t, d, "acme")
 	agents, txs, trustSvc := db.NewAgentService(d), db.NewTransactionService(d), db.NewTrustService(d)
 	var ids []string
 	for _, name := range []string{"buyer", "seller"} {

@@ -15,6 +15,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/agenttrust/service/auth"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/id"
 )
@@ -49,6 +50,17 @@ func NewWithURL(t testing.TB) (*db.DB, string) {
 		t.Fatalf("prepare template database: %v", onceErr)
 	}
 	return create(t, "att_t_", "TEMPLATE "+template)
+}
+
+// Admin creates an organization named name in d and returns its first
+// key's principal, an admin's.
+func Admin(t testing.TB, d *db.DB, name string) auth.Principal {
+	t.Helper()
+	orgID, keyID, _, err := db.NewOrgService(d).CreateOrg(context.Background(), name)
+	if err != nil {
+		t.Fatalf("create organization %s: %v", name, err)
+	}
+	return auth.Principal{OrgID: orgID, KeyID: keyID, Role: auth.RoleAdmin}
 }
 
 // Unmigrated opens a new empty database, dropped when the test ends, and
