@@ -8,12 +8,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+
+	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/trust"
 )
 
@@ -103,4 +107,41 @@ func ModuleRoot() (string, error) {
 		return "", errors.New("run from inside the service's module (go run ./bench/load, ./bench/read)")
 	}
 	return filepath.Dir(mod), nil
+}
+
+// Open opens database/sql over pgx for dbURL.
+func Open(dbURL string) *sql.DB {
+	conn, err := sql.Open("pgx", dbURL)
+	if err != nil {
+		panic(err) // only an unknown driver fails here
+	}
+	return conn
+}
+
+// Scratch creates an empty database named prefix and a random suffix on
+// the server at adminURL, and returns its URL and a function that drops it.
+func Scratch(ctx context.Context, adminURL, prefix string) (string, func(), error) {
+	u, err := url.Parse(adminURL)
+	if err != nil {
+		return "", nil, fmt.Errorf("admin database url: %w", err)
+	}
+	name := prefix + strings.ToLower(id.Random(8))
+	admin := Open(adminURL)
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		admin.Close()
+		return "", nil, fmt.Errorf("create database: %w", err)
+	}
+	drop := func() {
+		defer admin.Close()
+		if _, err := admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			fmt.Fprintln(os.Stderr, "drop database:", err)
+		}
+	}
+	u.Path = "/" + name
+	q := u.Query()
+	if q.Get("sslmode") == "" {
+		q.Set("sslmode", "disable")
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), drop, nil
 }

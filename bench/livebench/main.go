@@ -8,20 +8,18 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"flag"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/bench/promtext"
 	"github.com/agenttrust/service/db"
-	"github.com/agenttrust/service/id"
 )
 
 // config is what the flags set.
@@ -62,7 +60,7 @@ type figures struct {
 
 func run(c config) error {
 	ctx := context.Background()
-	dbURL, drop, err := createDatabase(ctx, c.admin)
+	dbURL, drop, err := benchdb.Scratch(ctx, c.admin, "att_livebench_")
 	if err != nil {
 		return err
 	}
@@ -102,22 +100,6 @@ func run(c config) error {
 		return fmt.Errorf("only %d of %d deliveries arrived", subs.got.Load(), f.want)
 	}
 	return nil
-}
-
-// createDatabase creates a scratch database on the server at adminURL and
-// returns its URL and a function that drops it.
-func createDatabase(ctx context.Context, adminURL string) (string, func(), error) {
-	adminDB := openSQL(adminURL)
-	name := "att_livebench_" + strings.ToLower(id.Random(6))
-	if _, err := adminDB.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		adminDB.Close()
-		return "", nil, fmt.Errorf("create database: %w", err)
-	}
-	drop := func() {
-		adminDB.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") //nolint:errcheck
-		adminDB.Close()
-	}
-	return strings.Replace(adminURL, "/postgres?", "/"+name+"?", 1), drop, nil
 }
 
 // seedOrgs migrates the database and creates n organizations.
@@ -224,13 +206,4 @@ func pct(sorted []float64, p float64) time.Duration {
 	i := int(math.Ceil(p/100*float64(len(sorted)))) - 1
 	i = max(0, min(i, len(sorted)-1))
 	return time.Duration(sorted[i] * float64(time.Second)).Round(time.Millisecond)
-}
-
-// openSQL opens database/sql over pgx for url.
-func openSQL(url string) *sql.DB {
-	db, err := sql.Open("pgx", url)
-	if err != nil {
-		panic(err) // only an unknown driver fails here
-	}
-	return db
 }

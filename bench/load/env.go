@@ -138,16 +138,8 @@ func (e *env) url(name string) string {
 	return u.String()
 }
 
-func openSQL(url string) *sql.DB {
-	db, err := sql.Open("pgx", url)
-	if err != nil {
-		panic(fmt.Sprintf("open %s: %v", url, err)) // only an unknown driver fails here
-	}
-	return db
-}
-
 func (e *env) exec(ctx context.Context, q string) error {
-	conn := openSQL(e.admin)
+	conn := benchdb.Open(e.admin)
 	defer conn.Close()
 	_, err := conn.ExecContext(ctx, q)
 	return err
@@ -161,7 +153,7 @@ func (e *env) backends(ctx context.Context, dbURL string) (int, error) {
 	}
 	e.mu.Lock()
 	if e.monitor == nil {
-		e.monitor = openSQL(e.admin)
+		e.monitor = benchdb.Open(e.admin)
 		e.monitor.SetMaxOpenConns(1)
 		e.monitor.SetMaxIdleConns(1)
 	}

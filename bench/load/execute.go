@@ -212,7 +212,7 @@ func newPgbench(ctx context.Context, e *env) (*pgbench, error) {
 		return nil, err
 	}
 	p := &pgbench{bin: bin, dir: filepath.Join(root, "bench/pgbench"), dbURL: dbURL, drop: drop}
-	conn := openSQL(dbURL)
+	conn := benchdb.Open(dbURL)
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, strings.ReplaceAll(string(seed), ":agents", strconv.Itoa(execReceivers))); err != nil {
 		drop()

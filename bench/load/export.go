@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/transaction"
 )
 
@@ -78,7 +79,7 @@ const fieldExportRows = transaction.DefaultExportMaxBytes / 2200
 // the field answers, which it builds in memory, with the server's peak RSS.
 func fieldExports(ctx context.Context, s *served, victim org) group {
 	g := group{scenario: "export: 12 × exportTransactions at the bound"}
-	conn := openSQL(s.dbURL)
+	conn := benchdb.Open(s.dbURL)
 	defer conn.Close()
 	var first time.Time
 	if err := conn.QueryRowContext(ctx, `SELECT min(created_at) FROM transactions`).Scan(&first); err != nil {
@@ -121,7 +122,7 @@ func seedExportRows(ctx context.Context, s *served, victim, other org) error {
 	if err != nil {
 		return err
 	}
-	conn := openSQL(s.dbURL)
+	conn := benchdb.Open(s.dbURL)
 	defer conn.Close()
 	_, err = conn.ExecContext(ctx, `INSERT INTO transactions (id, from_agent, to_agent, from_org, to_org, action, amount, currency, memo, status, created_at)
 		SELECT 'tx_load' || lpad(g::text, 6, '0'),

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/agenttrust/service/bench/benchdb"
 )
 
 // subscribers are websocket subscriptions (graphql-transport-ws) that count
@@ -246,7 +248,7 @@ type logEvent struct {
 
 // lastSeq is the log's newest position.
 func lastSeq(ctx context.Context, dbURL string) (int64, error) {
-	conn := openSQL(dbURL)
+	conn := benchdb.Open(dbURL)
 	defer conn.Close()
 	var seq int64
 	err := conn.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM events`).Scan(&seq)
@@ -255,7 +257,7 @@ func lastSeq(ctx context.Context, dbURL string) (int64, error) {
 
 // eventsAfter lists the events of type typ logged after position seq.
 func eventsAfter(ctx context.Context, dbURL string, seq int64, typ string) ([]logEvent, error) {
-	conn := openSQL(dbURL)
+	conn := benchdb.Open(dbURL)
 	defer conn.Close()
 	rows, err := conn.QueryContext(ctx, `SELECT id, array_to_string(org_ids, ',') FROM events WHERE seq > $1 AND type = $2 ORDER BY seq`, seq, typ)
 	if err != nil {

@@ -102,7 +102,7 @@ func registerOne(ctx context.Context, c *http.Client, base, key, name, limit str
 // leave the score where it is: an execute then writes no trust snapshot and
 // no trust.score_changed event, as in the pgbench script's steady state.
 func steadyTrust(ctx context.Context, dbURL string, agentIDs []string) error {
-	conn := openSQL(dbURL)
+	conn := benchdb.Open(dbURL)
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `UPDATE trust_counters SET completed = 10000, counterparty_orgs = 5,
 		first_external_at = now() - interval '90 days', evidence_at = now() WHERE agent_id = ANY($1::text[])`, benchdb.TextArray(agentIDs)); err != nil {

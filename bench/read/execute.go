@@ -108,7 +108,7 @@ func steadyAgents(ctx context.Context, dbURL, root string, nReceivers int, ids [
 	if err != nil {
 		return err
 	}
-	conn := openSQL(dbURL)
+	conn := benchdb.Open(dbURL)
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, strings.ReplaceAll(string(seedSQL), ":agents", strconv.Itoa(nReceivers))); err != nil {
 		return fmt.Errorf("seed pgbench's agents: %w", err)
@@ -195,7 +195,7 @@ end
 // was a completed transaction: an answer with GraphQL errors is still an
 // HTTP 200, so the transactions committed are counted.
 func (e *executeBench) runService(ctx context.Context, o options) (result, error) {
-	conn := openSQL(e.dbURL)
+	conn := benchdb.Open(e.dbURL)
 	defer conn.Close()
 	count := func() (n int, err error) {
 		err = conn.QueryRowContext(ctx, `SELECT count(*) FROM transactions WHERE from_org = $1`, e.senderOrg).Scan(&n)

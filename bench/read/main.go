@@ -35,6 +35,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/bench/dashboard"
 	"github.com/agenttrust/service/db"
 )
@@ -95,7 +96,7 @@ func run(ctx context.Context, o options) error {
 	if _, err := exec.LookPath(o.wrk); err != nil {
 		return fmt.Errorf("wrk not found (%v): install it with `apt-get install wrk` (Debian) or set WRK", err)
 	}
-	dbURL, drop, err := createDatabase(ctx, o.admin)
+	dbURL, drop, err := benchdb.Scratch(ctx, o.admin, "att_readbench_")
 	if err != nil {
 		return err
 	}

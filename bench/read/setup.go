@@ -3,28 +3,25 @@ package main
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/bench/dashboard"
 	"github.com/agenttrust/service/bench/floor"
 	"github.com/agenttrust/service/bench/stock"
 	"github.com/agenttrust/service/db"
 	"github.com/agenttrust/service/httpapi"
-	"github.com/agenttrust/service/id"
 	"github.com/agenttrust/service/wire"
 )
 
@@ -183,34 +180,9 @@ func body(query string, vars map[string]any) []byte {
 	return b
 }
 
-// createDatabase creates a scratch database on the admin server and returns
-// its URL and a function that drops it.
-func createDatabase(ctx context.Context, admin string) (string, func(), error) {
-	name := "att_readbench_" + strings.ToLower(id.Random(8))
-	if err := execSimple(ctx, admin, "CREATE DATABASE "+name); err != nil {
-		return "", nil, fmt.Errorf("create database: %w", err)
-	}
-	drop := func() {
-		if err := execSimple(context.Background(), admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			fmt.Fprintln(os.Stderr, "bench-read: drop database:", err)
-		}
-	}
-	u, err := url.Parse(admin)
-	if err != nil {
-		return "", nil, err
-	}
-	u.Path = "/" + name
-	q := u.Query()
-	if q.Get("sslmode") == "" {
-		q.Set("sslmode", "disable")
-	}
-	u.RawQuery = q.Encode()
-	return u.String(), drop, nil
-}
-
 // execSimple runs one statement on the admin server.
 func execSimple(ctx context.Context, admin, q string) error {
-	conn := openSQL(admin)
+	conn := benchdb.Open(admin)
 	defer conn.Close()
 	_, err := conn.ExecContext(ctx, q)
 	return err
@@ -240,13 +212,4 @@ func envDuration(k string, def time.Duration) time.Duration {
 		}
 	}
 	return def
-}
-
-// openSQL opens database/sql over pgx for url.
-func openSQL(url string) *sql.DB {
-	db, err := sql.Open("pgx", url)
-	if err != nil {
-		panic(err) // only an unknown driver fails here
-	}
-	return db
 }
