@@ -16,8 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
-
 	"github.com/agenttrust/service/bench/benchdb"
 	"github.com/agenttrust/service/bench/promtext"
 	"github.com/agenttrust/service/db"
