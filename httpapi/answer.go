@@ -3,7 +3,6 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 
@@ -74,7 +73,7 @@ func (a answers) write(w http.ResponseWriter, contentType string, resp *graphql.
 	var errs gqlerror.List
 	if plain {
 		// net/http would chunk an answer over its buffer without the length.
-		w.Header().Set("Content-Length", strconv.Itoa(len(`{"data":}`)+len(resp.Data)))
+		w.Header().Set("Content-Length", strconv.Itoa(len(dataOpen)+len(resp.Data)+len(dataClose)))
 	} else {
 		var err error
 		if body, err = json.Marshal(resp); err != nil {
@@ -93,10 +92,13 @@ func (a answers) write(w http.ResponseWriter, contentType string, resp *graphql.
 		_, _ = w.Write(body)
 		return
 	}
-	_, _ = io.WriteString(w, `{"data":`)
+	_, _ = w.Write(dataOpen)
 	_, _ = w.Write(resp.Data)
-	_, _ = io.WriteString(w, "}")
+	_, _ = w.Write(dataClose)
 }
+
+// dataOpen and dataClose are written around a plain answer's data.
+var dataOpen, dataClose = []byte(`{"data":`), []byte("}")
 
 // plainAnswer reports whether resp is data alone, compact and plain.
 func plainAnswer(resp *graphql.Response) bool {
