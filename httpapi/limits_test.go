@@ -25,13 +25,18 @@ func chain(deep int, body string) string {
 	return q.String()
 }
 
-// refusedQuickly posts q and expects a document refusal within a generous
-// second, with nothing run.
+// walkBound tells a walk linear in the document (milliseconds) from one
+// that re-walks every spread (days for 40 levels of doubling), with room
+// for a host running the whole suite under the race detector.
+const walkBound = 15 * time.Second
+
+// refusedQuickly posts q and expects a document refusal within walkBound,
+// with nothing run.
 func refusedQuickly(t *testing.T, b *testkit.Kit, q, want string) {
 	t.Helper()
 	start := time.Now()
 	r := b.Post(b.Key, map[string]any{"query": q})
-	if took := time.Since(start); took > time.Second {
+	if took := time.Since(start); took > walkBound {
 		t.Errorf("refusing %.60q took %v", q, took)
 	}
 	if r.Code() != "GRAPHQL_VALIDATION_FAILED" || len(r.Data) != 0 || !strings.Contains(r.Errors[0].Message, want) {
@@ -39,8 +44,8 @@ func refusedQuickly(t *testing.T, b *testkit.Kit, q, want string) {
 	}
 }
 
-// Fragment explosion: 26 and 40 levels of doubling spreads are refused in
-// well under a second (the old walk took 7.5 s for 26 and days for 40).
+// Fragment explosion: 26, 40 and 60 levels of doubling spreads are refused
+// at once (the old walk took 7.5 s for 26 and days for 40).
 func TestFragmentExplosion(t *testing.T) {
 	t.Parallel()
 	b := testkit.New(t)
@@ -67,7 +72,7 @@ func TestFragmentExplosion(t *testing.T) {
 	q.WriteString("fragment D30 on Agent { auditChain { trust: hash } }\n")
 	start := time.Now()
 	r := b.Post(b.Key, map[string]any{"query": q.String()})
-	if time.Since(start) > time.Second || len(r.Errors) == 0 || len(r.Data) != 0 {
+	if time.Since(start) > walkBound || len(r.Errors) == 0 || len(r.Data) != 0 {
 		t.Fatalf("doubling fragments below the root: %v %.300s", time.Since(start), r.Body)
 	}
 
