@@ -320,16 +320,18 @@ async function flows() {
     const from = await registerAgent("payer");
     const to = await registerAgent("payee");
     await gql(adminKey, `mutation($id: ID!) { setAgentPolicy(agentId: $id, input: { approval: { above: 10, expiresAfterSeconds: 3600 } }) { id } }`, { id: from.id });
-    await go(page, "#/approvals");
-    await page.getByRole("heading", { name: "Approvals" }).waitFor();
-    await page.getByRole("table").waitFor();
     const exec = async (amount) =>
       (
         await gql(adminKey, `mutation($in: ExecuteTransactionInput!) { executeTransaction(input: $in) { id status } }`, {
           in: { fromAgent: from.id, toAgent: to.id, action: "purchase", amount, currency: "USD" },
         })
       ).executeTransaction;
+    // Requested as the page opens, between its read and its subscription's
+    // start or after both: either way the row shows without a reload.
+    await go(page, "#/approvals");
     const t1 = await exec(50);
+    await page.getByRole("heading", { name: "Approvals" }).waitFor();
+    await page.getByRole("table").waitFor();
     if (t1.status !== "pending_approval") throw new Error(`execute over the threshold: ${t1.status}`);
     const row1 = page.getByRole("row", { name: new RegExp(t1.id) });
     await row1.waitFor({ timeout: 15000 }); // live

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef } from "react";
 import type { Client } from "graphql-ws";
 import { useCaps } from "./caps";
 import { href, useRoute, type Route } from "./router";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
+import { LiveSince } from "./ui/useLiveEvents";
 import { OverviewPage } from "./pages/overview/OverviewPage";
 import { AgentsPage } from "./pages/agents/AgentsPage";
 import { ApprovalsPage } from "./pages/approvals/ApprovalsPage";
@@ -25,9 +26,13 @@ const nav: { page: Route["page"]; label: string; adminOnly?: boolean; notForAgen
   { page: "keys", label: "Keys", adminOnly: true },
 ];
 
-export function App({ ws, onSignOut }: { ws: Client; onSignOut: () => void }) {
+export function App({ ws, livePosition, onSignOut }: { ws: Client; livePosition: () => string | null; onSignOut: () => void }) {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
+  // Taken as the route changes, before the page reads its data: the page's
+  // live subscriptions start there, so nothing committed meanwhile is missed.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const since = useMemo(() => livePosition(), [href(route)]);
   useEffect(() => {
     // A page change moves focus to the new page, as a full navigation would.
     main.current?.focus();
@@ -56,9 +61,11 @@ export function App({ ws, onSignOut }: { ws: Client; onSignOut: () => void }) {
       </header>
       <main id="main" ref={main} tabIndex={-1}>
         <ErrorBoundary key={href(route)}>
-          <Suspense fallback={<p className="loading" role="status">Loading…</p>}>
-            <Page route={route} ws={ws} />
-          </Suspense>
+          <LiveSince.Provider value={since}>
+            <Suspense fallback={<p className="loading" role="status">Loading…</p>}>
+              <Page route={route} ws={ws} />
+            </Suspense>
+          </LiveSince.Provider>
         </ErrorBoundary>
       </main>
     </>

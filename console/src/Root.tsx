@@ -36,7 +36,7 @@ export function Root() {
     <RelayEnvironmentProvider environment={conn.environment}>
       <ErrorBoundary onSignOut={() => signOut()}>
         <Suspense fallback={<p className="loading" role="status">Loading…</p>}>
-          <App ws={conn.ws} onSignOut={() => signOut()} />
+          <App ws={conn.ws} livePosition={conn.position} onSignOut={() => signOut()} />
         </Suspense>
       </ErrorBoundary>
     </RelayEnvironmentProvider>

@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<4c1eb820170fba0ff7ecea58c57fbe74>>
+ * @generated SignedSource<<3dfe25b36a91ca81e3d86149c7660c1a>>
  * @lightSyntaxTransform
  */
 
@@ -9,6 +9,7 @@
 
 import { ConcreteRequest } from 'relay-runtime';
 export type useLiveEventsSubscription$variables = {
+  after?: string | null | undefined;
   types?: ReadonlyArray<string> | null | undefined;
 };
 export type useLiveEventsSubscription$data = {
@@ -25,17 +26,25 @@ export type useLiveEventsSubscription = {
 };
 
 const node: ConcreteRequest = (function(){
-var v0 = [
-  {
-    "defaultValue": null,
-    "kind": "LocalArgument",
-    "name": "types"
-  }
-],
-v1 = [
+var v0 = {
+  "defaultValue": null,
+  "kind": "LocalArgument",
+  "name": "after"
+},
+v1 = {
+  "defaultValue": null,
+  "kind": "LocalArgument",
+  "name": "types"
+},
+v2 = [
   {
     "alias": null,
     "args": [
+      {
+        "kind": "Variable",
+        "name": "after",
+        "variableName": "after"
+      },
       {
         "kind": "Variable",
         "name": "types",
@@ -81,32 +90,38 @@ v1 = [
 ];
 return {
   "fragment": {
-    "argumentDefinitions": (v0/*:: as any*/),
+    "argumentDefinitions": [
+      (v0/*:: as any*/),
+      (v1/*:: as any*/)
+    ],
     "kind": "Fragment",
     "metadata": null,
     "name": "useLiveEventsSubscription",
-    "selections": (v1/*:: as any*/),
+    "selections": (v2/*:: as any*/),
     "type": "Subscription",
     "abstractKey": null
   },
   "kind": "Request",
   "operation": {
-    "argumentDefinitions": (v0/*:: as any*/),
+    "argumentDefinitions": [
+      (v1/*:: as any*/),
+      (v0/*:: as any*/)
+    ],
     "kind": "Operation",
     "name": "useLiveEventsSubscription",
-    "selections": (v1/*:: as any*/)
+    "selections": (v2/*:: as any*/)
   },
   "params": {
-    "cacheID": "fb5dd61c762833eb21c8b3019cb6d7cc",
+    "cacheID": "4462fa5e0c8f0cd83d5ab176bc50807f",
     "id": null,
     "metadata": {},
     "name": "useLiveEventsSubscription",
     "operationKind": "subscription",
-    "text": "subscription useLiveEventsSubscription(\n  $types: [String!]\n) {\n  events(types: $types) {\n    id\n    type\n    createdAt\n    data\n  }\n}\n"
+    "text": "subscription useLiveEventsSubscription(\n  $types: [String!]\n  $after: ID\n) {\n  events(types: $types, after: $after) {\n    id\n    type\n    createdAt\n    data\n  }\n}\n"
   }
 };
 })();
 
-(node as any).hash = "7a0b8524e5f4403a13b9fe1232393656";
+(node as any).hash = "219c01786b895a5923479a980ca8f463";
 
 export default node;

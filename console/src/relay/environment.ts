@@ -7,6 +7,10 @@ export type LiveStatus = { state: "connecting" | "connected" | "closed"; code?: 
 export type Connection = {
   environment: Environment;
   ws: Client;
+  // position is the newest point of the event log this connection knows to
+  // be behind it: the last event delivered on any subscription, or the
+  // latest connection_ack's position; null before the first.
+  position: () => string | null;
   dispose: () => void;
 };
 
@@ -58,6 +62,12 @@ export function connect(key: string, onUnauthenticated: (e: ApiError) => void): 
     },
   });
 
+  let position: string | null = null;
+  ws.on("connected", (_socket, payload) => {
+    const p = (payload as { position?: unknown } | undefined)?.position;
+    if (typeof p === "string") position = p;
+  });
+
   // Every (re)subscription sends the same payload object: the graphql-ws
   // client re-sends it on each retry, so an operation that takes `$after`
   // resumes after the last event it delivered, with no gap and no duplicate.
@@ -71,9 +81,10 @@ export function connect(key: string, onUnauthenticated: (e: ApiError) => void): 
             sink.error(new ApiError(value.errors as unknown as GraphQLErrorJSON[]));
             return;
           }
-          if (resumable && value.data) {
-            const first = Object.values(value.data)[0];
-            if (first?.id) payload.variables.after = first.id;
+          const first = value.data ? Object.values(value.data)[0] : undefined;
+          if (first?.id) {
+            position = first.id;
+            if (resumable) payload.variables.after = first.id;
           }
           sink.next(value as GraphQLResponse);
         },
@@ -90,5 +101,5 @@ export function connect(key: string, onUnauthenticated: (e: ApiError) => void): 
     network: Network.create(fetchFn, subscribe),
     store: new Store(new RecordSource()),
   });
-  return { environment, ws, dispose: () => void ws.dispose() };
+  return { environment, ws, position: () => position, dispose: () => void ws.dispose() };
 }

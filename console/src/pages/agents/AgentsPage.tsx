@@ -21,6 +21,7 @@ export function AgentsPage() {
       }
     `,
     { status },
+    { fetchPolicy: "store-and-network" }, // what is cached shows at once; live events count from the fresh read
   );
   return (
     <>

@@ -14,6 +14,7 @@ export function ApprovalsPage() {
       }
     `,
     {},
+    { fetchPolicy: "store-and-network" }, // what is cached shows at once; live events count from the fresh read
   );
   return (
     <>

@@ -16,7 +16,8 @@ const query = graphql`
 // OverviewPage shows the organization's counts, re-read whenever a live
 // event arrives.
 export function OverviewPage() {
-  const data = useLazyLoadQuery<OverviewPageQuery>(query, {});
+  // What is cached shows at once; live events count from the fresh read.
+  const data = useLazyLoadQuery<OverviewPageQuery>(query, {}, { fetchPolicy: "store-and-network" });
   useRefreshOn<OverviewPageQuery>([], query, {});
   return (
     <>
