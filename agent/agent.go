@@ -220,8 +220,9 @@ type ListFilter struct {
 	Status        *Status
 	paging.Window // the page (see paging.Window), newest first either way
 	// Fields are the agent's fields the page fills, by the API's names
-	// (the schema's name, spendingLimit, policy, ...; unknown names are
-	// ignored); the others stay zero, ID always filled. Nil fills them all.
+	// (the schema's name, spendingLimit, policy, ...; those of its trust as
+	// trust.score, trust.updatedAt, ...; unknown names are ignored); the
+	// others stay zero, ID always filled. Nil fills them all.
 	Fields []string
 }
 

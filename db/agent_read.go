@@ -49,7 +49,11 @@ func (d *DB) listAgents(ctx context.Context, p auth.Principal, f agent.ListFilte
 		q = q.Where("agent_row.status = ?", string(*f.Status))
 	}
 	if withTrust {
-		q = q.ColumnExpr(scoreColumns).Join("LEFT JOIN trust_counters AS tc ON tc.agent_id = agent_row.id")
+		trustCols := scoreColumns
+		if f.Fields != nil && !slices.Contains(f.Fields, "trust.updatedAt") {
+			trustCols = counterColumns
+		}
+		q = q.ColumnExpr(trustCols).Join("LEFT JOIN trust_counters AS tc ON tc.agent_id = agent_row.id")
 	}
 	q, err := seqWindow(q, f.Window, cursors)
 	if err != nil {

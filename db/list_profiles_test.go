@@ -127,6 +127,20 @@ func TestListWithProfiles(t *testing.T) {
 		}
 	}
 
+	// A page's profiles carry updatedAt only when it is asked for.
+	for _, fields := range [][]string{{"name", "trust", "trust.score"}, {"name", "trust", "trust.updatedAt"}} {
+		_, profiles, err := trustSvc.ListWithProfiles(ctx, p, agent.ListFilter{Window: paging.Window{Limit: 50}, Fields: fields})
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked := fields[2] == "trust.updatedAt"
+		for _, prof := range profiles {
+			if prof != nil && (prof.UpdatedAt.IsZero() == asked || prof.Score == 0) {
+				t.Fatalf("fields %v: profile %+v", fields, *prof)
+			}
+		}
+	}
+
 	var profiles []*trust.Profile
 	var err error
 	if _, profiles, err = trustSvc.ListWithProfiles(ctx, p, agent.ListFilter{Window: paging.Window{Limit: 50}}); err != nil {

@@ -34,10 +34,14 @@ type trustCounters struct {
 // current time (trustColumns without the stored score and assessment,
 // which only a write compares its new score with) into an agentRow's
 // embedded TC.
-const scoreColumns = `tc.evidence_at AS tc_evidence_at, tc.completed AS tc_completed, tc.failures AS tc_failures,
+const scoreColumns = counterColumns + `, tc.updated_at AS tc_updated_at`
+
+// counterColumns are scoreColumns without updated_at (the profile's
+// updatedAt): the counters the score is computed from.
+const counterColumns = `tc.evidence_at AS tc_evidence_at, tc.completed AS tc_completed, tc.failures AS tc_failures,
  tc.limit_refusals AS tc_limit_refusals, tc.reversals AS tc_reversals, tc.disputing_orgs AS tc_disputing_orgs,
  tc.open_disputes AS tc_open_disputes, tc.counterparty_orgs AS tc_counterparty_orgs,
- tc.first_external_at AS tc_first_external_at, tc.updated_at AS tc_updated_at`
+ tc.first_external_at AS tc_first_external_at`
 
 // trustColumns selects every column of trust_counters AS tc into an
 // agentRow's embedded TC, as a write reads them under the row's lock.

@@ -14,8 +14,10 @@ import (
 // beyond their own columns: whether their trust, and which pages of their
 // audit chains (each distinct page once, whatever the aliases).
 type Selection struct {
-	Trust  bool
-	Fields []string // every field selected, by name, each once: what a page of agents reads
+	Trust bool
+	// Fields is every field selected, by name, each once, and those of
+	// trust as trust.<name>: what a page of agents reads.
+	Fields []string
 	Chains []agent.ChainPage
 }
 
@@ -83,15 +85,22 @@ func eachNode(ctx context.Context, connection, edge string, each func(*graphql.O
 // resolved by gqlgen's own field collection.
 func (s *Selection) add(oc *graphql.OperationContext, sel ast.SelectionSet) {
 	for _, f := range graphql.CollectFields(oc, sel, []string{"Agent", "Node"}) {
-		if !slices.Contains(s.Fields, f.Name) {
-			s.Fields = append(s.Fields, f.Name)
-		}
+		s.addField(f.Name)
 		switch f.Name {
 		case "trust":
 			s.Trust = true
+			for _, t := range graphql.CollectFields(oc, f.Selections, []string{"TrustProfile"}) {
+				s.addField("trust." + t.Name)
+			}
 		case "auditChain":
 			s.addChain(chainArgs(f.ArgumentMap(oc.Variables)))
 		}
+	}
+}
+
+func (s *Selection) addField(name string) {
+	if !slices.Contains(s.Fields, name) {
+		s.Fields = append(s.Fields, name)
 	}
 }
 

@@ -86,6 +86,30 @@ func TestPageFieldsAlone(t *testing.T) {
 					t.Errorf("%s.%s has no value on any row: the test proves nothing for it", c.typ, f)
 				}
 			}
+			if c.typ != "Agent" {
+				return
+			}
+			// An agent's trust, read with the page: each of its fields alone
+			// answers what trustProfile answers for the agent.
+			trustFields := leafFields(schema, "TrustProfile")
+			profiles := map[string]map[string]json.RawMessage{}
+			for _, n := range all {
+				var id string
+				_ = json.Unmarshal(n["id"], &id)
+				var prof map[string]json.RawMessage
+				k.Query(`query($id: ID!) { trustProfile(agentId: $id) { `+joinFields(trustFields)+`} }`, map[string]any{"id": id}).
+					Into(t, "trustProfile", &prof)
+				profiles[string(n["id"])] = prof
+			}
+			for _, f := range trustFields {
+				for i, n := range page("trust { " + f + " }") {
+					var got map[string]json.RawMessage
+					want := profiles[string(n["id"])]
+					if json.Unmarshal(n["trust"], &got) != nil || string(got[f]) != string(want[f]) || len(got) != 1 {
+						t.Fatalf("trust.%s alone, row %d: %s; trustProfile %s", f, i, n["trust"], want[f])
+					}
+				}
+			}
 		})
 	}
 }
