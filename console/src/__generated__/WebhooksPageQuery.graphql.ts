@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<559053421f287c153437ef3a5f20223e>>
+ * @generated SignedSource<<67e03088e856cd9ff65ecb641cd396a3>>
  * @lightSyntaxTransform
  */
 
@@ -253,12 +253,12 @@ return {
     ]
   },
   "params": {
-    "cacheID": "48d499039a5d6fa8287005242467c6ae",
+    "cacheID": "2b25b6d33c7c7dcb86ddd24e8d30454a",
     "id": null,
     "metadata": {},
     "name": "WebhooksPageQuery",
     "operationKind": "query",
-    "text": "query WebhooksPageQuery {\n  webhooks {\n    id\n    ...WebhookPanel_webhook\n  }\n}\n\nfragment WebhookPanel_webhook on Webhook {\n  id\n  url\n  events\n  active\n  consecutiveFailures\n  createdAt\n  deliveries(first: 20) {\n    edges {\n      node {\n        id\n        eventId\n        eventType\n        attempt\n        success\n        statusCode\n        latencyMs\n        error\n        createdAt\n        __typename\n      }\n      cursor\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n}\n"
+    "text": "query WebhooksPageQuery {\n  webhooks {\n    id\n    ...WebhookPanel_webhook\n  }\n}\n\nfragment WebhookPanelAttempts_webhook on Webhook {\n  id\n  deliveries(first: 20) {\n    edges {\n      node {\n        id\n        eventId\n        eventType\n        attempt\n        success\n        statusCode\n        latencyMs\n        error\n        createdAt\n        __typename\n      }\n      cursor\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n}\n\nfragment WebhookPanel_webhook on Webhook {\n  id\n  url\n  events\n  active\n  consecutiveFailures\n  createdAt\n  ...WebhookPanelAttempts_webhook\n}\n"
   }
 };
 })();

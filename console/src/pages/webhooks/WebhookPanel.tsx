@@ -1,7 +1,8 @@
 import { useState, useTransition } from "react";
-import { graphql, usePaginationFragment } from "react-relay/hooks";
+import { graphql, useFragment, usePaginationFragment } from "react-relay/hooks";
 import type { WebhookPanel_webhook$key } from "../../__generated__/WebhookPanel_webhook.graphql";
-import type { WebhookPanelRefetchQuery } from "../../__generated__/WebhookPanelRefetchQuery.graphql";
+import type { WebhookPanelAttempts_webhook$key } from "../../__generated__/WebhookPanelAttempts_webhook.graphql";
+import type { WebhookPanelAttemptsRefetchQuery } from "../../__generated__/WebhookPanelAttemptsRefetchQuery.graphql";
 import type { WebhookPanelTestMutation, WebhookPanelTestMutation$data } from "../../__generated__/WebhookPanelTestMutation.graphql";
 import type { WebhookPanelRotateMutation } from "../../__generated__/WebhookPanelRotateMutation.graphql";
 import type { WebhookPanelActiveMutation } from "../../__generated__/WebhookPanelActiveMutation.graphql";
@@ -12,35 +13,19 @@ import { ErrorBox } from "../../ui/ErrorBox";
 import { when } from "../../ui/format";
 import { useCommit } from "../../ui/mutation";
 
-// WebhookPanel is one endpoint: its state, its delivery attempts (paged,
-// re-read through `node`), and the admin's actions on it.
+// WebhookPanel is one endpoint: its state, the admin's actions on it, and
+// its delivery attempts (Attempts).
 export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key }) {
-  const { data: w, loadNext, hasNext, isLoadingNext, refetch } = usePaginationFragment<WebhookPanelRefetchQuery, WebhookPanel_webhook$key>(
+  const w = useFragment(
     graphql`
-      fragment WebhookPanel_webhook on Webhook
-      @refetchable(queryName: "WebhookPanelRefetchQuery")
-      @argumentDefinitions(first: { type: "Int", defaultValue: 20 }, after: { type: "String" }) {
+      fragment WebhookPanel_webhook on Webhook {
         id
         url
         events
         active
         consecutiveFailures
         createdAt
-        deliveries(first: $first, after: $after) @connection(key: "WebhookPanel_deliveries") {
-          edges {
-            node {
-              id
-              eventId
-              eventType
-              attempt
-              success
-              statusCode
-              latencyMs
-              error
-              createdAt
-            }
-          }
-        }
+        ...WebhookPanelAttempts_webhook
       }
     `,
     webhook,
@@ -49,7 +34,6 @@ export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key })
   const [error, setError] = useState<unknown>(null);
   const [test, setTest] = useState<WebhookPanelTestMutation$data["testWebhook"] | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
   const [sendTest, testing] = useCommit<WebhookPanelTestMutation>(graphql`
     mutation WebhookPanelTestMutation($id: ID!) {
       testWebhook(id: $id) {
@@ -75,11 +59,6 @@ export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key })
       }
     }
   `);
-  const [redeliver] = useCommit<WebhookPanelRedeliverMutation>(graphql`
-    mutation WebhookPanelRedeliverMutation($webhookId: ID!, $eventId: ID!) {
-      redeliverEvent(webhookId: $webhookId, eventId: $eventId)
-    }
-  `);
   const act = async (fn: () => Promise<unknown>) => {
     setError(null);
     try {
@@ -88,9 +67,6 @@ export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key })
       setError(e);
     }
   };
-  const [reloading, startTransition] = useTransition();
-  // A transition keeps the attempts on screen while they are re-read.
-  const reload = () => startTransition(() => void refetch({}, { fetchPolicy: "network-only" }));
   const headingId = `wh-${w.id}`;
 
   return (
@@ -131,9 +107,6 @@ export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key })
           <button type="button" disabled={toggling} onClick={() => act(() => setActive({ id: w.id, active: !w.active }))}>
             {w.active ? "Disable" : "Enable"}
           </button>
-          <button type="button" onClick={reload} disabled={reloading}>
-            Refresh attempts
-          </button>
         </div>
       )}
       <div role="status" aria-live="polite">
@@ -142,7 +115,6 @@ export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key })
             Test delivery: {test.success ? "succeeded" : "failed"}, HTTP {test.statusCode}.
           </p>
         )}
-        {note && <p className="help">{note}</p>}
       </div>
       {secret && (
         <div className="secret">
@@ -154,6 +126,74 @@ export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key })
           </button>
         </div>
       )}
+      {error != null && <ErrorBox error={error} />}
+      <Attempts webhook={w} />
+    </section>
+  );
+}
+
+// Attempts is an endpoint's delivery attempts, newest first and paged,
+// with a redelivery of each. Refreshing re-reads the attempts alone (through
+// `node`), so a refresh still in flight when the endpoint is disabled or
+// enabled cannot put its older state back.
+function Attempts({ webhook }: { webhook: WebhookPanelAttempts_webhook$key }) {
+  const { data: w, loadNext, hasNext, isLoadingNext, refetch } = usePaginationFragment<WebhookPanelAttemptsRefetchQuery, WebhookPanelAttempts_webhook$key>(
+    graphql`
+      fragment WebhookPanelAttempts_webhook on Webhook
+      @refetchable(queryName: "WebhookPanelAttemptsRefetchQuery")
+      @argumentDefinitions(first: { type: "Int", defaultValue: 20 }, after: { type: "String" }) {
+        id
+        deliveries(first: $first, after: $after) @connection(key: "WebhookPanel_deliveries") {
+          edges {
+            node {
+              id
+              eventId
+              eventType
+              attempt
+              success
+              statusCode
+              latencyMs
+              error
+              createdAt
+            }
+          }
+        }
+      }
+    `,
+    webhook,
+  );
+  const caps = useCaps();
+  const [error, setError] = useState<unknown>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [redeliver] = useCommit<WebhookPanelRedeliverMutation>(graphql`
+    mutation WebhookPanelRedeliverMutation($webhookId: ID!, $eventId: ID!) {
+      redeliverEvent(webhookId: $webhookId, eventId: $eventId)
+    }
+  `);
+  const act = async (fn: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await fn();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const [reloading, startTransition] = useTransition();
+  // A transition keeps the attempts on screen while they are re-read.
+  const reload = () => startTransition(() => void refetch({}, { fetchPolicy: "network-only" }));
+
+  return (
+    <>
+      {caps.admin && (
+        <div className="actions">
+          <button type="button" onClick={reload} disabled={reloading}>
+            Refresh attempts
+          </button>
+        </div>
+      )}
+      <div role="status" aria-live="polite">
+        {note && <p className="help">{note}</p>}
+      </div>
       {error != null && <ErrorBox error={error} />}
       <div className="scroll">
         <table>
@@ -215,6 +255,6 @@ export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key })
           {isLoadingNext ? "Loading…" : "Older attempts"}
         </button>
       )}
-    </section>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<67bd9041d6b8550525eb88f23fadb5c3>>
+ * @generated SignedSource<<1ffdf2957be7a1fa99971ddd960308f7>>
  * @lightSyntaxTransform
  */
 
@@ -9,19 +9,19 @@
 
 import { ConcreteRequest } from 'relay-runtime';
 import { FragmentRefs } from "relay-runtime";
-export type WebhookPanelRefetchQuery$variables = {
+export type WebhookPanelAttemptsRefetchQuery$variables = {
   after?: string | null | undefined;
   first?: number | null | undefined;
   id: string;
 };
-export type WebhookPanelRefetchQuery$data = {
+export type WebhookPanelAttemptsRefetchQuery$data = {
   readonly node: {
-    readonly " $fragmentSpreads": FragmentRefs<"WebhookPanel_webhook">;
+    readonly " $fragmentSpreads": FragmentRefs<"WebhookPanelAttempts_webhook">;
   } | null | undefined;
 };
-export type WebhookPanelRefetchQuery = {
-  response: WebhookPanelRefetchQuery$data;
-  variables: WebhookPanelRefetchQuery$variables;
+export type WebhookPanelAttemptsRefetchQuery = {
+  response: WebhookPanelAttemptsRefetchQuery$data;
+  variables: WebhookPanelAttemptsRefetchQuery$variables;
 };
 
 const node: ConcreteRequest = (function(){
@@ -74,20 +74,13 @@ v4 = {
   "kind": "ScalarField",
   "name": "id",
   "storageKey": null
-},
-v5 = {
-  "alias": null,
-  "args": null,
-  "kind": "ScalarField",
-  "name": "createdAt",
-  "storageKey": null
 };
 return {
   "fragment": {
     "argumentDefinitions": (v0/*:: as any*/),
     "kind": "Fragment",
     "metadata": null,
-    "name": "WebhookPanelRefetchQuery",
+    "name": "WebhookPanelAttemptsRefetchQuery",
     "selections": [
       {
         "alias": null,
@@ -100,7 +93,7 @@ return {
           {
             "args": (v2/*:: as any*/),
             "kind": "FragmentSpread",
-            "name": "WebhookPanel_webhook"
+            "name": "WebhookPanelAttempts_webhook"
           }
         ],
         "storageKey": null
@@ -113,7 +106,7 @@ return {
   "operation": {
     "argumentDefinitions": (v0/*:: as any*/),
     "kind": "Operation",
-    "name": "WebhookPanelRefetchQuery",
+    "name": "WebhookPanelAttemptsRefetchQuery",
     "selections": [
       {
         "alias": null,
@@ -128,35 +121,6 @@ return {
           {
             "kind": "InlineFragment",
             "selections": [
-              {
-                "alias": null,
-                "args": null,
-                "kind": "ScalarField",
-                "name": "url",
-                "storageKey": null
-              },
-              {
-                "alias": null,
-                "args": null,
-                "kind": "ScalarField",
-                "name": "events",
-                "storageKey": null
-              },
-              {
-                "alias": null,
-                "args": null,
-                "kind": "ScalarField",
-                "name": "active",
-                "storageKey": null
-              },
-              {
-                "alias": null,
-                "args": null,
-                "kind": "ScalarField",
-                "name": "consecutiveFailures",
-                "storageKey": null
-              },
-              (v5/*:: as any*/),
               {
                 "alias": null,
                 "args": (v2/*:: as any*/),
@@ -231,7 +195,13 @@ return {
                             "name": "error",
                             "storageKey": null
                           },
-                          (v5/*:: as any*/),
+                          {
+                            "alias": null,
+                            "args": null,
+                            "kind": "ScalarField",
+                            "name": "createdAt",
+                            "storageKey": null
+                          },
                           (v3/*:: as any*/)
                         ],
                         "storageKey": null
@@ -293,16 +263,16 @@ return {
     ]
   },
   "params": {
-    "cacheID": "80bbb2b75aaee83503d6a21aea690601",
+    "cacheID": "e55cf1ad65d57a792981bbaa5901af22",
     "id": null,
     "metadata": {},
-    "name": "WebhookPanelRefetchQuery",
+    "name": "WebhookPanelAttemptsRefetchQuery",
     "operationKind": "query",
-    "text": "query WebhookPanelRefetchQuery(\n  $after: String\n  $first: Int = 20\n  $id: ID!\n) {\n  node(id: $id) {\n    __typename\n    ...WebhookPanel_webhook_2HEEH6\n    id\n  }\n}\n\nfragment WebhookPanel_webhook_2HEEH6 on Webhook {\n  id\n  url\n  events\n  active\n  consecutiveFailures\n  createdAt\n  deliveries(first: $first, after: $after) {\n    edges {\n      node {\n        id\n        eventId\n        eventType\n        attempt\n        success\n        statusCode\n        latencyMs\n        error\n        createdAt\n        __typename\n      }\n      cursor\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n}\n"
+    "text": "query WebhookPanelAttemptsRefetchQuery(\n  $after: String\n  $first: Int = 20\n  $id: ID!\n) {\n  node(id: $id) {\n    __typename\n    ...WebhookPanelAttempts_webhook_2HEEH6\n    id\n  }\n}\n\nfragment WebhookPanelAttempts_webhook_2HEEH6 on Webhook {\n  id\n  deliveries(first: $first, after: $after) {\n    edges {\n      node {\n        id\n        eventId\n        eventType\n        attempt\n        success\n        statusCode\n        latencyMs\n        error\n        createdAt\n        __typename\n      }\n      cursor\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n}\n"
   }
 };
 })();
 
-(node as any).hash = "d614e9bbfe2fe8b03bd992bef8fcbf9c";
+(node as any).hash = "0bd075e806279d42522fa1dfa7da9300";
 
 export default node;
