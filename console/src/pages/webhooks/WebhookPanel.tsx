@@ -127,7 +127,7 @@ export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key })
         </div>
       )}
       {error != null && <ErrorBox error={error} />}
-      <Attempts webhook={w} />
+      <Attempts webhook={w} act={act} />
     </section>
   );
 }
@@ -136,7 +136,7 @@ export function WebhookPanel({ webhook }: { webhook: WebhookPanel_webhook$key })
 // with a redelivery of each. Refreshing re-reads the attempts alone (through
 // `node`), so a refresh still in flight when the endpoint is disabled or
 // enabled cannot put its older state back.
-function Attempts({ webhook }: { webhook: WebhookPanelAttempts_webhook$key }) {
+function Attempts({ webhook, act }: { webhook: WebhookPanelAttempts_webhook$key; act: (fn: () => Promise<unknown>) => Promise<void> }) {
   const { data: w, loadNext, hasNext, isLoadingNext, refetch } = usePaginationFragment<WebhookPanelAttemptsRefetchQuery, WebhookPanelAttempts_webhook$key>(
     graphql`
       fragment WebhookPanelAttempts_webhook on Webhook
@@ -163,21 +163,12 @@ function Attempts({ webhook }: { webhook: WebhookPanelAttempts_webhook$key }) {
     webhook,
   );
   const caps = useCaps();
-  const [error, setError] = useState<unknown>(null);
   const [note, setNote] = useState<string | null>(null);
   const [redeliver] = useCommit<WebhookPanelRedeliverMutation>(graphql`
     mutation WebhookPanelRedeliverMutation($webhookId: ID!, $eventId: ID!) {
       redeliverEvent(webhookId: $webhookId, eventId: $eventId)
     }
   `);
-  const act = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await fn();
-    } catch (e) {
-      setError(e);
-    }
-  };
   const [reloading, startTransition] = useTransition();
   // A transition keeps the attempts on screen while they are re-read.
   const reload = () => startTransition(() => void refetch({}, { fetchPolicy: "network-only" }));
@@ -194,7 +185,6 @@ function Attempts({ webhook }: { webhook: WebhookPanelAttempts_webhook$key }) {
       <div role="status" aria-live="polite">
         {note && <p className="help">{note}</p>}
       </div>
-      {error != null && <ErrorBox error={error} />}
       <div className="scroll">
         <table>
           <caption>Delivery attempts, newest first</caption>
